@@ -1,0 +1,86 @@
+"""The one exception tree of faithguard.
+
+::
+
+    FaithGuardError
+    ├── ConfigError            bad settings (in code, env or files)
+    ├── InputError             bad input: empty query, undecodable file, over the size limit
+    ├── PluginError            a plugin could not be loaded or registered
+    ├── DetectorError          a detector raised or ran out of time (recorded, never raised
+    │                          through a guarded call)
+    ├── JudgeError             the LLM judge failed: transport, status, timeout, bad output
+    │   ├── JudgeUnavailable   connection refused, timeout, 5xx, 429 after retries
+    │   └── JudgeOutputError   the judge answered, but not in the expected shape
+    └── HallucinationBlocked   a block policy stopped a call; carries the report
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from faithguard.models import InspectReport, Report
+
+__all__ = [
+    "ConfigError",
+    "DetectorError",
+    "FaithGuardError",
+    "HallucinationBlocked",
+    "InputError",
+    "JudgeError",
+    "JudgeOutputError",
+    "JudgeUnavailable",
+    "PluginError",
+]
+
+
+class FaithGuardError(Exception):
+    """Base of every error faithguard raises."""
+
+
+class ConfigError(FaithGuardError):
+    """Invalid configuration."""
+
+
+class InputError(FaithGuardError, ValueError):
+    """The input cannot be checked (empty, undecodable, too long...)."""
+
+
+class PluginError(FaithGuardError):
+    """A plugin failed to load or register; names the plugin."""
+
+    def __init__(self, plugin: str, message: str) -> None:
+        super().__init__(f"plugin {plugin!r}: {message}")
+        self.plugin = plugin
+
+
+class DetectorError(FaithGuardError):
+    """A detector raised or exceeded its time budget."""
+
+    def __init__(self, detector: str, message: str) -> None:
+        super().__init__(f"detector {detector!r}: {message}")
+        self.detector = detector
+
+
+class JudgeError(FaithGuardError):
+    """The LLM judge could not produce a usable answer."""
+
+
+class JudgeUnavailable(JudgeError):
+    """The judge endpoint is down, slow, or rate limited."""
+
+
+class JudgeOutputError(JudgeError):
+    """The judge answered with output that does not fit the schema."""
+
+
+class HallucinationBlocked(FaithGuardError):
+    """A block policy stopped the call. ``report`` holds the reason."""
+
+    def __init__(self, report: Report | InspectReport, message: str | None = None) -> None:
+        kinds = sorted({v.kind for v in report.verdicts})
+        super().__init__(message or f"blocked by faithguard: {', '.join(kinds) or 'policy'}")
+        self.report = report
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.report, str(self)))

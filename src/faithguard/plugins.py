@@ -1,0 +1,180 @@
+"""Plugin manager: built-ins and entry points load through the same path.
+
+Built-in detectors live in :data:`DEFAULT_PLUGINS` and are registered exactly
+like third-party plugins found under the ``faithguard`` entry-point group.
+A plugin that fails to import or register is recorded with its name in
+:attr:`Registry.failures`; it never breaks ``import faithguard`` or a guard.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pluggy
+
+from faithguard import hookspecs
+from faithguard.detector import Decomposer, Detector, KnowledgeSource
+from faithguard.errors import PluginError
+
+__all__ = ["DEFAULT_PLUGINS", "ENTRY_POINT_GROUP", "PluginFailure", "Registry", "make_plugin_manager"]
+
+ENTRY_POINT_GROUP = "faithguard"
+
+#: Built-in plugin modules, registered like any entry point.
+DEFAULT_PLUGINS: tuple[str, ...] = (
+    "faithguard.engine.plugin",
+    "faithguard.inputs.plugin",
+    "faithguard.terms.plugin",
+    "faithguard.judge.plugin",
+    "faithguard.evaluate.plugin",
+    "faithguard.integrations.plugin",
+)
+
+
+@dataclass(frozen=True)
+class PluginFailure:
+    """A plugin that could not be loaded or registered."""
+
+    name: str
+    error: str
+
+
+@dataclass
+class Registry:
+    """What the plugins registered, collected once per guard."""
+
+    detectors: list[Detector] = field(default_factory=list)
+    decomposers: dict[str, Decomposer] = field(default_factory=dict)
+    knowledge_sources: list[KnowledgeSource] = field(default_factory=list)
+    judges: dict[str, Callable[..., Any]] = field(default_factory=dict)
+    failures: list[PluginFailure] = field(default_factory=list)
+
+
+def _env_list(name: str) -> set[str] | None:
+    raw = os.environ.get(name)
+    if raw is None:
+        return None
+    return {p.strip() for p in raw.split(",") if p.strip()}
+
+
+def make_plugin_manager(
+    *,
+    load_entrypoints: bool = True,
+    defaults: bool = True,
+    only: Iterable[str] | None = None,
+    blocked: Iterable[str] | None = None,
+) -> tuple[pluggy.PluginManager, list[PluginFailure]]:
+    """A fresh plugin manager with the hookspecs, built-ins and (optionally) entry points.
+
+    ``only`` restricts entry points to those names (env ``FAITHGUARD_LOAD_PLUGINS``);
+    ``blocked`` skips names (env ``FAITHGUARD_BLOCK_PLUGINS``). Returns the manager and the
+    failures met while loading.
+    """
+    pm = pluggy.PluginManager(hookspecs.PROJECT)
+    pm.add_hookspecs(hookspecs)
+    failures: list[PluginFailure] = []
+    blocked_set = set(blocked or ()) | (_env_list("FAITHGUARD_BLOCK_PLUGINS") or set())
+    for name in blocked_set:
+        pm.set_blocked(name)
+    if defaults:
+        for module_name in DEFAULT_PLUGINS:
+            _register_module(pm, module_name, module_name, failures)
+    if load_entrypoints:
+        allowed = set(only) if only is not None else _env_list("FAITHGUARD_LOAD_PLUGINS")
+        for ep in sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+            if (allowed is not None and ep.name not in allowed) or pm.is_blocked(ep.name):
+                continue
+            if pm.get_plugin(ep.name) is not None:
+                continue
+            try:
+                plugin = ep.load()
+                pm.register(plugin, name=ep.name)
+            except Exception as exc:  # noqa: BLE001 - any plugin error is recorded, not raised
+                failures.append(PluginFailure(ep.name, f"{type(exc).__name__}: {exc}"))
+    return pm, failures
+
+
+def _register_module(pm: pluggy.PluginManager, name: str, module_name: str, failures: list[PluginFailure]) -> None:
+    if pm.is_blocked(name):
+        return
+    try:
+        pm.register(importlib.import_module(module_name), name=name)
+    except Exception as exc:  # noqa: BLE001 - a broken built-in is reported like any plugin
+        failures.append(PluginFailure(name, f"{type(exc).__name__}: {exc}"))
+
+
+def collect(pm: pluggy.PluginManager, failures: list[PluginFailure] | None = None) -> Registry:
+    """Call every ``register_*`` hook and gather the results in a :class:`Registry`.
+
+    Detectors are sorted by ``(order, name)`` so results never depend on
+    registration order. Duplicate detector names are an error of the later plugin.
+    """
+    reg = Registry(failures=list(failures or []))
+    seen: set[str] = set()
+
+    def add_detector(det: Detector) -> None:
+        if not isinstance(det, Detector):
+            raise PluginError(getattr(det, "name", repr(det)), "does not implement the Detector protocol")
+        if det.stage not in ("input", "output"):
+            raise PluginError(det.name, f"unknown stage {det.stage!r}")
+        if det.name in seen:
+            raise PluginError(det.name, "a detector with this name is already registered")
+        seen.add(det.name)
+        reg.detectors.append(det)
+
+    def add_decomposer(dec: Decomposer) -> None:
+        reg.decomposers[dec.name] = dec
+
+    def add_source(src: KnowledgeSource) -> None:
+        reg.knowledge_sources.append(src)
+
+    def add_judge(name: str, factory: Callable[..., Any]) -> None:
+        reg.judges[name] = factory
+
+    hooks: list[tuple[str, Callable[..., Any]]] = [
+        ("register_detectors", add_detector),
+        ("register_decomposers", add_decomposer),
+        ("register_knowledge_sources", add_source),
+        ("register_judges", add_judge),
+    ]
+    for plugin_name, plugin in sorted(pm.list_name_plugin(), key=lambda item: item[0]):
+        for hook_name, register in hooks:
+            impl = getattr(plugin, hook_name, None)
+            if impl is None or not _is_hookimpl(impl):
+                continue
+            try:
+                impl(register=register)
+            except Exception as exc:  # noqa: BLE001 - isolate a plugin that fails to register
+                reg.failures.append(PluginFailure(plugin_name, f"{hook_name}: {type(exc).__name__}: {exc}"))
+    reg.detectors.sort(key=lambda d: (d.order, d.name))
+    reg.knowledge_sources.sort(key=lambda s: s.name)
+    return reg
+
+
+def _is_hookimpl(obj: object) -> bool:
+    return hasattr(obj, hookspecs.PROJECT + "_impl")
+
+
+def describe(pm: pluggy.PluginManager, registry: Registry) -> list[dict[str, Any]]:
+    """Rows for ``faithguard plugins``: each plugin with its hooks and version."""
+    dists = {id(p): d for p, d in pm.list_plugin_distinfo()}
+    rows: list[dict[str, Any]] = []
+    for name, plugin in sorted(pm.list_name_plugin(), key=lambda item: item[0]):
+        dist = dists.get(id(plugin))
+        hooks = sorted(h.name for h in pm.get_hookcallers(plugin) or [])
+        rows.append(
+            {
+                "name": name,
+                "hooks": hooks,
+                "version": getattr(dist, "version", None) if dist else None,
+                "builtin": name in DEFAULT_PLUGINS,
+            }
+        )
+    for failure in registry.failures:
+        rows.append({"name": failure.name, "hooks": [], "version": None, "builtin": False, "error": failure.error})
+    return rows
