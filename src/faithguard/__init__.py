@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+__version__ = "0.1.0"
+
+from faithguard.detector import CallContext, Decomposer, Detector, KnowledgeSource
 from faithguard.errors import (
     ConfigError,
     DetectorError,
@@ -13,6 +16,7 @@ from faithguard.errors import (
     JudgeUnavailable,
     PluginError,
 )
+from faithguard.guard import Guard
 from faithguard.hookspecs import hookimpl
 from faithguard.models import (
     Category,
@@ -31,5 +35,43 @@ from faithguard.models import (
     Verdict,
     VerdictKind,
 )
+from faithguard.policy import Action, Policy, Rule
+from faithguard.wrapping import AnnotatedText
 
-__version__ = "0.1.0"
+__all__ = [
+    "Action",
+    "AnnotatedText",
+    "CallContext",
+    "Category",
+    "ConfigError",
+    "Constraint",
+    "Decomposer",
+    "Decomposition",
+    "Detector",
+    "DetectorError",
+    "DetectorFailure",
+    "DetectorResult",
+    "FaithGuardError",
+    "Guard",
+    "HallucinationBlocked",
+    "InputError",
+    "InspectReport",
+    "JudgeError",
+    "JudgeOutputError",
+    "JudgeUnavailable",
+    "KnowledgeSource",
+    "Message",
+    "PluginError",
+    "Policy",
+    "Report",
+    "Rule",
+    "Severity",
+    "Status",
+    "SubQuestion",
+    "TermFinding",
+    "Tier",
+    "Verdict",
+    "VerdictKind",
+    "__version__",
+    "hookimpl",
+]

@@ -103,7 +103,9 @@ class Constraint(_Model):
     subquestion: int = Field(default=0, ge=0, description="Index of the sub-question this belongs to.")
     status: Status = Status.UNKNOWN
     reason: str | None = Field(default=None, description="Short evidence for the status.")
-    decided_by: str | None = Field(default=None, description="Who set the status: 'verifier', 'offline', 'judge:<model>'.")
+    decided_by: str | None = Field(
+        default=None, description="Who set the status: 'verifier', 'offline', 'judge:<model>'."
+    )
 
 
 class SubQuestion(_Model):
@@ -173,7 +175,9 @@ class InspectReport(_Model):
     terms: list[TermFinding] = Field(default_factory=list)
     findings: dict[str, Any] = Field(default_factory=dict)
     errors: list[DetectorFailure] = Field(default_factory=list)
-    clarification: str | None = Field(default=None, description="A request for missing input, usable as a fallback answer.")
+    clarification: str | None = Field(
+        default=None, description="A request for missing input, usable as a fallback answer."
+    )
 
     @property
     def constraints(self) -> list[Constraint]:
@@ -222,11 +226,7 @@ class Report(_Model):
     @property
     def perfect(self) -> bool:
         """Every judged constraint satisfied, at least one judged, and no verdict fired."""
-        return (
-            self.judged > 0
-            and all(c.status is not Status.VIOLATED for c in self.constraints)
-            and not self.verdicts
-        )
+        return self.judged > 0 and all(c.status is not Status.VIOLATED for c in self.constraints) and not self.verdicts
 
     @computed_field  # type: ignore[prop-decorator]
     @property

@@ -1,0 +1,343 @@
+"""The Guard: the one place that sequences the stages of a guarded call."""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import hashlib
+import queue
+import threading
+import weakref
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar, overload
+
+import pluggy
+from opentelemetry import _logs, metrics, trace
+
+from faithguard import calls, plugins, scoring
+from faithguard.cache import SingleFlightCache
+from faithguard.detector import CallContext, Decomposer, Detector, KnowledgeSource
+from faithguard.errors import ConfigError
+from faithguard.models import Decomposition, InspectReport, Report
+from faithguard.policy import Policy
+from faithguard.runner import Run, observer_failure
+from faithguard.telemetry import A_GUARD, A_STAGE, Telemetry
+
+__all__ = ["Guard"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+_UNSET: Any = object()
+
+
+class Guard:
+    """Guards LLM calls: input checks before, constraint scoring and verdicts after.
+
+    ``Guard()`` is the embedded offline default (spaCy + wordfreq + deterministic
+    verifiers). Pass ``judge=`` (a :class:`faithguard.judge.JudgeConfig`, a judge, or a
+    LangChain chat model) to switch on the LLM judge; the default ``"env"`` reads
+    ``FAITHGUARD_JUDGE_BASE_URL``/``FAITHGUARD_JUDGE_MODEL``.
+    """
+
+    def __init__(
+        self,
+        *,
+        name: str = "default",
+        decomposer: str | Decomposer = "offline",
+        detectors: Iterable[str] | None = None,
+        exclude: Iterable[str] = (),
+        extra_detectors: Sequence[Detector] = (),
+        knowledge_sources: Sequence[KnowledgeSource] | None = None,
+        judge: Any = "env",
+        policy: Policy | None = None,
+        weights: Mapping[str, float] | None = None,
+        tracer_provider: trace.TracerProvider | None = None,
+        meter_provider: metrics.MeterProvider | None = None,
+        logger_provider: _logs.LoggerProvider | None = None,
+        capture_content: bool | None = None,
+        plugin_manager: pluggy.PluginManager | None = None,
+        load_entrypoints: bool = True,
+        detector_timeout: float = 5.0,
+        cache_size: int = 2048,
+        cache_ttl: float = 3600.0,
+        max_input_chars: int = calls.MAX_INPUT_CHARS,
+        background: bool = False,
+        queue_size: int = 1000,
+        max_workers: int = 4,
+    ) -> None:
+        self.name = name
+        self.policy = policy or Policy()
+        self.weights = dict(scoring.DEFAULT_WEIGHTS)
+        if weights:
+            for tier, w in weights.items():
+                if str(tier) not in self.weights or not (float(w) >= 0):
+                    raise ConfigError(
+                        f"bad weight {tier!r}={w!r}: tiers are mandatory/important/optional, weights >= 0"
+                    )
+                self.weights[str(tier)] = float(w)
+        if detector_timeout < 0 or cache_size < 1 or queue_size < 1 or max_workers < 1:
+            raise ConfigError("detector_timeout >= 0, cache_size, queue_size and max_workers >= 1")
+        self.detector_timeout = detector_timeout
+        self.max_input_chars = max_input_chars
+        self.telemetry = Telemetry(tracer_provider, meter_provider, logger_provider, capture_content)
+
+        failures: list[plugins.PluginFailure] = []
+        if plugin_manager is None:
+            plugin_manager, failures = plugins.make_plugin_manager(load_entrypoints=load_entrypoints)
+        self.plugin_manager = plugin_manager
+        self.registry = plugins.collect(plugin_manager, failures)
+        chosen = list(self.registry.detectors) + list(extra_detectors)
+        allowed = set(detectors) if detectors is not None else None
+        excluded = set(exclude)
+        self.detectors: list[Detector] = sorted(
+            (d for d in chosen if (allowed is None or d.name in allowed) and d.name not in excluded),
+            key=lambda d: (d.order, d.name),
+        )
+        self.knowledge_sources = (
+            list(knowledge_sources) if knowledge_sources is not None else list(self.registry.knowledge_sources)
+        )
+        if isinstance(decomposer, str):
+            if decomposer not in self.registry.decomposers:
+                raise ConfigError(
+                    f"no decomposer {decomposer!r}; registered: {sorted(self.registry.decomposers) or 'none'}"
+                    + self._failure_hint()
+                )
+            self.decomposer = self.registry.decomposers[decomposer]
+        else:
+            self.decomposer = decomposer
+        self.judge = _resolve_judge(judge, self.telemetry)
+        self._cache: SingleFlightCache[Decomposition] = SingleFlightCache(maxsize=cache_size, ttl=cache_ttl)
+        self._pool = ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="faithguard")
+        self._background: _Background | None = _Background(queue_size) if background else None
+        self._closed = False
+        self._finalizer = weakref.finalize(self, _shutdown, self._pool, self._background)
+        atexit.register(self._finalizer)
+
+    # -- public API ---------------------------------------------------------------------------
+
+    @property
+    def plugin_failures(self) -> list[plugins.PluginFailure]:
+        """Plugins that failed to load or register (the guard runs without them)."""
+        return list(self.registry.failures)
+
+    def inspect(
+        self, query: str | None, documents: Sequence[Any] | None = None, messages: Sequence[Any] | None = None
+    ) -> InspectReport:
+        """Input checks before the LLM call: decomposition, missing content, unknown terms."""
+        run = self._start(query, documents, messages)
+        with self.telemetry.span(f"guard {self.name}", {A_GUARD: self.name, A_STAGE: "input"}) as span:
+            span.set_attribute("openinference.span.kind", "GUARDRAIL")
+            self.telemetry.record_input_content(span, run.ctx.query, run.ctx.documents)
+            pre = self._input_stage(run)
+            self.telemetry.record_verdicts(span, pre.verdicts, "input", self.name)
+            return pre
+
+    def check(
+        self,
+        query: str | None,
+        response: Any,
+        documents: Sequence[Any] | None = None,
+        messages: Sequence[Any] | None = None,
+    ) -> Report:
+        """Full scoring after the call: input checks, constraint satisfaction, verdicts."""
+        text = calls.extract_text(response)
+        if text is None:
+            from faithguard.errors import InputError
+
+            raise InputError(f"cannot read a response text from {type(response).__name__}")
+        run = self._start(query, documents, messages)
+        with self.telemetry.span(f"guard {self.name}", {A_GUARD: self.name, A_STAGE: "output"}) as span:
+            span.set_attribute("openinference.span.kind", "GUARDRAIL")
+            self.telemetry.record_input_content(span, run.ctx.query, run.ctx.documents)
+            pre = self._input_stage(run)
+            self.telemetry.record_verdicts(span, pre.verdicts, "input", self.name)
+            return self._output_stage(run, text, span)
+
+    async def ainspect(
+        self, query: str | None, documents: Sequence[Any] | None = None, messages: Sequence[Any] | None = None
+    ) -> InspectReport:
+        """Async :meth:`inspect` (runs in a worker thread, off the event loop)."""
+        return await asyncio.to_thread(self.inspect, query, documents, messages)
+
+    async def acheck(
+        self,
+        query: str | None,
+        response: Any,
+        documents: Sequence[Any] | None = None,
+        messages: Sequence[Any] | None = None,
+    ) -> Report:
+        """Async :meth:`check` (runs in a worker thread, off the event loop)."""
+        return await asyncio.to_thread(self.check, query, response, documents, messages)
+
+    @overload
+    def wrap(self, fn: F, /) -> F: ...
+
+    @overload
+    def wrap(
+        self,
+        fn: None = None,
+        /,
+        *,
+        policy: Policy | None = ...,
+        on_report: Callable[[Report], None] | None = ...,
+        model: str | None = ...,
+        provider: str | None = ...,
+    ) -> Callable[[F], F]: ...
+
+    def wrap(
+        self,
+        fn: F | None = None,
+        /,
+        *,
+        policy: Policy | None = None,
+        on_report: Callable[[Report], None] | None = None,
+        model: str | None = None,
+        provider: str | None = None,
+    ) -> F | Callable[[F], F]:
+        """Guard a sync or async LLM-calling function: ``guard.wrap(fn)`` or ``@guard.wrap(policy=...)``."""
+        from faithguard.wrapping import wrap_callable
+
+        def decorate(f: F) -> F:
+            return wrap_callable(self, f, policy or self.policy, on_report, model, provider)
+
+        return decorate(fn) if fn is not None else decorate
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until every background report is done; False on timeout."""
+        return self._background.flush(timeout) if self._background else True
+
+    def close(self) -> None:
+        """Flush background work and release threads. Idempotent."""
+        if not self._closed:
+            self._closed = True
+            self._finalizer()
+
+    def __enter__(self) -> Guard:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- stages (used by wrapping and integrations) --------------------------------------------
+
+    def _start(self, query: str | None, documents: Sequence[Any] | None, messages: Sequence[Any] | None) -> Run:
+        inp = calls.normalize(query, documents, messages, max_chars=self.max_input_chars)
+        ctx = CallContext(
+            query=inp.query,
+            messages=inp.messages,
+            documents=inp.documents,
+            system=inp.system,
+            history=inp.history,
+            judge=self.judge,
+            knowledge_sources=self.knowledge_sources,
+        )
+        return Run(ctx=ctx, telemetry=self.telemetry, pool=self._pool, default_timeout=self.detector_timeout)
+
+    def _decomposer_chain(self) -> list[Decomposer]:
+        chain: list[Decomposer] = []
+        judge_dec = self.registry.decomposers.get("judge")
+        if self.judge is not None and judge_dec is not None and self.decomposer.name != "judge":
+            chain.append(judge_dec)
+        chain.append(self.decomposer)
+        return chain
+
+    def _cached_decompose(self, run: Run) -> Callable[[Decomposer], Decomposition]:
+        ctx = run.ctx
+        history_key = "\x1f".join(m.content for m in ctx.history if m.role == "user")[-2000:]
+        judge_key = getattr(self.judge, "cache_key", "") if self.judge is not None else ""
+
+        def compute(decomposer: Decomposer) -> Decomposition:
+            key = (
+                decomposer.name,
+                judge_key if decomposer.name == "judge" else "",
+                " ".join(ctx.query.split()),
+                hashlib.sha256(history_key.encode("utf-8", "surrogatepass")).hexdigest(),
+            )
+            return self._cache.get_or_compute(key, lambda: decomposer.decompose(ctx))
+
+        return compute
+
+    def _input_stage(self, run: Run) -> InspectReport:
+        run.decompose(self._decomposer_chain(), self._cached_decompose(run))
+        run.detect(self.detectors, "input")
+        run.input_verdicts = len(run.ctx.verdicts)
+        return run.inspect_report()
+
+    def _output_stage(self, run: Run, response: str, span: Any) -> Report:
+        run.ctx.response = response
+        run.detect(self.detectors, "output")
+        report = run.report(response, self.weights, judge_on=self.judge is not None)
+        self.telemetry.record_verdicts(span, report.verdicts[run.input_verdicts :], "output", self.name)
+        self.telemetry.record_report(span, report, self.name)
+        self._notify(report)
+        return report
+
+    def _notify(self, report: Report) -> None:
+        for impl in self.plugin_manager.hook.on_report.get_hookimpls():
+            try:
+                impl.function(report=report)
+            except Exception as exc:  # noqa: BLE001 - observers never break the call
+                report.errors.append(observer_failure(impl.plugin_name, exc))
+
+    def _failure_hint(self) -> str:
+        if not self.registry.failures:
+            return ""
+        return " (plugin failures: " + "; ".join(f"{f.name}: {f.error}" for f in self.registry.failures) + ")"
+
+
+def _resolve_judge(spec: Any, telemetry: Telemetry) -> Any:
+    if spec is None:
+        return None
+    try:
+        from faithguard.judge import resolve_judge  # type: ignore[attr-defined,unused-ignore]
+    except ImportError as exc:
+        if spec == "env":
+            return None
+        raise ConfigError(f"the LLM judge is not available: {exc}") from exc
+    return resolve_judge(spec, tracer=telemetry.tracer)
+
+
+class _Background:
+    """A bounded queue and one worker thread that score reports off the caller's path."""
+
+    def __init__(self, size: int) -> None:
+        self.queue: queue.Queue[Callable[[], None] | None] = queue.Queue(maxsize=size)
+        self.thread = threading.Thread(target=self._work, name="faithguard-background", daemon=True)
+        self.thread.start()
+
+    def submit(self, job: Callable[[], None]) -> None:
+        """Queue a job; blocks when the queue is full so that no report is lost."""
+        self.queue.put(job)
+
+    def _work(self) -> None:
+        while True:
+            job = self.queue.get()
+            try:
+                if job is None:
+                    return
+                job()
+            except Exception:  # noqa: BLE001 - a job records its own failure; keep the worker alive
+                pass
+            finally:
+                self.queue.task_done()
+
+    def flush(self, timeout: float | None) -> bool:
+        done = threading.Event()
+
+        def waiter() -> None:
+            self.queue.join()
+            done.set()
+
+        threading.Thread(target=waiter, daemon=True).start()
+        return done.wait(timeout)
+
+    def stop(self) -> None:
+        self.flush(None)
+        self.queue.put(None)
+        self.thread.join(timeout=5)
+
+
+def _shutdown(pool: ThreadPoolExecutor, background: _Background | None) -> None:
+    if background is not None:
+        background.stop()
+    pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,230 @@
+"""OpenTelemetry: span names, attribute keys, metrics and evaluation events.
+
+Providers are passed in; when omitted the global API providers are used (which
+are no-ops unless the application configured them). faithguard never sets a
+global provider. Prompt and response text stay off telemetry unless content
+capture is on (``OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT``); by
+default only lengths and short hashes are recorded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from opentelemetry import _logs, metrics, trace
+from opentelemetry.trace import Span, SpanKind, Status, StatusCode
+
+from faithguard.models import Report, Verdict
+
+__all__ = ["Telemetry", "capture_content_from_env"]
+
+SCOPE = "faithguard"
+SCORE_BUCKETS = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 9.5, 10.0]
+LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0]
+
+# Metric names (Prometheus: dots become underscores, counters gain _total).
+M_CHECKS = "faithguard.checks"
+M_VERDICTS = "faithguard.verdicts"
+M_SCORE = "faithguard.constraint_score"
+M_VIOLATED = "faithguard.constraints.violated"
+M_DET_DURATION = "faithguard.detector.duration"
+M_DET_ERRORS = "faithguard.detector.errors"
+M_JUDGE_DEGRADED = "faithguard.judge.degraded"
+
+# Attribute keys.
+A_GUARD = "faithguard.guard.name"
+A_STAGE = "faithguard.stage"
+A_DETECTOR = "faithguard.detector"
+A_KIND = "faithguard.verdict.kind"
+A_SEVERITY = "faithguard.verdict.severity"
+A_CATEGORY = "faithguard.constraint.category"
+A_TIER = "faithguard.constraint.tier"
+A_BAND = "faithguard.band"
+A_JUDGE = "faithguard.judge"
+EVENT_EVALUATION = "gen_ai.evaluation.result"
+
+_CAPTURE_ON = {"SPAN_ONLY", "EVENT_ONLY", "SPAN_AND_EVENT", "TRUE", "1", "YES"}
+
+
+def capture_content_from_env() -> bool:
+    """Whether ``OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`` opts in to content capture."""
+    return os.environ.get("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "").strip().upper() in _CAPTURE_ON
+
+
+def text_digest(text: str) -> str:
+    """A short, stable hash of ``text`` for correlating without storing it."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+class Telemetry:
+    """Tracer, meter and event logger of one guard, with faithguard's instruments."""
+
+    def __init__(
+        self,
+        tracer_provider: trace.TracerProvider | None = None,
+        meter_provider: metrics.MeterProvider | None = None,
+        logger_provider: _logs.LoggerProvider | None = None,
+        capture_content: bool | None = None,
+    ) -> None:
+        from faithguard import __version__
+
+        self.tracer = trace.get_tracer(SCOPE, __version__, tracer_provider)
+        self.meter = metrics.get_meter(SCOPE, __version__, meter_provider)
+        self.logger = _logs.get_logger(SCOPE, __version__, logger_provider=logger_provider)
+        self.capture_content = capture_content_from_env() if capture_content is None else capture_content
+        m = self.meter
+        self.checks = m.create_counter(M_CHECKS, unit="{check}", description="Guarded calls checked")
+        self.verdicts = m.create_counter(M_VERDICTS, unit="{verdict}", description="Verdicts by kind and severity")
+        self.score = m.create_histogram(
+            M_SCORE,
+            unit="1",
+            description="Constraint Score (0-10) of checked responses",
+            explicit_bucket_boundaries_advisory=SCORE_BUCKETS,
+        )
+        self.violated = m.create_counter(
+            M_VIOLATED, unit="{constraint}", description="Violated constraints by category and tier"
+        )
+        self.detector_duration = m.create_histogram(
+            M_DET_DURATION,
+            unit="s",
+            description="Detector latency",
+            explicit_bucket_boundaries_advisory=LATENCY_BUCKETS,
+        )
+        self.detector_errors = m.create_counter(
+            M_DET_ERRORS, unit="{error}", description="Detector failures and timeouts"
+        )
+        self.judge_degraded = m.create_counter(
+            M_JUDGE_DEGRADED, unit="{request}", description="Requests where the LLM judge fell back to offline"
+        )
+
+    @contextmanager
+    def span(
+        self, name: str, attributes: dict[str, Any] | None = None, kind: SpanKind = SpanKind.INTERNAL
+    ) -> Iterator[Span]:
+        """A span that records exceptions with ``error.type`` and re-raises."""
+        with self.tracer.start_as_current_span(
+            name, kind=kind, attributes=attributes or None, record_exception=False, set_status_on_exception=False
+        ) as span:
+            try:
+                yield span
+            except BaseException as exc:
+                mark_error(span, exc)
+                raise
+
+    def record_detector(self, detector: str, stage: str, seconds: float, error: BaseException | None) -> None:
+        """Latency of one detector run, and its failure if any."""
+        attrs = {A_DETECTOR: detector, A_STAGE: stage}
+        self.detector_duration.record(seconds, attrs)
+        if error is not None:
+            self.detector_errors.add(1, {**attrs, "error.type": type(error).__qualname__})
+
+    def record_input_content(self, span: Span, query: str, documents: list[str]) -> None:
+        """Query size and hash on the span; the text only with content capture on."""
+        if not span.is_recording():
+            return
+        span.set_attribute("faithguard.query.length", len(query))
+        span.set_attribute("faithguard.query.sha256", text_digest(query))
+        span.set_attribute("faithguard.documents.count", len(documents))
+        if self.capture_content:
+            msg = [{"role": "user", "parts": [{"type": "text", "content": query}]}]
+            span.set_attribute("gen_ai.input.messages", json.dumps(msg, ensure_ascii=False))
+
+    def record_verdicts(self, span: Span, verdicts: list[Verdict], stage: str, guard: str) -> None:
+        """Count verdicts, and emit each as a ``gen_ai.evaluation.result`` event in the span's context."""
+        for verdict in verdicts:
+            self.verdicts.add(
+                1,
+                {A_KIND: verdict.kind, A_SEVERITY: str(verdict.severity), A_DETECTOR: verdict.detector, A_STAGE: stage},
+            )
+            self._emit_evaluation(
+                name=f"faithguard.{verdict.kind}",
+                score=None,
+                label="fail",
+                explanation=self._explain(verdict),
+                extra={A_SEVERITY: str(verdict.severity), A_DETECTOR: verdict.detector, A_GUARD: guard},
+            )
+
+    def record_report(self, span: Span, report: Report, guard: str) -> None:
+        """Score, band and verdicts of a finished report: metrics, events, span attributes."""
+        score = report.constraint_score
+        band = report.band or "unscored"
+        self.checks.add(1, {A_GUARD: guard, A_STAGE: "output", A_BAND: band, A_JUDGE: report.judge})
+        if score is not None:
+            self.score.record(score, {A_GUARD: guard})
+        for c in report.constraints:
+            if str(c.status) == "violated":
+                self.violated.add(1, {A_CATEGORY: str(c.category), A_TIER: str(c.tier)})
+        if report.judge == "degraded":
+            self.judge_degraded.add(1, {A_GUARD: guard})
+        self._emit_evaluation(
+            name="faithguard.constraint_score",
+            score=score,
+            label=band,
+            explanation=f"{report.judged}/{report.total} constraints judged; {len(report.verdicts)} verdicts",
+            extra={A_GUARD: guard},
+        )
+        if not span.is_recording():
+            return
+        attrs: dict[str, Any] = {
+            "faithguard.constraints.total": report.total,
+            "faithguard.constraints.judged": report.judged,
+            "faithguard.perfect": report.perfect,
+            A_BAND: band,
+            A_JUDGE: report.judge,
+            "faithguard.verdict.count": len(report.verdicts),
+            "faithguard.verdict.kinds": sorted({v.kind for v in report.verdicts}),
+            "faithguard.response.length": len(report.response),
+            "faithguard.response.sha256": text_digest(report.response),
+            "faithguard.errors": len(report.errors),
+        }
+        if score is not None:
+            attrs["faithguard.constraint_score"] = score
+        # OpenInference evaluations: the overall score, then one entry per verdict.
+        evals: list[tuple[str, float | None, str, str]] = [
+            ("faithguard.constraint_score", score, band, f"{report.judged}/{report.total} judged")
+        ]
+        evals += [(f"faithguard.{v.kind}", None, "fail", self._explain(v)) for v in report.verdicts]
+        for i, (name, value, label, explanation) in enumerate(evals):
+            prefix = f"evaluations.{i}.evaluation."
+            attrs[prefix + "name"] = name
+            attrs[prefix + "label"] = label
+            attrs[prefix + "explanation"] = explanation
+            attrs[prefix + "annotator_kind"] = "LLM" if report.judge == "ok" else "CODE"
+            if value is not None:
+                attrs[prefix + "score"] = value
+        if self.capture_content:
+            out = [{"role": "assistant", "parts": [{"type": "text", "content": report.response}]}]
+            attrs["gen_ai.output.messages"] = json.dumps(out, ensure_ascii=False)
+        span.set_attributes(attrs)
+
+    def _explain(self, verdict: Verdict) -> str:
+        if self.capture_content:
+            return verdict.explanation
+        # Explanations quote the query; without content capture say only what fired where.
+        ids = ",".join(verdict.constraint_ids)
+        return f"{verdict.kind} ({verdict.severity}) by {verdict.detector}" + (f" on {ids}" if ids else "")
+
+    def _emit_evaluation(
+        self, *, name: str, score: float | None, label: str, explanation: str, extra: dict[str, Any]
+    ) -> None:
+        attrs: dict[str, Any] = {
+            "gen_ai.evaluation.name": name,
+            "gen_ai.evaluation.score.label": label,
+            "gen_ai.evaluation.explanation": explanation,
+            **extra,
+        }
+        if score is not None:
+            attrs["gen_ai.evaluation.score.value"] = score
+        self.logger.emit(event_name=EVENT_EVALUATION, attributes=attrs)
+
+
+def mark_error(span: Span, exc: BaseException) -> None:
+    """OTel error convention: status ERROR and ``error.type``."""
+    if span.is_recording():
+        span.set_status(Status(StatusCode.ERROR, str(exc)[:200]))
+        span.set_attribute("error.type", type(exc).__qualname__)

@@ -1,0 +1,157 @@
+"""Fakes shipped with faithguard for tests (yours and ours): no mock.patch needed."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Iterator, Sequence
+from dataclasses import dataclass, field
+
+from faithguard.detector import CallContext
+from faithguard.models import Constraint, Decomposition, DetectorResult, Status, SubQuestion, Verdict
+
+__all__ = ["FailingDetector", "KeywordDetector", "ScriptedLLM", "SlowDetector", "StaticDecomposer", "StaticDetector"]
+
+
+@dataclass
+class StaticDecomposer:
+    """Returns the same constraints for every query."""
+
+    constraints: Sequence[Constraint]
+    name: str = "static"
+    task: str | None = None
+    calls: int = 0
+
+    def decompose(self, ctx: CallContext) -> Decomposition:
+        """The configured constraints, as a one-part decomposition."""
+        self.calls += 1
+        return Decomposition(
+            subquestions=[SubQuestion(index=0, text=ctx.query, position=0.0)],
+            constraints=[c.model_copy(deep=True) for c in self.constraints],
+            task=self.task,
+            decomposer=self.name,
+        )
+
+
+@dataclass
+class KeywordDetector:
+    """Satisfied when a constraint's text occurs in the response, violated when it does not."""
+
+    name: str = "keywords"
+    stage: str = "output"
+    order: int = 100
+    timeout: float | None = None
+
+    def run(self, ctx: CallContext) -> DetectorResult:
+        """Case-insensitive substring check of every constraint text."""
+        response = (ctx.response or "").lower()
+        updates: dict[str, tuple[Status, str | None]] = {}
+        for c in ctx.constraints:
+            found = c.text.lower() in response
+            hit = found != c.negated
+            updates[c.id] = (Status.SATISFIED if hit else Status.VIOLATED, f"'{c.text}' {'found' if found else 'absent'}")
+        return DetectorResult(updates=updates)
+
+
+@dataclass
+class StaticDetector:
+    """Emits the configured verdicts and findings on every call."""
+
+    verdicts: Sequence[Verdict] = ()
+    findings: dict[str, object] = field(default_factory=dict)
+    name: str = "static"
+    stage: str = "input"
+    order: int = 50
+    timeout: float | None = None
+
+    def run(self, ctx: CallContext) -> DetectorResult:
+        """The configured result."""
+        return DetectorResult(verdicts=list(self.verdicts), findings=dict(self.findings))
+
+
+@dataclass
+class FailingDetector:
+    """Raises on every run."""
+
+    error: Exception = field(default_factory=lambda: RuntimeError("detector exploded"))
+    name: str = "failing"
+    stage: str = "output"
+    order: int = 150
+    timeout: float | None = None
+
+    def run(self, ctx: CallContext) -> DetectorResult:
+        """Raise the configured error."""
+        raise self.error
+
+
+@dataclass
+class SlowDetector:
+    """Sleeps past its time budget."""
+
+    seconds: float = 1.0
+    name: str = "slow"
+    stage: str = "output"
+    order: int = 150
+    timeout: float | None = 0.05
+
+    def run(self, ctx: CallContext) -> DetectorResult:
+        """Sleep, then return nothing."""
+        time.sleep(self.seconds)
+        return DetectorResult()
+
+
+@dataclass
+class ScriptedLLM:
+    """A fake LLM function: returns scripted replies in order (cycling), as text, completion or stream."""
+
+    replies: Sequence[str]
+    shape: str = "text"  # text | completion | stream
+    model: str = "scripted-1"
+    prompts: list[object] = field(default_factory=list)
+
+    def _next(self) -> str:
+        reply = self.replies[len(self.prompts) % len(self.replies)]
+        return reply
+
+    def __call__(self, prompt: object = None, **kwargs: object) -> object:
+        """Answer one call."""
+        reply = self._next()
+        self.prompts.append(prompt if prompt is not None else kwargs.get("messages"))
+        if self.shape == "completion":
+            return _completion(reply, self.model)
+        if self.shape == "stream":
+            return _chunks(reply, self.model)
+        return reply
+
+    async def acall(self, prompt: object = None, **kwargs: object) -> object:
+        """Async twin of ``__call__``; streams come back as async iterators."""
+        reply = self._next()
+        self.prompts.append(prompt if prompt is not None else kwargs.get("messages"))
+        if self.shape == "completion":
+            return _completion(reply, self.model)
+        if self.shape == "stream":
+            return _achunks(reply, self.model)
+        return reply
+
+
+def _completion(text: str, model: str) -> dict[str, object]:
+    return {
+        "id": "chatcmpl-scripted",
+        "object": "chat.completion",
+        "model": model,
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 10, "completion_tokens": len(text.split()), "total_tokens": 10 + len(text.split())},
+    }
+
+
+def _chunk(piece: str, model: str) -> dict[str, object]:
+    return {"id": "chatcmpl-scripted", "model": model, "choices": [{"index": 0, "delta": {"content": piece}}]}
+
+
+def _chunks(text: str, model: str) -> Iterator[dict[str, object]]:
+    for word in text.split(" "):
+        yield _chunk(word + " ", model)
+
+
+async def _achunks(text: str, model: str) -> AsyncIterator[dict[str, object]]:
+    for word in text.split(" "):
+        yield _chunk(word + " ", model)
