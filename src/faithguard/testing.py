@@ -48,7 +48,10 @@ class KeywordDetector:
         for c in ctx.constraints:
             found = c.text.lower() in response
             hit = found != c.negated
-            updates[c.id] = (Status.SATISFIED if hit else Status.VIOLATED, f"'{c.text}' {'found' if found else 'absent'}")
+            updates[c.id] = (
+                Status.SATISFIED if hit else Status.VIOLATED,
+                f"'{c.text}' {'found' if found else 'absent'}",
+            )
         return DetectorResult(updates=updates)
 
 

@@ -1,0 +1,42 @@
+# faithguard: every target creates/uses the local virtualenv .venv and installs what it needs.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.faithguard-installed
+DATA   ?= ../shared/data
+export PYTHONDONTWRITEBYTECODE := 1
+
+.PHONY: demo test lint typecheck eval bench clean
+
+$(STAMP): pyproject.toml plugins/faithguard-refusal/pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "faithguard needs Python >= 3.11")'
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e ".[dev]" -e plugins/faithguard-refusal
+	touch $(STAMP)
+
+## demo: guard the bundled example calls offline and print reports + a trace summary
+demo: $(STAMP)
+	$(BIN)/python examples/demo.py
+
+## test: the whole test suite (unit, property, integration, example plugin)
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests plugins benchmarks examples
+	$(BIN)/ruff format --check src
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+## eval: accuracy figures on ../shared/data (IFEval dev, HypoTermQA dev) and the project's own labelled sets
+eval: $(STAMP)
+	@for f in benchmarks/eval_*.py; do echo "== $$f"; $(BIN)/python $$f --data $(DATA) || exit 1; done
+
+## bench: speed figures (one process, warm) and load tests on loopback
+bench: $(STAMP)
+	@for f in benchmarks/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+
+clean:
+	rm -rf $(VENV) build dist src/*.egg-info out

@@ -1,0 +1,5 @@
+"""``python -m faithguard``."""
+
+from faithguard.cli import main
+
+raise SystemExit(main())
