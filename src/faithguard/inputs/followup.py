@@ -1,0 +1,102 @@
+"""Output stage: did the model ask for the missing content, or proceed as if it had it?"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from faithguard.detector import CallContext
+from faithguard.inputs.supply import word_count
+from faithguard.models import DetectorResult, Severity, Verdict, VerdictKind
+
+__all__ = ["FollowupDetector", "classify_followup"]
+
+Decision = Literal["asks", "proceeds", "undecided"]
+
+_THING = (
+    r"(?:articles?|documents?|docs?|texts?|files?|attachments?|reports?|papers?|essays?|e-?mails?|letters?|memos?|"
+    r"transcripts?|passages?|excerpts?|paragraphs?|poems?|stor(?:y|ies)|code|snippets?|scripts?|spreadsheets?|"
+    r"pdfs?|slides?|notes|content|contents|materials?|context|sources?|data|drafts?|resumes?|cv|contracts?|"
+    r"rubrics?|answers?|responses?|quer(?:y|ies)|questions?|images?|screenshots?|lyrics|speech|messages?|"
+    r"sentences?|reviews?|abstracts?|chapters?|it|them|one|any|anything)"
+)
+_SUPPLY_VERB = r"(?:provide|share|include|attach|paste|send|upload|give|post|add|supply|forward|re-?send|insert)"
+_SUPPLIED = r"(?:provided|shared|included|attached|pasted|sent|uploaded|given|supplied|shown|visible|present|received)"
+_ASK_PATTERNS = [
+    rf"\byou\s+(?:haven'?t|have\s+not|didn'?t|did\s+not|forgot\s+to|may\s+have\s+forgotten\s+to)\s+(?:\w+\s+){{0,2}}?{_SUPPLY_VERB}\w*",
+    rf"\b(?:i|we)\s+(?:don'?t|do\s+not|can'?t|cannot|can\s+not|couldn'?t|could\s+not|am\s+unable\s+to|'m\s+unable\s+to)\s+"
+    rf"(?:see|find|access|locate|view|open|read|spot|detect)\s+(?:\w+\s+){{0,3}}?{_THING}\b",
+    r"\b(?:i|we)\s+(?:don'?t|do\s+not)\s+have\s+(?:access\s+to|any|the|your)\b",
+    rf"\b(?:no|none\s+of\s+the|neither)\s+(?:\w+\s+){{0,3}}?(?:was|were|has\s+been|have\s+been|is|are)\s+(?:\w+\s+)?{_SUPPLIED}",
+    rf"\b(?:wasn'?t|weren'?t|was\s+not|were\s+not|isn'?t|is\s+not|aren'?t|are\s+not|hasn'?t\s+been|haven'?t\s+been|"
+    rf"has\s+not\s+been|have\s+not\s+been|not)\s+(?:\w+\s+)?{_SUPPLIED}\b",
+    r"\b(?:is|are|was|were|seems?\s+to\s+be|appears?\s+to\s+be|looks?\s+(?:to\s+be\s+)?)\s*missing\b",
+    r"\bmissing\s+(?:from|in)\s+(?:your|the)\b",
+    r"\b(?:didn'?t|did\s+not|doesn'?t|does\s+not)\s+(?:come|get)\s+through\b",
+    rf"\bthere(?:'s|\s+is|\s+are|\s+was|\s+were)\s+no\s+(?:\w+\s+){{0,2}}?{_THING}\b",
+    rf"\b(?:please|could\s+you|can\s+you|would\s+you(?:\s+mind)?|kindly|if\s+you|once\s+you|when\s+you)\s+"
+    rf"(?:\w+\s+){{0,2}}?{_SUPPLY_VERB}\w*\s+(?:\w+\s+){{0,4}}?{_THING}\b",
+    r"\bonly\s+(?:received|see|got|have|found|saw|had)\s+(?:\w+\s+){0,2}?(?:one|two|three|four|1|2|3|4)\b",
+    rf"\bonly\s+(?:\w+\s+){{0,4}}(?:was|were|has\s+been|have\s+been)\s+{_SUPPLIED}",
+    r"\bwithout\s+(?:seeing|reading|having|access\s+to)\b",
+    r"\bplaceholder\b",
+    r"\bwhich\s+(?:\w+\s+)?(?:article|document|paper|essay|report|poem|text|file|email|code)\s+do\s+you\s+mean\b",
+    r"\b(?:i'?d|i\s+would|i'?ll)\s+need\s+(?:to\s+see\s+)?(?:the|both|your|a\s+copy)\b",
+    r"^\W*(?:sure|happy\s+to|of\s+course|certainly)?\W*which\s+(?:\w+\s+)?(?:article|document|paper|essay|report|poem|text|file|email)\?",
+]
+_ASK_RE = [re.compile(p, re.I) for p in _ASK_PATTERNS]
+_NEGATED_BEFORE = re.compile(
+    r"\b(?:nothing|no\s+need\s+to|not\s+necessary\s+to|don'?t\s+need\s+to|never)\s*"
+    r"(?:(?:is|was|seems|appears)\s+(?:to\s+be\s+)?)?$",
+    re.I,
+)
+_ASSUME_RE = re.compile(
+    r"\b(?:i'?ll|i\s+will|let'?s|let\s+me|we'?ll)\s+(?:\w+\s+)?(?:assume|imagine|suppose|pretend|invent|hypothesi[sz]e)\b|"
+    r"\bassuming\s+(?:it|that|the|they|this)\b|\bhypothetical(?:ly)?\b|\bfor\s+the\s+sake\s+of\b|"
+    r"\bunder\s+(?:that|this|the)\s+assumption\b",
+    re.I,
+)
+_MIN_WORDS = 12
+
+
+def classify_followup(response: str) -> tuple[Decision, str]:
+    """Whether a response asks for / notes missing input, proceeds anyway, or cannot be told apart."""
+    text = response or ""
+    for rx in _ASK_RE:
+        for m in rx.finditer(text):
+            if _NEGATED_BEFORE.search(text[max(0, m.start() - 30) : m.start()]):
+                continue
+            if _ASSUME_RE.search(text):
+                return "proceeds", f"notes the gap ({m.group()!r}) but proceeds on an assumption"
+            return "asks", f"asks for or notes the missing input: {m.group()!r}"
+    if word_count(text) < _MIN_WORDS:
+        return "undecided", "response too short to tell whether it proceeded"
+    return "proceeds", "no request for the missing input; the response carries on with the task"
+
+
+class FollowupDetector:
+    """Output stage: a response that carries on although input content was missing misinterprets the request."""
+
+    name = "missing_content_followup"
+    stage: Literal["input", "output"] = "output"
+    order = 300
+    timeout: float | None = None
+
+    def run(self, ctx: CallContext) -> DetectorResult:
+        """Critical misinterpretation verdict when the response ignores missing content."""
+        missing: Any = ctx.findings.get("missing_content") or []
+        if not missing or ctx.response is None:
+            return DetectorResult()
+        decision, reason = classify_followup(ctx.response)
+        record = {"missing_content_followup": {"decision": decision, "reason": reason}}
+        if decision != "proceeds":
+            return DetectorResult(findings=record)
+        refs = ", ".join(str(f.get("reference", "")) for f in missing if isinstance(f, dict))
+        verdict = Verdict(
+            kind=VerdictKind.MISINTERPRETATION,
+            severity=Severity.CRITICAL,
+            explanation=f"The request's content was missing ({refs}) but the response proceeded as if it had it: "
+            f"{reason}.",
+            detector=self.name,
+        )
+        return DetectorResult(verdicts=[verdict], findings=record)

@@ -1,0 +1,232 @@
+"""The input-stage missing-content detector (FaithQA Step 0: is everything the request needs supplied?)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from faithguard.detector import CallContext
+from faithguard.inputs.references import Reference, find_references, parse_filter
+from faithguard.inputs.supply import Block, Scan, free_units, scan, word_count
+from faithguard.inputs.vocab import CONTENT_NOUNS, SMALL_KINDS, STRONG_KINDS, group_of, kind_of
+from faithguard.models import DetectorResult, Severity, Verdict, VerdictKind
+
+__all__ = ["MissingContentDetector", "Supply", "analyse", "clarification_text"]
+
+_MENTION_RE = re.compile(
+    r"\b(?:the|this|these|given|provided|following)\s+(?:[\w'’-]+\s+)?("
+    + "|".join(sorted(CONTENT_NOUNS, key=len, reverse=True))
+    + r")\b",
+    re.I,
+)
+_GROUP_ORDER = ("doc", "query", "response", "rubric")
+_SYSTEM_KINDS = frozenset({"context", "document", "source", "content", "passage", "text", "article", "data"})
+
+
+@dataclass
+class Supply:
+    """What the call supplies, in countable units."""
+
+    typed: Counter[str] = field(default_factory=Counter)
+    indices: set[tuple[str, int]] = field(default_factory=set)
+    full: int = 0
+    small: int = 0
+
+
+def _placeholder_like(doc: str) -> bool:
+    s = scan(doc)
+    return bool(s.empties) and word_count(s.masked) == 0
+
+
+def _add_scan(supply: Supply, sc: Scan, exclude: list[tuple[int, int]], min_para: int = 0) -> None:
+    for b in sc.typed:
+        supply.typed[group_of(b.kind or "document")] += 1
+        if b.index is not None and b.kind is not None:
+            supply.indices.add((b.kind, b.index))
+    for u in free_units(sc, exclude):
+        if u.origin == "paragraph" and u.words < min_para:
+            continue
+        if u.full:
+            supply.full += 1
+        elif u.origin in ("colon", "after_colon"):
+            supply.small += 1  # a few words introduced by a colon: enough for "this sentence:"
+
+
+def _needs(refs: list[Reference]) -> dict[str, tuple[int, list[Reference]]]:
+    """Per group: how many items the request needs, and the references that ask for them."""
+    per_sentence: dict[tuple[str, tuple[int, int], str], dict[str, Reference]] = {}
+    for r in refs:
+        bucket = per_sentence.setdefault((r.source, r.sentence, group_of(r.kind)), {})
+        cur = bucket.get(r.kind)
+        if cur is None or r.expected > cur.expected:
+            bucket[r.kind] = r
+    needs: dict[str, tuple[int, list[Reference]]] = {}
+    for (_src, _sent, grp), kinds in per_sentence.items():
+        total = sum(r.expected for r in kinds.values())
+        if len(kinds) > 1:
+            total = max(total if _joined(list(kinds.values())) else 0, max(r.expected for r in kinds.values()))
+        best = needs.get(grp)
+        if best is None or total > best[0]:
+            needs[grp] = (total, list(kinds.values()))
+    return needs
+
+
+def _joined(refs: list[Reference]) -> bool:
+    """Distinct kinds in one sentence count separately (the transcript and the slides)."""
+    return all(r.kind in STRONG_KINDS or r.strong for r in refs)
+
+
+def _resolve(refs: list[Reference], supply: Supply) -> list[dict[str, Any]]:
+    findings: list[dict[str, Any]] = []
+    full, small = supply.full, supply.small
+    needs = _needs([r for r in refs if not _index_present(r, supply)])
+    for grp in sorted(needs, key=lambda g: _GROUP_ORDER.index(g) if g in _GROUP_ORDER else 9):
+        need, drivers = needs[grp]
+        have = supply.typed.get(grp, 0)
+        deficit = need - have
+        use = min(max(deficit, 0), full)
+        full -= use
+        deficit -= use
+        if deficit > 0 and all(r.kind in SMALL_KINDS or r.kind == "content" for r in drivers):
+            use = min(deficit, small)
+            small -= use
+            deficit -= use
+        if deficit > 0:
+            found = need - deficit
+            phrase = " and ".join(repr(r.text.strip()) for r in drivers)
+            what = f"{need} item{'s' if need > 1 else ''}" if need > 1 else "it"
+            findings.append(
+                {
+                    "reference": " / ".join(r.text.strip() for r in drivers),
+                    "expected": need,
+                    "found": found,
+                    "explanation": f"The {'system prompt' if drivers[0].source == 'system' else 'request'} refers to "
+                    f"{phrase}, which needs {what}, but {found} {'was' if found == 1 else 'were'} supplied.",
+                }
+            )
+    return findings
+
+
+def _index_present(r: Reference, supply: Supply) -> bool:
+    return r.index is not None and (r.kind, r.index) in supply.indices
+
+
+def _empty_findings(sc: Scan, refs: list[Reference], where: str) -> list[dict[str, Any]]:
+    referenced = {r.kind for r in refs} | {k for w in _MENTION_RE.findall(sc.masked) if (k := kind_of(w))}
+    out: list[dict[str, Any]] = []
+    for b in sc.empties:
+        if b.origin == "label" and not (
+            b.kind in STRONG_KINDS or b.kind == "context" or b.index is not None or b.kind in referenced
+        ):
+            continue
+        out.append(_empty_finding(b, where))
+    return out
+
+
+def _empty_finding(b: Block, where: str) -> dict[str, Any]:
+    what = {
+        "placeholder": "an unfilled template placeholder",
+        "tag": "an empty tag",
+        "label": "a labelled section with nothing after it",
+        "fence": "an empty code block",
+    }.get(b.origin, "an empty block")
+    return {
+        "reference": b.label,
+        "expected": 1,
+        "found": 0,
+        "explanation": f"The {where} has {what} ({b.label!r}) where the {b.kind or 'content'} should be.",
+    }
+
+
+def analyse(ctx: CallContext, nlp_factory: Callable[[], Any] | None = None) -> list[dict[str, Any]]:
+    """Findings for content the call refers to but does not supply (empty list when all is there).
+
+    ``nlp_factory`` returns the spaCy pipeline (or None); it is called only when the patterns found a gap.
+    """
+    q = scan(ctx.query or "")
+    q_refs = find_references(q.text, q.masked, "query")
+    s = scan(ctx.system or "")
+    s_refs = [r for r in find_references(s.text, s.masked, "system") if r.strong and r.kind in _SYSTEM_KINDS]
+    findings = _empty_findings(q, q_refs, "request") + _empty_findings(s, s_refs, "system prompt")
+    if not q_refs and not s_refs:
+        return findings
+
+    def supply_for(q_refs: list[Reference], s_refs: list[Reference]) -> Supply:
+        sup = Supply()
+        sup.full += sum(1 for d in ctx.documents if d and d.strip() and not _placeholder_like(d))
+        _add_scan(sup, q, [r.sentence for r in q_refs])
+        _add_scan(sup, s, [r.sentence for r in s_refs], min_para=25)
+        for m in ctx.history:
+            if m.role != "system" and m.content:
+                _add_scan(sup, scan(m.content), [], min_para=20)
+        return sup
+
+    refs = q_refs + s_refs
+    missing = _resolve(refs, supply_for(q_refs, s_refs))
+    nlp = nlp_factory() if missing and nlp_factory is not None else None
+    if nlp is not None:
+        q_refs = parse_filter(q_refs, q.masked, nlp)
+        refs = q_refs + s_refs
+        missing = _resolve(refs, supply_for(q_refs, s_refs))
+    return findings + missing
+
+
+def clarification_text(findings: list[dict[str, Any]]) -> str:
+    """A polite request for the missing input, usable as the fallback answer."""
+    items = []
+    for f in findings:
+        ref = str(f.get("reference", "")).strip() or "the referenced content"
+        exp, got = int(f.get("expected", 1)), int(f.get("found", 0))
+        items.append(f"{ref} (I can see {got} of {exp})" if exp > 1 else ref)
+    listed = "; ".join(dict.fromkeys(items))
+    return (
+        "Before I answer, I need the material your request points to, but it did not come through: "
+        f"{listed}. Could you paste the text or attach the file(s), or fill in the template, so I can work "
+        "from the actual content rather than guess?"
+    )
+
+
+class MissingContentDetector:
+    """Input stage: flags requests that refer to content which was never supplied."""
+
+    name = "missing_content"
+    stage: Literal["input", "output"] = "input"
+    order = 50
+    timeout: float | None = None
+
+    def __init__(self, use_parser: bool = True) -> None:
+        """``use_parser=False`` skips the spaCy filters (patterns only)."""
+        self.use_parser = use_parser
+
+    def _nlp(self) -> Any:
+        if not self.use_parser:
+            return None
+        from faithguard.errors import ConfigError
+        from faithguard.nlp import get_nlp
+
+        try:
+            return get_nlp()
+        except ConfigError:
+            return None
+
+    def run(self, ctx: CallContext) -> DetectorResult:
+        """Check the call's inputs; critical verdicts when something referenced is missing."""
+        findings = analyse(ctx, self._nlp if self.use_parser else None)
+        if not findings:
+            return DetectorResult(findings={"missing_content": []})
+        verdicts = [
+            Verdict(
+                kind=VerdictKind.MISSING_CONTENT,
+                severity=Severity.CRITICAL,
+                explanation=f["explanation"],
+                detector=self.name,
+            )
+            for f in findings
+        ]
+        return DetectorResult(
+            verdicts=verdicts,
+            findings={"missing_content": findings, "clarification": clarification_text(findings)},
+        )

@@ -1,0 +1,248 @@
+"""What a text supplies: labelled sections, tagged blocks, fences, quotes, free paragraphs, placeholders."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from faithguard.inputs.vocab import kind_of
+
+__all__ = ["FULL_WORDS", "Block", "Scan", "free_units", "is_instruction", "scan", "sentence_spans", "word_count"]
+
+#: A free paragraph or colon tail with at least this many words counts as a full document.
+FULL_WORDS = 12
+
+_WORD_RE = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
+_LABEL_RE = re.compile(
+    r"(?m)^[ \t]*(?:[#*>\-]+[ \t]*)?(?P<name>[A-Za-z][A-Za-z-]*(?:[ \t]+[A-Za-z][A-Za-z-]*)?)"
+    r"(?:[ \t]*#?(?P<idx>\d{1,2}|[A-H]))?[ \t]*\**[ \t]*[:：][ \t]*"
+)
+_TAG_RE = re.compile(
+    r"<(?P<tag>[A-Za-z][\w-]{0,30})(?:\s[^<>]*)?>(?P<body>(?:(?!<(?P=tag)[\s>]).)*?)</(?P=tag)\s*>", re.S
+)
+_SELF_TAG_RE = re.compile(r"<(?P<tag>[A-Za-z][\w-]{0,30})\s*/>")
+_OPEN_TAG_RE = re.compile(r"<(?P<tag>[A-Za-z][\w-]{0,30})(?:\s[^<>]*)?>")
+_FENCE_RE = re.compile(r"```[^\n`]*\n?(?P<body>.*?)```", re.S)
+_QUOTE_RE = re.compile(
+    r"\"\"\"(?P<b1>.+?)\"\"\"|'''(?P<b2>.+?)'''|\"(?P<b3>[^\"\n]{3,3000})\"|“(?P<b4>[^”]{3,3000})”", re.S
+)
+_BRACE_RE = re.compile(r"\$?\{\{?\s*\$?(?P<name>[A-Za-z_][\w.\- ]{0,40}?)\s*\}\}?")
+_BRACKET_RE = re.compile(r"\[(?P<inner>[^\[\]\n]{1,60})\](?!\()")
+_ANGLE_PH_RE = re.compile(r"<(?P<inner>(?:insert|paste|add|enter|put|your|place)\b[^<>\n]{0,60})>", re.I)
+_PH_WORD_RE = re.compile(r"^\s*(?:insert|paste|add|enter|put|include|attach|place|your)\b|\bhere\s*$", re.I)
+_EXTRA_PH_NAMES = frozenset({"chunk", "chunks", "retrieved", "body", "docs", "passages", "user_input"})
+_PARA_RE = re.compile(r"\n[ \t]*\n")
+_SENT_RE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)|\n", re.M)
+_META_RE = re.compile(r"\b(?:you|your|please|thanks|thank)\b", re.I)
+_INSTR_RE = re.compile(
+    r"^\s*(?:please|pls|kindly|can|could|would|will|also|then|and|thanks|thank|make\s+sure|keep|focus|use|using|"
+    r"don'?t|do\s+not|do|avoid|be|write|give|tell|list|explain|summari[sz]e|translate|rewrite|answer|include|add|"
+    r"read|check|compare|review|based\s+on|according\s+to|i'?m|i\s+am|i\s+want|i\s+need|i'?d\s+like|here'?s|"
+    r"here\s+is|here\s+are|here\s+it|what|how|why|who|which|when|where|is|are|does|you|your|if|never|always|only|"
+    r"respond|reply|follow|ensure|note|remember|ok|okay|hi|hello|hey)\b",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class Block:
+    """One supplied (or explicitly empty) piece of content."""
+
+    origin: str  # label | tag | fence | quote | placeholder | paragraph | colon
+    kind: str | None  # canonical kind for typed blocks, None when untyped
+    start: int
+    end: int
+    words: int
+    label: str = ""
+    index: int | None = None
+
+    @property
+    def full(self) -> bool:
+        """Large enough to stand for a whole document."""
+        return self.origin in ("label", "tag", "fence", "quote") or self.words >= FULL_WORDS
+
+
+@dataclass
+class Scan:
+    """The blocks of one text and a copy of the text with supplied content blanked out."""
+
+    text: str
+    masked: str
+    typed: list[Block] = field(default_factory=list)
+    empties: list[Block] = field(default_factory=list)
+    untyped: list[Block] = field(default_factory=list)
+
+
+def word_count(text: str) -> int:
+    """Number of words in ``text``."""
+    return len(_WORD_RE.findall(text))
+
+
+def is_instruction(sentence: str) -> bool:
+    """Whether a sentence reads like part of the request rather than supplied content."""
+    s = sentence.strip()
+    return bool(_INSTR_RE.match(s)) or (s.endswith("?") and word_count(s) < 20)
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """Character spans of the sentences of ``text`` (newlines split sentences)."""
+    return [(m.start(), m.end()) for m in _SENT_RE.finditer(text) if m.group().strip()]
+
+
+def _placeholder_kind(name: str) -> str | None:
+    parts = [p for p in re.split(r"[_.\-\s]+", name.lower()) if p]
+    for part in parts:
+        k = kind_of(part)
+        if k is not None:
+            return k
+        if part in _EXTRA_PH_NAMES:
+            return "content"
+    return None
+
+
+def _tag_kind(tag: str) -> str | None:
+    return _placeholder_kind(tag)
+
+
+def _blank(chars: list[str], start: int, end: int) -> None:
+    for i in range(start, min(end, len(chars))):
+        if chars[i] != "\n":
+            chars[i] = " "
+
+
+def _taken(spans: list[tuple[int, int]], start: int, end: int) -> bool:
+    return any(s < end and start < e for s, e in spans)
+
+
+def scan(text: str) -> Scan:
+    """Find what ``text`` supplies; the masked copy keeps only request prose for reference search."""
+    result = Scan(text=text, masked=text)
+    if not text:
+        return result
+    chars = list(text)
+    spans: list[tuple[int, int]] = []
+    # Placeholders first: they make a block empty wherever they sit.
+    ph_spans: list[tuple[int, int]] = []
+    for m in _BRACE_RE.finditer(text):
+        k = _placeholder_kind(m.group("name"))
+        if k is not None:
+            ph_spans.append((m.start(), m.end()))
+            result.empties.append(Block("placeholder", k, m.start(), m.end(), 0, m.group()))
+    for regex in (_BRACKET_RE, _ANGLE_PH_RE):
+        for m in regex.finditer(text):
+            inner = m.group("inner")
+            k = kind_of(inner.strip())
+            if _PH_WORD_RE.search(inner) or k is not None:
+                ph_spans.append((m.start(), m.end()))
+                result.empties.append(
+                    Block("placeholder", k or _placeholder_kind(inner) or "content", m.start(), m.end(), 0, m.group())
+                )
+    for s, e in ph_spans:
+        _blank(chars, s, e)
+    clean = "".join(chars)  # text with placeholders blanked: used to measure block bodies
+    for m in _FENCE_RE.finditer(clean):
+        n = word_count(m.group("body")) + len(re.findall(r"[^\w\s]", m.group("body")))
+        block = Block("fence", "code", m.start(), m.end(), n, "```")
+        (result.untyped if m.group("body").strip() else result.empties).append(block)
+        spans.append((m.start(), m.end()))
+    for m in _TAG_RE.finditer(clean):
+        k = _tag_kind(m.group("tag"))
+        if k is None or _taken(spans, m.start(), m.end()):
+            continue
+        n = word_count(m.group("body"))
+        block = Block("tag", k, m.start(), m.end(), n, f"<{m.group('tag')}>")
+        (result.typed if n else result.empties).append(block)
+        spans.append((m.start(), m.end()))
+    for m in _SELF_TAG_RE.finditer(clean):
+        k = _tag_kind(m.group("tag"))
+        if k is not None and not _taken(spans, m.start(), m.end()):
+            result.empties.append(Block("tag", k, m.start(), m.end(), 0, m.group()))
+            spans.append((m.start(), m.end()))
+    for m in _OPEN_TAG_RE.finditer(clean):
+        k = _tag_kind(m.group("tag"))
+        if k is None or _taken(spans, m.start(), m.end()) or f"</{m.group('tag')}" in clean:
+            continue
+        rest = clean[m.end() :]
+        nxt = rest.find("<")
+        body = rest if nxt < 0 else rest[:nxt]
+        if not body.strip():
+            result.empties.append(Block("tag", k, m.start(), m.end(), 0, m.group()))
+            spans.append((m.start(), m.end()))
+    _scan_labels(clean, result, spans)
+    for m in _QUOTE_RE.finditer(clean):
+        body = next(g for g in m.groups() if g is not None)
+        if word_count(body) >= 4 and not _taken(spans, m.start(), m.end()):
+            result.untyped.append(Block("quote", None, m.start(), m.end(), word_count(body), "quote"))
+            spans.append((m.start(), m.end()))
+    for s, e in spans:
+        _blank(chars, s, e)
+    result.masked = "".join(chars)
+    return result
+
+
+def _scan_labels(clean: str, result: Scan, spans: list[tuple[int, int]]) -> None:
+    heads = []
+    for m in _LABEL_RE.finditer(clean):
+        name = m.group("name").split()
+        k = kind_of(name[-1])
+        if k is None or _taken(spans, m.start(), m.end()):
+            continue
+        heads.append((m, k))
+    for i, (m, k) in enumerate(heads):
+        stop = heads[i + 1][0].start() if i + 1 < len(heads) else len(clean)
+        body_start = m.end()
+        region = clean[body_start:stop]
+        lead = len(region) - len(region.lstrip())
+        body = region.lstrip()
+        brk = _PARA_RE.search(body)
+        if (
+            brk is not None
+            and m.group(0).rstrip(" \t").endswith((":", "："))
+            and clean[body_start : body_start + 1] not in ("\n", "")
+        ) or (brk is not None and i + 1 == len(heads)):
+            body = body[: brk.start()]
+        end = body_start + lead + len(body)
+        idx_raw = m.group("idx")
+        idx = None if idx_raw is None else (int(idx_raw) if idx_raw.isdigit() else ord(idx_raw) - 64)
+        n = word_count(body)
+        block = Block("label", k, m.start(), max(end, m.end()), n, m.group(0).strip(), idx)
+        (result.typed if n else result.empties).append(block)
+        spans.append((m.start(), max(end, m.end())))
+
+
+def free_units(result: Scan, exclude: Sequence[tuple[int, int]] = ()) -> list[Block]:
+    """Untyped blocks of ``result`` plus free prose units (colon tails, content paragraphs).
+
+    Sentences overlapping ``exclude`` (the sentences holding references) never count as content.
+    """
+    units = list(result.untyped)
+    masked = result.masked
+    bounds = [0, *(m.end() for m in _PARA_RE.finditer(masked)), len(masked) + 1]
+    after_colon = False
+    for start, nxt in itertools.pairwise(bounds):
+        para = masked[start:nxt]
+        if not para.strip():
+            continue
+        colon = para.find(":")
+        if colon >= 0:
+            tail = para[colon + 1 :]
+            n = word_count(tail)
+            if n:
+                units.append(Block("colon", None, start + colon + 1, start + len(para), n))
+                after_colon = False
+            else:
+                after_colon = True
+            continue
+        content = 0
+        for s, e in sentence_spans(para):
+            if _taken(list(exclude), start + s, start + e):
+                continue
+            sent = para[s:e]
+            if not is_instruction(sent) or (after_colon and not _META_RE.search(sent)):
+                content += word_count(sent)
+        if content:
+            units.append(Block("after_colon" if after_colon else "paragraph", None, start, start + len(para), content))
+        after_colon = False
+    return units

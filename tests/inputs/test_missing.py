@@ -1,0 +1,135 @@
+"""Missing-content detection: positives, hard negatives, follow-up classifier, robustness."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from faithguard.detector import CallContext, Detector
+from faithguard.inputs import FollowupDetector, MissingContentDetector, classify_followup
+from faithguard.inputs.plugin import register_detectors
+from faithguard.models import Message, Severity
+
+TEXT = (
+    "The harbour authority extended the ferry timetable after commuters petitioned for later crossings, "
+    "and the first month showed ridership up by a fifth on weekday evenings."
+)
+
+DET = MissingContentDetector()
+
+POSITIVES = [
+    CallContext(query="Give me the gist of the report, please."),
+    CallContext(query="Proofread this letter before I send it to the landlord."),
+    CallContext(query="Check the attached invoice spreadsheet for errors."),
+    CallContext(query="Summarise the passage below in two lines.\n\n"),
+    CallContext(query="Which of the three memos is the most urgent?", documents=[TEXT]),
+    CallContext(query="What is the conclusion of Document 2?", documents=[TEXT]),
+    CallContext(query="Condense this for a tweet:\n{{ article_body }}"),
+    CallContext(query="<doc></doc>\nWhat does the doc say about ferries?"),
+    CallContext(query="Compare the essays.\n\nEssay 1: " + TEXT + "\n\nEssay 2:"),
+    CallContext(query="Why did ridership rise?", system="Answer using only the provided context."),
+]
+
+NEGATIVES = [
+    CallContext(query="Give me the gist of the report, please.", documents=[TEXT]),
+    CallContext(query="Summarise the passage below in two lines.\n\n" + TEXT),
+    CallContext(query="Which of the three memos is the most urgent?", documents=[TEXT, TEXT, TEXT]),
+    CallContext(query="Compose a report about ferry ridership in Oslo."),
+    CallContext(query="Who painted the Mona Lisa?"),
+    CallContext(query="The following week, what changed for commuters?"),
+    CallContext(query="What did the report of the Truth Commission recommend?"),
+    CallContext(
+        query="Summarize the article, keeping the numbers.", history=[Message(role="user", content="Article: " + TEXT)]
+    ),
+    CallContext(query="Why did ridership rise?", system="Answer using only the provided context.\n\nContext: " + TEXT),
+    CallContext(query="How do I open the file in Python without loading it all?"),
+]
+
+
+@pytest.mark.parametrize("ctx", POSITIVES, ids=lambda c: c.query[:40])
+def test_positives_fire(ctx: CallContext) -> None:
+    res = DET.run(ctx)
+    found = res.findings["missing_content"]
+    assert found, ctx.query
+    assert all({"reference", "expected", "found", "explanation"} <= set(f) for f in found)
+    assert res.verdicts and all(v.kind == "missing_content" and v.severity is Severity.CRITICAL for v in res.verdicts)
+    assert "?" in res.findings["clarification"]
+
+
+@pytest.mark.parametrize("ctx", NEGATIVES, ids=lambda c: c.query[:40])
+def test_hard_negatives_stay_quiet(ctx: CallContext) -> None:
+    res = DET.run(ctx)
+    assert res.findings["missing_content"] == []
+    assert res.verdicts == []
+
+
+def test_counts_are_reported() -> None:
+    res = DET.run(CallContext(query="Rank these four excerpts by tone.", documents=[TEXT, TEXT]))
+    (finding,) = res.findings["missing_content"]
+    assert finding["expected"] == 4 and finding["found"] == 2
+
+
+def test_ordinal_index_resolved_by_label() -> None:
+    q = "What does Article 2 add?\n\nArticle 1: " + TEXT + "\n\nArticle 2: " + TEXT
+    assert DET.run(CallContext(query=q)).findings["missing_content"] == []
+
+
+def test_patterns_only_mode_still_works() -> None:
+    assert MissingContentDetector(use_parser=False).run(CallContext(query="Summarize the article.")).verdicts
+
+
+def test_plugin_registers_both_stages() -> None:
+    got: list[Detector] = []
+    register_detectors(register=got.append)
+    assert {(d.name, d.stage, d.order) for d in got} == {
+        ("missing_content", "input", 50),
+        ("missing_content_followup", "output", 300),
+    }
+    assert all(isinstance(d, Detector) for d in got)
+
+
+@pytest.mark.parametrize(
+    ("response", "decision"),
+    [
+        ("You haven't shared the report yet. Could you paste it?", "asks"),
+        ("I can't see any attachment in your message.", "asks"),
+        ("Only two of the memos were included; please send the third.", "asks"),
+        (
+            "Nothing is missing from this argument: the report shows ridership climbed by a fifth in a month.",
+            "proceeds",
+        ),
+        (
+            "The report finds that later ferries raised evening ridership by twenty percent and recommends more.",
+            "proceeds",
+        ),
+        ("Article 3 was not provided, so I'll assume it covers fares; it supports Article 1 on demand.", "proceeds"),
+        ("OK.", "undecided"),
+    ],
+)
+def test_followup_classifier(response: str, decision: str) -> None:
+    assert classify_followup(response)[0] == decision
+
+
+def test_followup_detector_flags_proceeding_response() -> None:
+    det = FollowupDetector()
+    missing = [{"reference": "the report", "expected": 1, "found": 0, "explanation": "x"}]
+    base = CallContext(query="Summarize the report.", findings={"missing_content": missing})
+    base.response = "The report says ferry ridership grew after the timetable was extended into the evening hours."
+    res = det.run(base)
+    assert [v.kind for v in res.verdicts] == ["misinterpretation"]
+    base.response = "Could you share the report? It wasn't attached."
+    assert det.run(base).verdicts == []
+    base.response = "Hm."
+    res = det.run(base)
+    assert res.verdicts == [] and res.findings["missing_content_followup"]["decision"] == "undecided"
+    assert det.run(CallContext(query="q", response="anything at all here")).verdicts == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(query=st.text(max_size=300), doc=st.text(max_size=200), system=st.text(max_size=120))
+def test_never_crashes_on_arbitrary_text(query: str, doc: str, system: str) -> None:
+    res = DET.run(CallContext(query=query, documents=[doc], system=system, history=[Message(role="user", content=doc)]))
+    assert isinstance(res.findings["missing_content"], list)
+    decision, _ = classify_followup(query)
+    assert decision in ("asks", "proceeds", "undecided")
