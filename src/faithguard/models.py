@@ -198,7 +198,7 @@ class Report(_Model):
         default=None, description="HypoTermQA answer-level label when the query holds candidate terms."
     )
     errors: list[DetectorFailure] = Field(default_factory=list)
-    judge: str = Field(default="off", description="off | ok | degraded")
+    judge: str = Field(default="off", description="off | ok | degraded (fell back to offline) | skipped (not sampled)")
     judge_reason: str | None = None
     weights: dict[str, float] = Field(default_factory=lambda: dict(scoring.DEFAULT_WEIGHTS))
     findings: dict[str, Any] = Field(default_factory=dict)

@@ -74,8 +74,9 @@ class Run:
         """Try each decomposer in order until one succeeds; record the failures."""
         for decomposer in chain:
             with self.telemetry.span(f"decompose {decomposer.name}", {A_DETECTOR: decomposer.name}) as span:
+                timeout = getattr(decomposer, "timeout", None)
                 result, ok = self.call_isolated(
-                    decomposer.name, "decompose", None, functools.partial(cached, decomposer)
+                    decomposer.name, "decompose", timeout, functools.partial(cached, decomposer)
                 )
                 if ok and isinstance(result, Decomposition):
                     self.ctx.decomposition = result
@@ -94,7 +95,8 @@ class Run:
                     )
                 mark_error(span, RuntimeError(self.errors[-1].message))
                 if decomposer.name == "judge":
-                    self.ctx.findings.setdefault("judge_status", "degraded")
+                    skipped = self.errors[-1].error_type == "JudgeSkipped"
+                    self.ctx.findings.setdefault("judge_status", "skipped" if skipped else "degraded")
                     self.ctx.findings.setdefault("judge_reason", f"decompose: {self.errors[-1].message}")
 
     def detect(self, detectors: list[Detector], stage: str) -> None:
@@ -134,7 +136,7 @@ class Run:
                 continue
             constraint.status = Status(status)
             constraint.reason = reason
-            constraint.decided_by = "verifier" if constraint.verifier and detector == "constraints" else detector
+            constraint.decided_by = self._decider(detector, constraint.verifier)
         for verdict in result.verdicts:
             if not verdict.detector:
                 verdict = verdict.model_copy(update={"detector": detector})
@@ -146,6 +148,13 @@ class Run:
                 self.terms = [term if t.term == term.term else t for t in self.terms]
             else:
                 self.terms.append(term)
+
+    def _decider(self, detector: str, verifier: str | None) -> str:
+        if verifier and detector == "constraints":
+            return "verifier"
+        if detector == "judge" and self.ctx.judge is not None:
+            return str(getattr(self.ctx.judge, "name", "judge"))
+        return detector
 
     def inspect_report(self) -> InspectReport:
         """The input-stage result."""
@@ -165,7 +174,8 @@ class Run:
         findings = self.ctx.findings
         judge = "off"
         if judge_on:
-            judge = "degraded" if findings.get("judge_status") == "degraded" else "ok"
+            status = findings.get("judge_status")
+            judge = status if status in ("degraded", "skipped") else "ok"
         label = findings.get("answer_label")
         return Report(
             query=self.ctx.query,
@@ -177,9 +187,7 @@ class Run:
             answer_label=label if label in ("valid", "hallucination", "irrelevant") else None,
             errors=list(self.errors),
             judge=judge,
-            judge_reason=str(findings["judge_reason"])
-            if judge == "degraded" and findings.get("judge_reason")
-            else None,
+            judge_reason=str(findings["judge_reason"]) if judge != "off" and findings.get("judge_reason") else None,
             weights=weights,
             findings=_jsonable(findings),
             duration_ms=(time.perf_counter() - self.started) * 1000.0,

@@ -1,0 +1,167 @@
+"""Built-in plugin: the "judge" decomposer, the "judge" output detector, judge factories."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Literal
+
+from faithguard.detector import CallContext, Decomposer, Detector
+from faithguard.errors import ConfigError
+from faithguard.hookspecs import hookimpl
+from faithguard.judge.judge import JudgeSkipped
+from faithguard.judge.prompts import looks_like_injection
+from faithguard.models import Decomposition, DetectorResult, Status
+
+__all__ = [
+    "JudgeDecomposer",
+    "JudgeDetector",
+    "JudgePrecheckDetector",
+    "register_decomposers",
+    "register_detectors",
+    "register_judges",
+]
+
+
+class JudgeDecomposer:
+    """Decomposes with ``ctx.judge``; the guard falls back to the offline decomposer on any error."""
+
+    name = "judge"
+    #: LLM decompositions take seconds; a guard that honours decomposer timeouts should use this
+    timeout: float | None = 120.0
+
+    def decompose(self, ctx: CallContext) -> Decomposition:
+        """``ctx.judge.decompose(ctx)``; ConfigError when no judge is configured."""
+        if ctx.judge is None:
+            raise ConfigError("the 'judge' decomposer needs a configured judge")
+        result: Decomposition = ctx.judge.decompose(ctx)
+        return result
+
+
+def _judge_name(judge: Any) -> str:
+    return str(getattr(judge, "name", None) or f"judge:{type(judge).__name__}")
+
+
+class JudgePrecheckDetector:
+    """Input stage: shares the judge's step-0 result (missing content, injection) for this request.
+
+    Makes no call: it reads what the "judge" decomposer found for this exact
+    query + documents (nothing when the guard served a cached decomposition made
+    for other documents). Sets ``findings['judge_missing_content']`` (the
+    ``missing_content`` entry shape) and ``findings['prompt_injection']``.
+    """
+
+    name = "judge_precheck"
+    stage: Literal["input", "output"] = "input"
+    order = 40
+    timeout: float | None = None
+
+    def run(self, ctx: CallContext) -> DetectorResult:
+        """Copy the judge's precheck into findings."""
+        findings: dict[str, Any] = {}
+        if ctx.judge is None:
+            return DetectorResult()
+        if any(looks_like_injection(doc) for doc in ctx.documents):
+            findings["prompt_injection"] = True
+        reader = getattr(ctx.judge, "precheck", None)
+        pre = reader(ctx) if callable(reader) else None
+        if pre is not None:
+            findings["judge_missing_content"] = list(pre.missing_content)
+            if pre.injection_suspected:
+                findings["prompt_injection"] = True
+        return DetectorResult(findings=findings)
+
+
+class JudgeDetector:
+    """Output stage: asks the judge about constraints the offline engine left UNKNOWN, in one call.
+
+    Never overrides a status decided by a deterministic verifier, and never
+    raises: a failing judge yields ``judge_status='degraded'`` and no updates.
+    """
+
+    name = "judge"
+    stage: Literal["input", "output"] = "output"
+    order = 200
+    #: generous: the judge has its own per-phase timeouts and retries
+    timeout: float | None = 120.0
+
+    def run(self, ctx: CallContext) -> DetectorResult:
+        """Judge the still-unknown constraints; report ok/degraded in findings."""
+        if ctx.judge is None:
+            return DetectorResult()
+        judge = ctx.judge
+        name = _judge_name(judge)
+        findings: dict[str, Any] = {}
+        untrusted = [ctx.response or "", *ctx.documents]
+        if any(looks_like_injection(text) for text in untrusted):
+            findings["prompt_injection"] = True
+        pending = [c for c in ctx.constraints if c.status is Status.UNKNOWN and c.decided_by != "verifier"]
+        if not pending:
+            findings.update(judge_status="ok", judge_reason="no undecided constraint left for the judge")
+            return DetectorResult(findings=findings)
+        try:
+            detailed = getattr(judge, "satisfy_detailed", None)
+            if callable(detailed):
+                verdict = detailed(ctx, pending)
+                statuses = verdict.statuses
+                if verdict.injection_suspected:
+                    findings["prompt_injection"] = True
+            else:
+                statuses = judge.satisfy(ctx, pending)
+        except JudgeSkipped as exc:  # sampled out or over budget by design: not a failure
+            findings.update(judge_status="skipped", judge_reason=f"{name}: {exc}"[:300])
+            return DetectorResult(findings=findings)
+        except Exception as exc:  # noqa: BLE001 - the judge must never make the call fragile
+            findings.update(judge_status="degraded", judge_reason=f"{name}: {type(exc).__name__}: {exc}"[:300])
+            return DetectorResult(findings=findings)
+        pending_ids = {c.id for c in pending}
+        updates: dict[str, tuple[Status, str | None]] = {}
+        for cid, (status, reason) in statuses.items():
+            if cid in pending_ids and Status(status) is not Status.UNKNOWN:
+                updates[cid] = (Status(status), f"{name}: {reason}" if reason else name)
+        answered = sum(1 for cid in pending_ids if cid in statuses)
+        reason = f"{name} decided {len(updates)} of {len(pending)} constraints"
+        if answered < len(pending):
+            reason += f" ({len(pending) - answered} not answered)"
+        if ctx.findings.get("judge_status") == "degraded":  # e.g. the judge decomposition failed earlier
+            earlier = ctx.findings.get("judge_reason") or "earlier judge step failed"
+            findings.update(judge_status="degraded", judge_reason=f"{earlier}; {reason}")
+        else:
+            findings.update(judge_status="ok", judge_reason=reason)
+        return DetectorResult(updates=updates, findings=findings)
+
+
+def _openai_factory(**options: Any) -> Any:
+    from faithguard.judge.config import JudgeConfig
+    from faithguard.judge.judge import Judge
+
+    tracer = options.pop("tracer", None)
+    return Judge.from_config(JudgeConfig(**options), tracer=tracer)
+
+
+def _langchain_factory(chat_model: Any = None, **options: Any) -> Any:
+    from faithguard.judge.judge import Judge
+
+    if chat_model is None:
+        raise ConfigError("the 'langchain' judge needs chat_model=<a LangChain chat model>")
+    tracer = options.pop("tracer", None)
+    return Judge.from_langchain(chat_model, tracer=tracer, **options)
+
+
+@hookimpl
+def register_decomposers(register: Callable[[Decomposer], None]) -> None:
+    """The "judge" decomposer."""
+    register(JudgeDecomposer())
+
+
+@hookimpl
+def register_detectors(register: Callable[[Detector], None]) -> None:
+    """The "judge_precheck" input detector (order 40) and the "judge" output detector (order 200)."""
+    register(JudgePrecheckDetector())
+    register(JudgeDetector())
+
+
+@hookimpl
+def register_judges(register: Callable[[str, Callable[..., Any]], None]) -> None:
+    """Factories: "openai" (JudgeConfig fields as kwargs) and "langchain" (chat_model=...)."""
+    register("openai", _openai_factory)
+    register("langchain", _langchain_factory)
