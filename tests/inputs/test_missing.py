@@ -133,3 +133,17 @@ def test_never_crashes_on_arbitrary_text(query: str, doc: str, system: str) -> N
     assert isinstance(res.findings["missing_content"], list)
     decision, _ = classify_followup(query)
     assert decision in ("asks", "proceeds", "undecided")
+
+
+def test_judge_precheck_findings_are_merged_when_offline_finds_nothing() -> None:
+    from faithguard.detector import CallContext
+    from faithguard.inputs.missing import MissingContentDetector
+
+    ctx = CallContext(query="What is the capital of France?")
+    det = MissingContentDetector()
+    assert det.run(ctx).verdicts == []
+    ctx.findings["judge_missing_content"] = [{"reference": "the transcript", "expected": 1, "found": 0}]
+    result = det.run(ctx)
+    assert [v.kind for v in result.verdicts] == ["missing_content"]
+    assert result.findings["missing_content"][0]["reference"] == "the transcript"
+    assert "LLM judge" in result.verdicts[0].explanation

@@ -216,6 +216,12 @@ class MissingContentDetector:
         """Check the call's inputs; critical verdicts when something referenced is missing."""
         findings = analyse(ctx, self._nlp if self.use_parser else None)
         if not findings:
+            # With an LLM judge on, its step-0 check (published by judge_precheck) can find what the
+            # offline patterns missed; offline findings win when both exist, to avoid duplicates.
+            judged = ctx.findings.get("judge_missing_content")
+            if isinstance(judged, list):
+                findings = [_from_judge(f) for f in judged if isinstance(f, dict)]
+        if not findings:
             return DetectorResult(findings={"missing_content": []})
         verdicts = [
             Verdict(
@@ -230,3 +236,17 @@ class MissingContentDetector:
             verdicts=verdicts,
             findings={"missing_content": findings, "clarification": clarification_text(findings)},
         )
+
+
+def _from_judge(item: dict[str, object]) -> dict[str, object]:
+    """A judge step-0 finding in the ``findings["missing_content"]`` shape."""
+    reference = str(item.get("reference") or "referenced content")
+    expected = item.get("expected")
+    found = item.get("found")
+    return {
+        "reference": reference,
+        "expected": expected if isinstance(expected, int) else 1,
+        "found": found if isinstance(found, int) else 0,
+        "explanation": str(item.get("explanation") or f"the request refers to {reference}, which was not supplied")
+        + " (LLM judge)",
+    }
