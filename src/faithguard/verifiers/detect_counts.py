@@ -1,0 +1,119 @@
+"""Find count expressions ('at least 300 words', '17 or more sentences', '40 to 60') in a query."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from faithguard.verifiers.spec import REL, number, relation_of
+from faithguard.verifiers.text import NUMBER_RE
+
+__all__ = ["CountMatch", "find_counts", "find_times"]
+
+
+@dataclass(frozen=True)
+class CountMatch:
+    """One count found: relation ('at least' | 'less than' | 'exactly'), number, span."""
+
+    relation: str
+    n: int
+    start: int
+    end: int
+
+
+_FILL = r"(?:[A-Za-z][\w'-]*\s+){0,3}?"
+_NUM = NUMBER_RE
+
+
+def _num(name: str) -> str:
+    return rf"(?P<{name}>{_NUM})"
+
+
+def find_counts(text: str, unit: str) -> list[CountMatch]:
+    """All counts of ``unit`` (a regex such as r'words?') stated in ``text``; ranges give two matches."""
+    u = rf"(?:{unit})\b"
+    found: list[CountMatch] = []
+    taken: list[tuple[int, int]] = []
+
+    def add(rel: str, n: int, m: re.Match[str]) -> None:
+        found.append(CountMatch(rel, n, m.start(), m.end()))
+        taken.append((m.start(), m.end()))
+
+    def free(m: re.Match[str]) -> bool:
+        return all(m.end() <= s or m.start() >= e for s, e in taken)
+
+    range_patterns = (
+        rf"(?i)\b(?:between\s+)?{_num('lo')}\s*(?:to|-|–|and)\s*{_num('hi')}\s+{_FILL}{u}",
+        rf"(?i)\b{u}[^.?!]{{0,80}}?\b(?:range\s+of|between|from)\s+{_num('lo')}\s*(?:to|-|–|and)\s*{_num('hi')}",
+    )
+    post = r"(?P<post>or\s+more|or\s+less|or\s+fewer|\+|plus)"
+    stated = rf"(?i)\bnumber\s+of\s+{u}[^.?!]{{0,60}}?\b(?:be|is|of)\s+(?:{REL}\s+)?{_num('n')}(?:\s+{post})?"
+    for m in re.finditer(stated, text):
+        n = number(m.group("n"))
+        p = (m.group("post") or "").lower().removeprefix("or ").strip() or None
+        rel = relation_of(m.group("rel"), n, p) if n is not None else None
+        if rel is not None and free(m):
+            add(rel[0], rel[1], m)
+    for pat in range_patterns:
+        for m in re.finditer(pat, text):
+            lo, hi = number(m.group("lo")), number(m.group("hi"))
+            if lo is not None and hi is not None and lo < hi and free(m):
+                add("at least", lo, m)
+                add("less than", hi + 1, m)
+    patterns = (
+        rf"(?i)\b{REL}\s+(?:of\s+)?(?:the\s+)?{_num('n')}\s*\+?\s*-?\s*{_FILL}{u}",
+        rf"(?i)\b{_num('n')}\s+{post}\s+{_FILL}{u}",
+        rf"(?i)\b{_num('n')}\s*-?\s*{_FILL}{u}\s+{post}",
+        rf"(?i)\b{_num('n')}\s*(?P<post2>\+)\s*-?\s*{u}",
+        rf"(?i)\b(?:a|an|the)\s+{_num('n')}\s*-\s*{u}",
+    )
+    for i, pat in enumerate(patterns):
+        for m in re.finditer(pat, text):
+            if not free(m):
+                continue
+            n = number(m.group("n"))
+            if n is None:
+                continue
+            groups = m.groupdict()
+            rel_word = groups.get("rel")
+            post_word = groups.get("post") or groups.get("post2")
+            if post_word:
+                post_word = re.sub(r"\s+", " ", post_word.lower()).removeprefix("or ")
+                post_word = "more" if post_word in {"+", "plus"} else post_word
+            rel = ("at least", n) if i == 4 else relation_of(rel_word, n, post_word)
+            if rel is not None:
+                add(rel[0], rel[1], m)
+    return sorted(found, key=lambda c: c.start)
+
+
+_TIMES = (
+    rf"(?P<rel>at\s+least|at\s+most|less\s+than|fewer\s+than|more\s+than|no\s+more\s+than|no\s+less\s+than|"
+    rf"exactly|over|under|a\s+maximum\s+of|a\s+minimum\s+of|for\s+at\s+least|for\s+more\s+than|up\s+to)?\s*"
+    rf"(?:(?P<lo>{_NUM})\s*(?:to|or|-)\s*)?(?P<n>{_NUM})(?:\s*(?P<times>times?))?"
+    rf"(?:\s+or\s+(?P<post>more|less|fewer)(?P<times2>\s+times)?)?"
+)
+_TIMES_RE = re.compile(r"(?i)\b" + _TIMES)
+
+
+def find_times(text: str) -> list[CountMatch]:
+    """Frequencies like 'at least 8 times', 'once or less', '6 or 7 times', 'twice', '10 or more times'."""
+    out: list[CountMatch] = []
+    for m in _TIMES_RE.finditer(text):
+        raw = m.group("n").lower()
+        is_adverb = raw in {"once", "twice", "thrice"}
+        if not m.group("times") and not m.group("times2") and not is_adverb:
+            continue
+        n = number(raw)
+        if n is None:
+            continue
+        lo = number(m.group("lo")) if m.group("lo") else None
+        if lo is not None and lo < n:
+            out.append(CountMatch("at least", lo, m.start(), m.end()))
+            out.append(CountMatch("less than", n + 1, m.start(), m.end()))
+            continue
+        rel_word = (m.group("rel") or "").lower().removeprefix("for ").strip()
+        rel = relation_of(rel_word, n, m.group("post"))
+        if rel is None:
+            rel = ("exactly", n)
+        out.append(CountMatch(rel[0], rel[1], m.start(), m.end()))
+    return out

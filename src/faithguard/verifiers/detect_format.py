@@ -1,0 +1,293 @@
+"""Detect format, content, combination and start/end instructions in a query (IFEval ids)."""
+
+from __future__ import annotations
+
+import re
+
+from faithguard.verifiers.detect_counts import find_counts
+from faithguard.verifiers.spec import (
+    REL,
+    N,
+    VerifiableSpec,
+    make_spec,
+    number,
+    quoted_items,
+    sentence_at,
+)
+from faithguard.verifiers.text import ORDINAL_RE, parse_number
+
+__all__ = ["detect_format", "detect_paragraphs", "detect_repeat", "detect_startend"]
+
+
+def _first_count(text: str, unit: str) -> int | None:
+    counts = find_counts(text, unit)
+    if counts:
+        return counts[0].n
+    m = re.search(rf"(?i){N}\s+(?:[A-Za-z-]+\s+){{0,2}}?(?:{unit})\b", text)
+    return number(m.group("n")) if m else None
+
+
+_PLACEHOLDER = re.compile(r"(?i)\bplace\s*-?\s*holders?\b")
+_POSTSCRIPT = re.compile(r"(?i)\bpost\s*-?\s*scripts?\b|\bP\.\s?P?\.?\s?S\.?(?=\s|$|[\"'”])")
+_BULLETS = re.compile(
+    rf"(?i)(?:\b{REL}\s+)?{N}\s+(?:[a-z-]+\s+){{0,3}}?bullet(?:ed)?(?:\s*-?\s*(?:points?|items?|lists?))?"
+)
+_HIGHLIGHT_VERB = re.compile(r"(?i)\b(?:highlight\w*|itali[cs]\w*|emphasi[sz]\w*|bold\w*)\b")
+_SECTION_MARK = re.compile(
+    r"\b(SECTION|Section|section|PART|Part|CHAPTER|Chapter|PARAGRAPH|Paragraph|Day|DAY|Slide|SLIDE|Step|STEP|"
+    r"Stanza|STANZA)\s+(?:X|N|\d+|\{\w*\}|#)(?=[\s\"'”.,:;)]|$)"
+)
+
+
+def detect_format(text: str) -> list[VerifiableSpec]:
+    """Placeholders, postscript, bullets, constrained answer, highlights, sections, JSON, title, two responses."""
+    specs: list[VerifiableSpec] = []
+    m = _PLACEHOLDER.search(text)
+    if m:
+        sent = sentence_at(text, m.start())
+        n = _first_count(sent, r"place\s*-?\s*holders?")
+        specs.append(make_spec("detectable_content:number_placeholders", {"num_placeholders": n or 1}, sent))
+    for m in _POSTSCRIPT.finditer(text):
+        sent = sentence_at(text, m.start())
+        if "post" not in m.group(0).lower() and not re.search(
+            r"(?i)\b(?:start|begin)\w*\s+with\b|\bnote\b|\bat\s+the\s+end\b|\badd\b|\binclude\b|\bend\b", sent
+        ):
+            continue
+        marks = re.findall(r"P\.\s?P\.\s?S\.?|P\.\s?S\.?", text)
+        marker = "P.S."
+        if any(re.match(r"P\.\s?P", x) for x in marks):
+            marker = "P.P.S"
+        specs.append(make_spec("detectable_content:postscript", {"postscript_marker": marker}, sent))
+        break
+    for m in _BULLETS.finditer(text):
+        n = number(m.group("n"))
+        if n is None or re.match(r"(?i)\s*\d", text[m.end() : m.end() + 3]):
+            continue
+        specs.append(
+            make_spec("detectable_format:number_bullet_lists", {"num_bullets": n}, sentence_at(text, m.start()))
+        )
+        break
+    if re.search(r"(?i)my\s+answer\s+is\s+(?:yes|no|maybe)", text):
+        m2 = re.search(r"(?i)my\s+answer\s+is", text)
+        specs.append(
+            make_spec("detectable_format:constrained_response", {}, sentence_at(text, m2.start() if m2 else 0))
+        )
+    specs.extend(_detect_highlights(text))
+    specs.extend(_detect_sections(text))
+    jm = re.search(r"(?i)\bJSON\b", text)
+    if jm and re.search(
+        r"(?i)\bJSON\s+(?:format|block|object|code|only)|\bin\s+(?:valid\s+)?JSON\b|"
+        r"\bwrap\w*\b[^.]{0,50}\bJSON\b|\bJSON\b[^.]{0,30}\b(?:entire|whole)\b|\bas\s+(?:a\s+)?JSON\b",
+        text,
+    ):
+        specs.append(make_spec("detectable_format:json_format", {}, sentence_at(text, jm.start())))
+    tm = re.search(r"<<[^<>\n]*>>|(?i:double\s+angular\s+brackets|double\s+angle\s+brackets)", text)
+    if tm:
+        specs.append(make_spec("detectable_format:title", {}, sentence_at(text, tm.start())))
+    sm = re.search(r"\*{6,}|(?i:\b(?:6|six)\s+asterisks?)", text)
+    if sm:
+        specs.append(make_spec("combination:two_responses", {}, sentence_at(text, sm.start())))
+    return specs
+
+
+def _detect_highlights(text: str) -> list[VerifiableSpec]:
+    m = re.search(
+        rf"(?i)\b(?:at\s+least\s+)?{N}\s+(?:[a-z]+\s+)?(?:sections?|parts?)\s+(?:should|must)\s+be\s+"
+        r"(?:highlighted|italici[sz]ed)",
+        text,
+    )
+    if m:
+        n = number(m.group("n"))
+        return [
+            make_spec(
+                "detectable_format:number_highlighted_sections",
+                {"num_highlights": n or 1},
+                sentence_at(text, m.start()),
+            )
+        ]
+    for m in _HIGHLIGHT_VERB.finditer(text):
+        sent = sentence_at(text, m.start())
+        if not re.search(r"(?i)markdown|\*|itali|section|part|keyword", sent):
+            continue
+        window = text[m.start() : m.start() + 120]
+        unit = r"(?:text\s+)?(?:sections?|parts?|keywords?|words?|phrases?|names?|sentences?|items?|points?|lines?)"
+        counts = find_counts(window, unit)
+        n = counts[0].n if counts else None
+        if n is None:
+            m2 = re.search(rf"(?i)\b{N}\s+(?:of\s+)?(?:your\s+|the\s+)?(?:[a-z-]+\s+){{0,2}}?{unit}", window)
+            n = number(m2.group("n")) if m2 else None
+        if n is None:
+            n = 1
+        return [make_spec("detectable_format:number_highlighted_sections", {"num_highlights": n}, sent)]
+    return []
+
+
+def _detect_sections(text: str) -> list[VerifiableSpec]:
+    mark = _SECTION_MARK.search(text)
+    if not mark:
+        return []
+    sent_region = text[max(0, mark.start() - 250) : mark.end() + 100]
+    if not re.search(
+        r"(?i)\b(?:mark\w*|start\w*|begin\w*|label\w*|such\s+as|title\w*|head\w*|with)\b",
+        text[max(0, mark.start() - 80) : mark.start()],
+    ):
+        return []
+    unit = r"sections?|parts?|chapters?|paragraphs?|days?|slides?|steps?|stanzas?"
+    n = _first_count(sent_region, unit)
+    if n is None:
+        return []
+    return [
+        make_spec(
+            "detectable_format:multiple_sections",
+            {"section_spliter": mark.group(1), "num_sections": n},
+            sentence_at(text, mark.start()),
+        )
+    ]
+
+
+_DIVIDER = re.compile(r"(?<!\*)\*\*\*(?!\*)|(?i:markdown\s+divider|(?:3|three)\s+asterisk)")
+_NTH = re.compile(
+    rf"(?i)\b(?:the\s+)?(?:very\s+)?(?P<ord>{ORDINAL_RE})\s+paragraph|\bparagraph\s+(?P<num>\d+|one|two|three|four|"
+    r"five|six|seven|eight|nine|ten)\b"
+)
+_STARTS = re.compile(r"(?i)^[^.]{0,40}?\b(?:start|begin)s?\s+with\s+(?:the\s+)?(?:word\s+)?[\"'“‘]?(?P<w>[\w'-]+)")
+
+
+def detect_paragraphs(text: str) -> list[VerifiableSpec]:
+    """length_constraints:number_paragraphs (*** dividers) and nth_paragraph_first_word."""
+    specs: list[VerifiableSpec] = []
+    unit = r"paragraphs?|sections?|parts?|stanzas?|chunks?"
+    counts = [c for c in find_counts(text, unit) if c.relation == "exactly"]
+    n_par = counts[0].n if counts else _first_count(text, r"paragraphs?")
+    nth_found = False
+    for m in _NTH.finditer(text):
+        sm = _STARTS.match(text[m.end() :])
+        if not sm:
+            continue
+        ordinal = (m.group("ord") or "").lower()
+        nth = parse_number(m.group("num")) if m.group("num") else parse_number(ordinal)
+        if ordinal in {"last", "final"}:
+            nth = n_par
+        if nth is None or n_par is None:
+            continue
+        specs.append(
+            make_spec(
+                "length_constraints:nth_paragraph_first_word",
+                {"num_paragraphs": n_par, "nth_paragraph": nth, "first_word": sm.group("w").lower()},
+                sentence_at(text, m.start()),
+            )
+        )
+        nth_found = True
+        break
+    if nth_found:
+        return specs
+    div = _DIVIDER.search(text)
+    if div and re.search(r"(?i)\b(?:paragraph|section|part|stanza|chunk|separat)", text):
+        if counts:
+            n: int | None = counts[0].n
+        else:
+            n = _first_count(text, unit)
+            if n is None:
+                parts = re.split(r"\s*\*\*\*\s*", text[div.start() - 400 : div.end() + 400])
+                n = len(parts) if len(parts) >= 3 else None
+        if n is not None:
+            specs.append(
+                make_spec("length_constraints:number_paragraphs", {"num_paragraphs": n}, sentence_at(text, div.start()))
+            )
+    return specs
+
+
+_END = re.compile(
+    r"(?i)\b(?:end|ends|ending|finish|finishes|finishing|conclude|concludes|close|closes|wrap\s+up)\b"
+    r"(?:\s+(?!with\b)[\w']+){0,5}?\s+(?:with|like|by\s+saying)\b"
+    r"(?:\s+(?:this|the|exact|exactly|following|precise|phrase|sentence|words?|line)\b)*\s*:?\s*"
+)
+_END_READ = re.compile(
+    r"(?i)\bvery\s+end\s+of\s+(?:your\s+)?(?:entire\s+)?(?:response|answer)\s+should\s+read"
+    r"(?:\s+exactly)?(?:\s+like)?\s*:?\s*"
+)
+
+
+def detect_startend(text: str) -> list[VerifiableSpec]:
+    """startend:end_checker ('End with the exact phrase ...') and startend:quotation."""
+    specs: list[VerifiableSpec] = []
+    for m in list(_END_READ.finditer(text)) + list(_END.finditer(text)):
+        rest = text[m.end() :]
+        if m.re is _END and re.match(
+            r"(?i)\s*(?:a|an|your|my|his|her|their|it)\b|\s*(?:post\s*-?\s*script|P\.\s?P?\.?\s?S)", rest
+        ):
+            continue
+        qm = re.match(r"\s*(?:\"([^\"\n]+)\"|“([^”\n]+)”|'([^'\n]+)')", rest)
+        if qm:
+            phrase = next(g for g in qm.groups() if g is not None).strip()
+        else:
+            um = re.match(r"\s*(.+?[.!?])(?=\s|$)", rest)
+            if not um:
+                continue
+            phrase = um.group(1).strip()
+        if not phrase or len(phrase.split()) > 25:
+            continue
+        specs.append(make_spec("startend:end_checker", {"end_phrase": phrase}, sentence_at(text, m.start())))
+        break
+    qm2 = re.search(r"(?i)\bdouble\s+quot(?:e|es|ation)", text)
+    if qm2:
+        sent = sentence_at(text, qm2.start())
+        if re.search(r"(?i)\b(?:wrap\w*|around|enclos\w*|surround\w*|inside|within|entire|whole)\b", sent):
+            specs.append(make_spec("startend:quotation", {}, sent))
+    return specs
+
+
+_REPEAT = re.compile(r"(?i)\brepl?eat\b|\bword\s+(?:for|by)\s+word\b")
+_REPEAT_SENT = re.compile(
+    r"(?i)\brepl?eat\b|before\s+(?:repeating|that)|say\s+any\s*(?:thing|words?)|add\s+any\s+words?|"
+    r"should\s+start\s+with|word\s+(?:for|by)\s+word|then\s+(?:give|answer|reply|respond)|"
+    r"request\s+you\s+need\s+to\s+repeat|do\s+not\s+change|without\s+(?:any\s+)?change"
+)
+_SPLIT = re.compile(r"(?<=[.!?)\]])\s+(?=[A-Z(\"'])|\n+")
+
+
+def detect_repeat(text: str) -> list[VerifiableSpec]:
+    """combination:repeat_prompt: find the repeat instruction and extract the request to repeat."""
+    if not _REPEAT.search(text) or not re.search(r"(?i)request|prompt|question|text|line|instruction", text):
+        return []
+    pieces: list[tuple[int, int]] = []
+    pos = 0
+    for m in _SPLIT.finditer(text):
+        pieces.append((pos, m.start()))
+        pos = m.end()
+    pieces.append((pos, len(text)))
+    flags = [bool(_REPEAT_SENT.search(text[s:e])) for s, e in pieces]
+    if not any(flags):
+        return []
+    # The instruction is the run of repeat-related sentences at the end (or else the start) of the query.
+    if flags[-1]:
+        last = len(flags) - 1
+        first = last
+        while first > 0 and flags[first - 1]:
+            first -= 1
+    else:
+        first = flags.index(True)
+        last = first
+        while last + 1 < len(flags) and flags[last + 1]:
+            last += 1
+    instr_start = pieces[first][0]
+    instr_end = pieces[last][1]
+    instruction = text[instr_start:instr_end]
+    below = re.search(r"(?i)\bbelow\b|\bfollowing\b", instruction) and not re.search(r"(?i)\babove\b", instruction)
+    before = text[:instr_start].strip()
+    after = text[instr_end:].strip()
+    if below or (not before and after):
+        prompt = after
+    elif re.search(r"(?i)\bfirst\s+line\b", instruction) and before:
+        prompt = before
+    else:
+        prompt = before
+    if not prompt:
+        return []
+    return [make_spec("combination:repeat_prompt", {"prompt_to_repeat": prompt}, instruction.strip())]
+
+
+def quoted_phrase(text: str) -> str | None:
+    """The first quoted phrase of ``text`` (helper for callers)."""
+    items = quoted_items(text)
+    return items[0] if items else None

@@ -1,0 +1,435 @@
+"""Detect keyword, language, length, case and punctuation instructions in a query (IFEval ids)."""
+
+from __future__ import annotations
+
+import re
+
+from faithguard.verifiers.detect_counts import CountMatch, find_counts, find_times
+from faithguard.verifiers.langid import LANGUAGE_NAMES
+from faithguard.verifiers.spec import VerifiableSpec, make_spec, quoted_items, sentence_at, sentence_span, split_list
+
+__all__ = [
+    "detect_case",
+    "detect_keywords",
+    "detect_language",
+    "detect_length",
+    "detect_letters",
+    "detect_no_comma",
+]
+
+_NEG = re.compile(
+    r"(?i)\b(?:not|never|avoid|avoiding|without|exclude|excluding|refrain|no|nor|don't|doesn't|shouldn't|mustn't|"
+    r"cannot|can't|forbid|forbidden|banned)\b|n't\b"
+)
+_KW_NOUN = r"(?:key\s*words?|words?|terms?|phrases?|items|lines?)"
+_STOP_AFTER = re.compile(
+    r"(?i)\s(?:in|throughout|from|anywhere|within|at|for|when|while|because|cannot|can't|should|must|are|is|will|"
+    r"may|to|anymore|again)\b|[.;!?\n]|\s-\s|$"
+)
+_NOT_KEYWORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "any",
+        "some",
+        "other",
+        "more",
+        "following",
+        "these",
+        "those",
+        "count",
+        "limit",
+        "number",
+        "before",
+        "after",
+        "you",
+        "your",
+        "it",
+        "in",
+        "of",
+        "or",
+        "and",
+        "characters",
+        "should",
+        "must",
+        "will",
+        "can",
+        "be",
+    ]
+)
+
+
+def _items_after(text: str, start: int, sentence_end: int) -> list[str]:
+    """Quoted items after ``start`` in the sentence, else an unquoted list up to a stop word."""
+    rest = text[start:sentence_end]
+    clause = re.split(r"(?i),?\s+but\s+|;|\s+-\s+|\.\s", rest, maxsplit=1)[0]
+    if re.match(r"\s*:?\s*[\"“'‘\[]", rest):
+        rest = clause
+    quoted = quoted_items(rest) if re.match(r"\s*:?\s*[\"“'‘\[]", rest) else []
+    if quoted:
+        return [q.strip() for q in quoted if q.strip()]
+    rest = rest.lstrip(" :")
+    m = _STOP_AFTER.search(rest)
+    chunk = rest[: m.start()] if m else rest
+    items = []
+    for item in split_list(chunk):
+        words = item.split()
+        if not words:
+            continue
+        word = words[0]
+        if word.lower() in _NOT_KEYWORDS or not re.match(r"^[\w'-]+$", word):
+            break
+        items.append(word if len(words) > 2 else item)
+    return items
+
+
+def _sentence_span(text: str, pos: int) -> tuple[int, int]:
+    return sentence_span(text, pos)
+
+
+def _freq_specs(keyword: str, times: list[CountMatch], negated: bool, phrase: str) -> list[VerifiableSpec]:
+    out = []
+    for t in times:
+        rel, n = t.relation, t.n
+        if negated and rel == "at least":
+            rel = "less than"
+        if rel == "exactly":
+            out.append(
+                make_spec("keywords:frequency", {"relation": "at least", "keyword": keyword, "frequency": n}, phrase)
+            )
+            rel, n = "less than", n + 1
+        out.append(make_spec("keywords:frequency", {"relation": rel, "keyword": keyword, "frequency": n}, phrase))
+    return out
+
+
+_KW_TRIGGER = re.compile(
+    rf"(?i)\b(?:the\s+|these\s+|following\s+|some\s+|negative\s+|any\s+|of\s+)*{_KW_NOUN}\b\s*(?:such\s+as|like|:)?"
+)
+_INCLUDE_VERB = re.compile(
+    r"(?i)\b(?:include|includes|including|contain|contains|containing|use|uses|using|mention|mentions|mentioning|"
+    r"has|have|having|with|incorporate|feature|add|put|say|list)\s+(?:\w+\s+){0,2}$"
+)
+
+
+def detect_keywords(text: str) -> list[VerifiableSpec]:
+    """keywords:existence, keywords:frequency and keywords:forbidden_words."""
+    specs: list[VerifiableSpec] = []
+    seen_spans: list[tuple[int, int]] = []
+    for m in _KW_TRIGGER.finditer(text):
+        s_start, s_end = _sentence_span(text, m.start())
+        before = text[s_start : m.start()]
+        phrase = text[s_start:s_end]
+        raw_after = text[m.end() : s_end]
+        if re.match(
+            r"(?i)\s*(?:in\s+(?:all\s+)?cap|that\s+are|you\s+use|per\s+|long|in\s+your\s+(?:response|answer)\b"
+            r"|before|after|should\s+follow)",
+            raw_after,
+        ):
+            continue
+        items = _items_after(text, m.end(), s_end)
+        if not items:
+            continue
+        if re.search(
+            r"(?i)(?:(?:start|begin|end|finish|conclude)s?\s+with|caps|capital\w*|upper\s*case)\s*$", before
+        ) or re.search(r"(?i)\bphrase", m.group(0)):
+            continue
+        noun = m.group(0).lower()
+        if "letter" in noun:
+            continue
+        # 'any words before ...' is not a keyword list unless quoted words follow.
+        if re.search(r"(?i)\bany\s+" + _KW_NOUN + r"\b\s*$", m.group(0)) and not re.match(r"\s*[:\"“']", raw_after):
+            continue
+        # A frequency stated right after the keyword: 'the word war at least 8 times'.
+        window_end = min(s_end, m.end() + 90)
+        nxt = _KW_TRIGGER.search(text, m.end() + 1, window_end)
+        if nxt is not None and re.search(r"(?i)\b(?:word|term|keyword)", nxt.group(0)):
+            window_end = nxt.start()
+        times = find_times(text[m.end() : window_end])
+        if times:
+            times = [t for t in times if t.start == times[0].start]
+        clause_before = re.split(r"(?i),\s*but\b|\bbut\b|;", before)[-1]
+        negated = bool(_NEG.search(clause_before[-70:]))
+        if times and len(items) == 1:
+            specs.extend(_freq_specs(items[0].lower(), times[:2], negated, phrase))
+            seen_spans.append((m.start(), window_end))
+            continue
+        after_neg = re.match(
+            r"(?i)[^.]{0,60}?\b(?:cannot|can't|should\s+not|must\s+not|are\s+not\s+allowed|"
+            r"are\s+forbidden|not\s+be\s+used|may\s+not)\b",
+            raw_after,
+        )
+        if negated or after_neg:
+            specs.append(
+                make_spec(
+                    "keywords:forbidden_words", {"forbidden_words": [i.lower() for i in items]}, phrase, negated=True
+                )
+            )
+        elif _INCLUDE_VERB.search(before[-40:]) or re.search(r"(?i)\b(?:include|contain|use|mention)", before):
+            specs.append(make_spec("keywords:existence", {"keywords": [i.lower() for i in items]}, phrase))
+        seen_spans.append((m.start(), s_end))
+    # 'Do not use "heute"' / 'avoid mentioning "photography"': a negated verb applied to quoted words.
+    for m in re.finditer(
+        r"(?i)\b(?:do\s+not|don't|never|avoid|without|exclude)\s+(?:using\s+|use\s+|mention(?:ing)?\s+|"
+        r"say(?:ing)?\s+|includ(?:e|ing)\s+|writ(?:e|ing)\s+)?(?=[\"“'])",
+        text,
+    ):
+        if any(s <= m.start() < e for s, e in seen_spans):
+            continue
+        s_start, s_end = _sentence_span(text, m.start())
+        items = quoted_items(text[m.end() : s_end])
+        if items and all(len(i.split()) <= 3 for i in items):
+            specs.append(
+                make_spec(
+                    "keywords:forbidden_words",
+                    {"forbidden_words": [i.lower() for i in items]},
+                    text[s_start:s_end],
+                    negated=True,
+                )
+            )
+    return specs
+
+
+_LETTER = re.compile(r"(?i)\bletter\s+[\"'“‘]?(?P<l>[a-z])[\"'”’]?(?=[\s,.;:!?)]|$)")
+_SYMBOL = re.compile(
+    r"(?i)\b(?P<what>exclamation\s+marks?|question\s+marks?|hashtags?|hash\s+signs?|asterisks?)"
+    r"(?:\s*[\"'(“]+(?P<sym>[!?#*])[\"')”]+)?"
+)
+_SYMBOL_CHAR = {"exclamation": "!", "question": "?", "hash": "#", "asterisk": "*"}
+
+
+def detect_letters(text: str) -> list[VerifiableSpec]:
+    """keywords:letter_frequency: 'the letter t should appear at most once', '6 or more exclamation marks'."""
+    specs: list[VerifiableSpec] = []
+    for m in _LETTER.finditer(text):
+        s_start, s_end = _sentence_span(text, m.start())
+        phrase = text[s_start:s_end]
+        before = text[s_start : m.start()]
+        after = text[m.end() : s_end]
+        times = find_times(after[:80]) or find_times(before[-60:])
+        negated = bool(_NEG.search(before[-50:]))
+        letter = m.group("l").lower()
+        if not times:
+            if negated:
+                times = [CountMatch("less than", 1, 0, 0)]
+            else:
+                continue
+        for t in times[:2]:
+            rel, n = t.relation, t.n
+            if negated and rel == "at least":
+                rel = "less than"
+            if rel == "exactly":
+                specs.append(
+                    make_spec(
+                        "keywords:letter_frequency",
+                        {"let_relation": "at least", "letter": letter, "let_frequency": n},
+                        phrase,
+                    )
+                )
+                rel, n = "less than", n + 1
+            specs.append(
+                make_spec(
+                    "keywords:letter_frequency", {"let_relation": rel, "letter": letter, "let_frequency": n}, phrase
+                )
+            )
+    for m in _SYMBOL.finditer(text):
+        s_start, s_end = _sentence_span(text, m.start())
+        counts = find_counts(text[s_start : m.end()], r"(?:exclamation|question|hash|asterisk|hashtag)\w*")
+        if not counts:
+            continue
+        key = m.group("what").split()[0].lower().rstrip("s")
+        sym = m.group("sym") or _SYMBOL_CHAR.get(key.removesuffix("tag"), "")
+        if not sym or (sym == "*" and "asterisk" in key and re.search(r"\*{3,}", text[s_start:s_end])):
+            continue
+        c = counts[-1]
+        specs.append(
+            make_spec(
+                "keywords:letter_frequency",
+                {
+                    "let_relation": c.relation if c.relation != "exactly" else "at least",
+                    "letter": sym,
+                    "let_frequency": c.n,
+                },
+                text[s_start:s_end],
+            )
+        )
+    return specs
+
+
+_LANG_ALIASES = {"farsi": "fa", "bangla": "bn", "mandarin": "zh", "brazilian portuguese": "pt", "tagalog": "tl"}
+_LANG_BY_NAME = {name.lower(): code for code, name in LANGUAGE_NAMES.items()} | _LANG_ALIASES
+_LANG_RE = re.compile(r"(?i)\b(" + "|".join(sorted(_LANG_BY_NAME, key=len, reverse=True)) + r")\b")
+_LANG_CUE = re.compile(
+    r"(?i)\b(?:only|entirely|completely|solely|exclusively|wholly|fully|no\s+other\s+language|language|"
+    r"entire\s+(?:response|answer|output)|whole\s+(?:response|answer)|respond|reply|answer\s+in|written\s+in|"
+    r"response\s+(?:should|must)\s+be\s+in|throughout)\b"
+)
+
+
+def detect_language(text: str, *, english_case: bool = False) -> list[VerifiableSpec]:
+    """language:response_language: 'use only Hindi, no other language is allowed'."""
+    specs: list[VerifiableSpec] = []
+    done: set[str] = set()
+    for m in _LANG_RE.finditer(text):
+        code = _LANG_BY_NAME[m.group(1).lower()]
+        if code in done or (code == "en" and english_case):
+            continue
+        s_start, s_end = _sentence_span(text, m.start())
+        sent = text[s_start:s_end]
+        before = text[max(s_start, m.start() - 60) : m.start()]
+        after = text[m.end() : min(s_end, m.end() + 40)]
+        if re.search(r"(?i)\b(?:of|about|from|into)\s+(?:the\s+)?$", before):
+            continue
+        if (
+            not re.search(r"(?i)\b(?:in|using|use|only|speak|write|written|entirely)\s+(?:the\s+|only\s+)?$", before)
+            and not re.match(r"(?i)\s+language", after)
+            and not re.search(r"(?i)\bonly\s+(?:use\s+)?$", before)
+        ):
+            continue
+        if not _LANG_CUE.search(sent):
+            continue
+        if re.search(r"(?i)\b(?:translat\w*|from)\s+(?:\w+\s+){0,3}$", before):
+            continue
+        done.add(code)
+        specs.append(make_spec("language:response_language", {"language": code}, sent))
+    return specs
+
+
+_WORD_UNIT = r"words?"
+_CAPS_AFTER = re.compile(
+    r"(?i)^\s*(?:[\w-]+\s+){0,2}?(?:in\s+all\s+cap|in\s+all\s+capital|with\s+all\s+capital|"
+    r"in\s+capital|that\s+are\s+(?:all\s+)?capitali[sz]ed|in\s+upper)"
+)
+
+
+def _split_exact(verifier: str, count: CountMatch, key: str, rel_key: str, phrase: str) -> list[VerifiableSpec]:
+    if count.relation == "exactly":
+        return [
+            make_spec(verifier, {rel_key: "at least", key: count.n}, phrase),
+            make_spec(verifier, {rel_key: "less than", key: count.n + 1}, phrase),
+        ]
+    return [make_spec(verifier, {rel_key: count.relation, key: count.n}, phrase)]
+
+
+def detect_length(text: str) -> list[VerifiableSpec]:
+    """length_constraints:number_words and number_sentences."""
+    specs: list[VerifiableSpec] = []
+    for c in find_counts(text, _WORD_UNIT):
+        tail = text[c.end : c.end + 50]
+        head = text[max(0, c.start - 25) : c.end]
+        if _CAPS_AFTER.match(tail) or re.search(
+            r"(?i)(?:capitali[sz]ed|all-caps|uppercase|capital)\s+\w*\s*words?$", head
+        ):
+            continue
+        if re.match(r"(?i)\s*(?:per|in\s+each|for\s+each|on\s+each|each|a\s+line|in\s+every|every)\b", tail):
+            continue
+        if (
+            re.match(r"(?i)\s*(?:title|name|slogan|tagline|summary|sentence|line|phrase|headline)\b", tail)
+            and c.relation == "at least"
+            and re.search(r"(?i)\b(?:a|an|the)\s+\d+\s*-\s*words?$", head)
+        ):
+            continue
+        phrase = sentence_at(text, c.start, c.end)
+        lead = text[max(0, text.rfind(phrase[:20], 0, c.start + 1)) : c.start] if phrase else ""
+        if re.search(
+            r"(?i)\b(?:each|every|per)\s+(?:single\s+)?(?:line|sentence|paragraph|stanza|verse|bullet|item)", lead
+        ):
+            continue
+        specs.extend(_split_exact("length_constraints:number_words", c, "num_words", "relation", phrase))
+    for c in find_counts(text, r"sentences?"):
+        tail = text[c.end : c.end + 30]
+        if re.match(r"(?i)\s*(?:per|in\s+each|for\s+each|each)\b", tail):
+            continue
+        phrase = sentence_at(text, c.start, c.end)
+        lead = text[max(0, text.rfind(phrase[:20], 0, c.start + 1)) : c.start] if phrase else ""
+        if re.search(r"(?i)\b(?:each|every|per)\s+(?:single\s+)?(?:line|paragraph|stanza|verse|bullet|item)", lead):
+            continue
+        specs.extend(_split_exact("length_constraints:number_sentences", c, "num_sentences", "relation", phrase))
+    return specs
+
+
+_LOWER = re.compile(
+    r"(?i)\blower\s*-?\s*case(?:d)?\b|\blowercased\b|\bno\s+capital\s+letters\b|\bnot\s+(?:contain|include|use|have)\s+"
+    r"any\s+capital\s+letters|\bwithout\s+(?:any\s+|using\s+(?:any\s+)?)?capital(?:\s+letters|s)\b|"
+    r"\bno\s+capitali[sz]ation\b|\bno\s+(?:uppercase|upper\s+case)\b"
+)
+_UPPER = re.compile(
+    r"(?i)\ball\s+capital\s+letters\b|\ball\s+caps\b|\ball-caps\b|\ball\s+upper\s*-?case\b|\bupper\s*-?case\b|"
+    r"\bcapital\s+letters\s+only\b|\bonly\s+(?:use\s+|using\s+|in\s+)?capital\s+letters\b|\bcapitali[sz]ed\b|"
+    r"\ball\s+capitals\b|\bcapital\s+letters\b"
+)
+_CAP_WORDS = re.compile(
+    r"(?i)\bwords?\s+(?:\w+\s+){0,2}?(?:in\s+all\s+(?:caps|capital)|with\s+all\s+capital|in\s+capital|"
+    r"(?:that\s+are\s+)?(?:all\s+)?capitali[sz]ed|in\s+upper\s*case)|\b(?:all-caps|all\s+caps|capitali[sz]ed|"
+    r"uppercase|capital)\s+words\b"
+)
+
+
+def detect_case(text: str) -> list[VerifiableSpec]:
+    """change_case:english_lowercase, english_capital and capital_word_frequency."""
+    specs: list[VerifiableSpec] = []
+    cap_word_sents: set[str] = set()
+    for m in _CAP_WORDS.finditer(text):
+        s_start, s_end = _sentence_span(text, m.start())
+        # the count may sit in this sentence or the next one ('In particular, there should be 5 to 10 such ...').
+        nxt_end = _sentence_span(text, min(len(text) - 1, s_end + 1))[1] if s_end + 1 < len(text) else s_end
+        region = text[s_start:nxt_end]
+        counts = find_counts(
+            region, r"(?:such\s+)?(?:capitali[sz]ed\s+|all-caps\s+|all\s+caps\s+)?words?"
+        ) + find_times(region)
+        phrase = text[s_start:s_end]
+        cap_word_sents.add(phrase)
+        seen: set[tuple[str, int]] = set()
+        for c in counts:
+            for spec in _split_exact(
+                "change_case:capital_word_frequency", c, "capital_frequency", "capital_relation", phrase
+            ):
+                key = (spec.params["capital_relation"], spec.params["capital_frequency"])
+                if key not in seen:
+                    seen.add(key)
+                    specs.append(spec)
+        if re.search(r"(?i)\b(?:some|a\s+few|several)\s+words\b", region) and ("at least", 1) not in seen:
+            specs.append(
+                make_spec(
+                    "change_case:capital_word_frequency",
+                    {"capital_relation": "at least", "capital_frequency": 1},
+                    phrase,
+                )
+            )
+    lower = _LOWER.search(text)
+    if lower:
+        specs.append(make_spec("change_case:english_lowercase", {}, sentence_at(text, lower.start())))
+    else:
+        for m in _UPPER.finditer(text):
+            sent = sentence_at(text, m.start())
+            if sent in cap_word_sents or re.search(
+                r"(?i)\b(?:no|not|without|avoid)\b[^.]{0,30}$", text[max(0, m.start() - 40) : m.start()]
+            ):
+                continue
+            if not re.search(
+                r"(?i)\b(?:entire|whole|all|only|response|answer|output|letters|everything|summary)\b", sent
+            ):
+                continue
+            specs.append(make_spec("change_case:english_capital", {}, sent))
+            break
+    return specs
+
+
+_COMMA = re.compile(r"(?i)\bcommas?\b|\bcomma-free\b")
+
+
+def detect_no_comma(text: str) -> list[VerifiableSpec]:
+    """punctuation:no_comma: 'do not use any commas', 'commas are not allowed'."""
+    for m in _COMMA.finditer(text):
+        s_start, s_end = _sentence_span(text, m.start())
+        before = text[max(s_start, m.start() - 60) : m.start()]
+        after = text[m.end() : min(s_end, m.end() + 40)]
+        if (
+            m.group(0).lower() == "comma-free"
+            or _NEG.search(before)
+            or re.match(r"(?i)\s+(?:are|is)\s+(?:not\s+allowed|forbidden|prohibited|banned)", after)
+        ):
+            if re.search(r"(?i)\b(?:separated|separate)\s+by\b", before):
+                continue
+            return [make_spec("punctuation:no_comma", {}, text[s_start:s_end], negated=True)]
+    return []

@@ -1,0 +1,159 @@
+"""The detected-constraint value type and shared detection helpers (numbers, relations, quotes)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from faithguard.models import Category
+from faithguard.verifiers.text import NUMBER_RE, parse_number
+
+__all__ = [
+    "REL",
+    "N",
+    "VerifiableSpec",
+    "make_spec",
+    "quoted_items",
+    "relation_of",
+    "sentence_at",
+    "sentence_span",
+    "split_list",
+]
+
+
+@dataclass(frozen=True)
+class VerifiableSpec:
+    """A verifiable constraint found in a query: verifier id, IFEval-style params, source phrase."""
+
+    verifier: str
+    params: dict[str, Any] = field(default_factory=dict, hash=False, compare=True)
+    text: str = ""
+    category: Category = Category.OTHER
+    negated: bool = False
+
+
+#: Verifiers whose constraint is a count of something (Category.QUANTITY).
+QUANTITY_VERIFIERS = frozenset(
+    {
+        "keywords:frequency",
+        "keywords:letter_frequency",
+        "length_constraints:number_sentences",
+        "length_constraints:number_paragraphs",
+        "length_constraints:number_words",
+        "detectable_content:number_placeholders",
+        "detectable_format:number_bullet_lists",
+        "detectable_format:number_highlighted_sections",
+        "detectable_format:multiple_sections",
+        "change_case:capital_word_frequency",
+        "creative:lines",
+        "creative:stanzas",
+        "creative:paragraphs",
+        "creative:words_per_line",
+        "creative:lines_per_stanza",
+    }
+)
+
+N = rf"(?P<n>{NUMBER_RE})"
+#: Relation words that may precede a number.
+REL = (
+    r"(?P<rel>at\s+least|no\s+less\s+than|not\s+less\s+than|no\s+fewer\s+than|a\s+minimum\s+of|minimum\s+of|"
+    r"at\s+minimum|more\s+than|over|greater\s+than|upwards\s+of|less\s+than|fewer\s+than|under|below|"
+    r"shorter\s+than|at\s+most|no\s+more\s+than|not\s+more\s+than|a\s+maximum\s+of|maximum\s+of|max(?:imum)?|"
+    r"up\s+to|not\s+exceed(?:ing)?|no\s+longer\s+than|exactly|precisely|just|only)"
+)
+
+_AT_LEAST = {"at least", "no less than", "not less than", "no fewer than", "a minimum of", "minimum of", "at minimum"}
+_MORE = {"more than", "over", "greater than", "upwards of"}
+_LESS = {"less than", "fewer than", "under", "below", "shorter than"}
+_AT_MOST = {
+    "at most",
+    "no more than",
+    "not more than",
+    "a maximum of",
+    "maximum of",
+    "max",
+    "maximum",
+    "up to",
+    "not exceed",
+    "not exceeding",
+    "no longer than",
+}
+
+
+def relation_of(rel: str | None, n: int, post: str | None = None) -> tuple[str, int] | None:
+    """Map a relation phrase and number to ('at least'|'less than'|'exactly', n) IFEval style."""
+    r = re.sub(r"\s+", " ", (rel or "").lower()).strip()
+    p = (post or "").lower().strip()
+    if p in {"more", "+", "or more", "plus"}:
+        return ("at least", n)
+    if p in {"less", "fewer", "or less", "or fewer"}:
+        return ("less than", n + 1)
+    if r in _AT_LEAST:
+        return ("at least", n)
+    if r in _MORE:
+        return ("at least", n + 1)
+    if r in _LESS:
+        return ("less than", n)
+    if r in _AT_MOST:
+        return ("less than", n + 1)
+    if r in {"exactly", "precisely", "just", "only"}:
+        return ("exactly", n)
+    return None
+
+
+def number(text: str | None) -> int | None:
+    """Parse a matched number group."""
+    return parse_number(text) if text else None
+
+
+_SENT_END = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def sentence_span(text: str, start: int, end: int | None = None) -> tuple[int, int]:
+    """Character span of the sentence of ``text`` around [start, end), whitespace trimmed."""
+    end = start if end is None else end
+    left, right = 0, len(text)
+    for m in _SENT_END.finditer(text):
+        if m.end() <= start:
+            left = m.end()
+        elif m.start() >= end:
+            right = m.start()
+            break
+    while left < right and text[left].isspace():
+        left += 1
+    while right > left and text[right - 1].isspace():
+        right -= 1
+    return left, right
+
+
+def sentence_at(text: str, start: int, end: int | None = None) -> str:
+    """The sentence of ``text`` around character span [start, end), stripped."""
+    s, e = sentence_span(text, start, end)
+    return text[s:e]
+
+
+_QUOTED = re.compile(r"\"([^\"\n]{1,200})\"|“([^”\n]{1,200})”|(?<!\w)'([^'\n]{1,60})'(?!\w)|‘([^’\n]{1,60})’")
+
+
+def quoted_items(text: str) -> list[str]:
+    """Strings in double, curly or single quotes, in order."""
+    return [next(g for g in m.groups() if g is not None) for m in _QUOTED.finditer(text)]
+
+
+def split_list(text: str) -> list[str]:
+    """Split 'a, b, and c' / 'a or b' / "['a', 'b']" into items."""
+    cleaned = re.sub(r"[\[\]\"'“”‘’]", "", text)
+    parts = re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*/\s*", cleaned)
+    out = []
+    for p in parts:
+        p = p.strip().strip(".:;!?").strip()
+        if p and p.lower() not in {"etc", "and", "or"}:
+            out.append(p)
+    return out
+
+
+def make_spec(verifier: str, params: dict[str, Any], text: str, *, negated: bool = False) -> VerifiableSpec:
+    """Build a spec with the category implied by the verifier id."""
+    category = Category.QUANTITY if verifier in QUANTITY_VERIFIERS else Category.OTHER
+    return VerifiableSpec(verifier=verifier, params=params, text=text, category=category, negated=negated)

@@ -1,0 +1,294 @@
+"""Text helpers shared by the verifiers: numbers in words, tokens, sentences, paragraphs."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "NUMBER_RE",
+    "count_sentences",
+    "count_words",
+    "lines_of",
+    "parse_number",
+    "split_sentences",
+    "stanzas_of",
+    "treebank_tokens",
+    "words_of",
+]
+
+_UNITS = {
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "a single": 1,
+    "single": 1,
+    "a couple of": 2,
+    "a dozen": 12,
+    "dozen": 12,
+    "once": 1,
+    "twice": 2,
+    "thrice": 3,
+}
+_TENS = {
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+}
+_ORDINALS = {
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+    "eleventh": 11,
+    "twelfth": 12,
+}
+
+_unit_alt = "|".join(sorted((re.escape(k) for k in _UNITS), key=len, reverse=True))
+_tens_alt = "|".join(_TENS)
+#: A cardinal number in digits (with thousands separators) or in English words.
+_small = rf"(?:(?:{_tens_alt})(?:[- ](?:one|two|three|four|five|six|seven|eight|nine)\b)?|{_unit_alt})(?![a-z])"
+NUMBER_RE = (
+    r"(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+"
+    rf"|(?:{_small}(?:\s+hundred(?:\s+(?:and\s+)?{_small})?)?(?:\s+thousand)?))"
+)
+ORDINAL_RE = r"(?:\d+(?:st|nd|rd|th)|" + "|".join(_ORDINALS) + r"|last|final)"
+
+
+def parse_number(text: str) -> int | None:
+    """The integer written in ``text`` (digits or English words), or None."""
+    t = text.strip().lower().replace(",", "")
+    if not t:
+        return None
+    if t.isdigit():
+        return int(t)
+    if t in _ORDINALS:
+        return _ORDINALS[t]
+    m = re.fullmatch(r"(\d+)(?:st|nd|rd|th)", t)
+    if m:
+        return int(m.group(1))
+    total = 0
+    current = 0
+    seen = False
+    for phrase in sorted(_UNITS, key=len, reverse=True):
+        if " " in phrase and phrase in t:
+            t = t.replace(phrase, str(_UNITS[phrase]))
+    for tok in re.split(r"[\s-]+", t):
+        if not tok or tok == "and" or tok == "a":
+            continue
+        if tok.isdigit():
+            current += int(tok)
+        elif tok in _UNITS:
+            current += _UNITS[tok]
+        elif tok in _TENS:
+            current += _TENS[tok]
+        elif tok == "hundred":
+            current = max(current, 1) * 100
+        elif tok == "thousand":
+            total += max(current, 1) * 1000
+            current = 0
+        else:
+            return None
+        seen = True
+    return total + current if seen else None
+
+
+_WORD_RE = re.compile(r"\w+")
+
+
+def words_of(text: str) -> list[str]:
+    """Runs of word characters (Unicode aware), the IFEval notion of a word."""
+    return _WORD_RE.findall(text)
+
+
+def count_words(text: str) -> int:
+    """Number of ``\\w+`` runs in ``text``."""
+    return len(words_of(text))
+
+
+_CONTRACTION_RE = re.compile(r"(?i)(n't|'s|'re|'ll|'ve|'d|'m)$")
+_TOKEN_RE = re.compile(r"\w+(?:[-'’.]\w+)*\.?|[^\w\s]")
+
+
+def treebank_tokens(text: str) -> list[str]:
+    """Word tokens in the style of a Penn-Treebank tokenizer: punctuation and clitics split off."""
+    out: list[str] = []
+    for tok in _TOKEN_RE.findall(text):
+        if tok.endswith(".") and tok.count(".") == 1 and len(tok) > 1:
+            out.append(tok[:-1])
+            out.append(".")
+            continue
+        m = _CONTRACTION_RE.search(tok.replace("’", "'"))
+        if m and m.start() > 0:
+            out.append(tok[: m.start()])
+            out.append(tok[m.start() :])
+        else:
+            out.append(tok)
+    return out
+
+
+_ABBREVIATIONS = frozenset(
+    [
+        "mr",
+        "mrs",
+        "ms",
+        "dr",
+        "prof",
+        "sr",
+        "jr",
+        "st",
+        "vs",
+        "etc",
+        "e.g",
+        "i.e",
+        "cf",
+        "inc",
+        "ltd",
+        "co",
+        "corp",
+        "dept",
+        "univ",
+        "approx",
+        "est",
+        "fig",
+        "no",
+        "vol",
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "sept",
+        "oct",
+        "nov",
+        "dec",
+        "mt",
+        "ft",
+        "gen",
+        "col",
+        "capt",
+        "lt",
+        "sgt",
+        "rev",
+        "gov",
+        "sen",
+        "rep",
+        "u.s",
+        "u.k",
+        "u.n",
+        "a.m",
+        "p.m",
+        "ph.d",
+        "b.c",
+        "a.d",
+    ]
+)
+# A sentence ends at . ? ! (plus closing quotes/brackets) followed by whitespace.
+_BOUNDARY_RE = re.compile(r"[.?!]+[\"'”’)\]]*(?=\s+\S)")
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split ``text`` into sentences (Punkt-like rules, no trained model needed).
+
+    Breaks after ``.``, ``?`` or ``!`` that are followed by whitespace, except after a known
+    abbreviation or a single-letter initial followed by a capitalised word. Line breaks alone do
+    not end a sentence.
+    """
+    sentences: list[str] = []
+    start = 0
+    for m in _BOUNDARY_RE.finditer(text):
+        end = m.end()
+        punct = m.group(0)
+        if punct.startswith(".") and not punct.startswith(".."):
+            before = text[start : m.start()]
+            last = re.search(r"([\w.]+)$", before)
+            word = last.group(1).lower() if last else ""
+            if word in _ABBREVIATIONS:
+                continue
+            if len(word) == 1 and word.isalpha():
+                nxt = text[end:].lstrip()[:1]
+                if nxt.isupper():
+                    continue
+        elif punct.startswith(".."):
+            nxt = text[end:].lstrip()[:1]
+            if nxt.islower():
+                continue
+        chunk = text[start:end].strip()
+        if chunk:
+            sentences.append(chunk)
+        start = end
+    tail = text[start:].strip()
+    if tail:
+        sentences.append(tail)
+    return sentences
+
+
+def count_sentences(text: str) -> int:
+    """Number of sentences by :func:`split_sentences`."""
+    return len(split_sentences(text))
+
+
+_SEPARATOR_LINE = re.compile(r"^\s*(?:[*\-_=~#]\s*){3,}$")
+_HEADING_LINE = re.compile(r"^\s*(?:#{1,6}\s+.*|\*\*[^*]+\*\*:?|<<[^>]+>>|stanza\s+\d+:?|verse\s+\d+:?)\s*$", re.I)
+
+
+def lines_of(text: str, *, skip_headings: bool = True) -> list[str]:
+    """Non-empty content lines: blank lines, separators (``***``) and headings/titles dropped."""
+    out = []
+    for line in text.splitlines():
+        if not line.strip() or _SEPARATOR_LINE.match(line):
+            continue
+        if skip_headings and _HEADING_LINE.match(line):
+            continue
+        if not re.search(r"\w", line):
+            continue
+        out.append(line.strip())
+    return out
+
+
+def stanzas_of(text: str) -> list[list[str]]:
+    """Blocks of content lines separated by blank lines or separator lines."""
+    blocks: list[list[str]] = []
+    current: list[str] = []
+    for line in text.splitlines():
+        if not line.strip() or _SEPARATOR_LINE.match(line):
+            if current:
+                blocks.append(current)
+                current = []
+            continue
+        if _HEADING_LINE.match(line) or not re.search(r"\w", line):
+            continue
+        current.append(line.strip())
+    if current:
+        blocks.append(current)
+    return blocks
