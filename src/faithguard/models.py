@@ -104,7 +104,7 @@ class Constraint(_Model):
     status: Status = Status.UNKNOWN
     reason: str | None = Field(default=None, description="Short evidence for the status.")
     decided_by: str | None = Field(
-        default=None, description="Who set the status: 'verifier', 'offline', 'judge:<model>'."
+        default=None, description="Who set the status: 'verifier', 'offline', 'judge:<model>' or a detector name."
     )
 
 

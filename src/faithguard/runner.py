@@ -150,8 +150,8 @@ class Run:
                 self.terms.append(term)
 
     def _decider(self, detector: str, verifier: str | None) -> str:
-        if verifier and detector == "constraints":
-            return "verifier"
+        if detector == "constraints":  # the offline engine: exact verifiers, or lexical evidence
+            return "verifier" if verifier else "offline"
         if detector == "judge" and self.ctx.judge is not None:
             return str(getattr(self.ctx.judge, "name", "judge"))
         return detector

@@ -1,0 +1,136 @@
+"""Evaluate the offline decomposer: IFEval gold-id recall and a golden-set category/tier table.
+
+Run from the repo root: ``PYTHONPATH=src python benchmarks/eval_engine.py [--data ../shared/data]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests" / "engine"))
+
+from golden import context_for, load_golden, matches  # noqa: E402
+
+from faithguard.detector import CallContext  # noqa: E402
+from faithguard.engine.decompose import OfflineDecomposer  # noqa: E402
+from faithguard.models import Category  # noqa: E402
+from faithguard.scoring import tier_for  # noqa: E402
+from faithguard.verifiers import detect  # noqa: E402
+
+
+def _params_match(gold: dict[str, Any], got: dict[str, Any]) -> bool:
+    return all(got.get(k) == v for k, v in gold.items() if v is not None)
+
+
+def eval_ifeval(data: Path) -> None:
+    """Recall of gold instruction ids (and parameter accuracy) through the decomposer."""
+    path = data / "ifeval-dev" / "input_data.jsonl"
+    if not path.exists():
+        print(f"(skipped IFEval: {path} not found)")
+        return
+    dec = OfflineDecomposer()
+    gold_n = hit = param_ok = raw_hit = 0
+    per_group: Counter[str] = Counter()
+    per_group_hit: Counter[str] = Counter()
+    prompts = 0
+    with_action = with_subject = 0
+    n_content = 0
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        prompts += 1
+        d = dec.decompose(CallContext(query=row["prompt"]))
+        raw_ids = {s.verifier for s in detect(row["prompt"])}
+        raw_hit += sum(1 for iid in row["instruction_id_list"] if iid in raw_ids)
+        got: dict[str, list[dict[str, Any]]] = {}
+        for c in d.constraints:
+            if c.verifier:
+                got.setdefault(c.verifier, []).append(c.params)
+        cats = {str(c.category) for c in d.constraints if not c.verifier}
+        with_action += "action" in cats
+        with_subject += "subject" in cats
+        n_content += sum(1 for c in d.constraints if not c.verifier)
+        for iid, kw in zip(row["instruction_id_list"], row["kwargs"], strict=True):
+            group = iid.split(":")[0]
+            gold_n += 1
+            per_group[group] += 1
+            if iid in got:
+                hit += 1
+                per_group_hit[group] += 1
+                param_ok += any(_params_match(kw, p) for p in got[iid])
+    print(f"IFEval dev: {prompts} prompts, {gold_n} gold instructions")
+    print(f"  id recall through the decomposer : {hit / gold_n:.3f} ({hit}/{gold_n})")
+    print(f"  id recall of verifiers.detect    : {raw_hit / gold_n:.3f} ({raw_hit}/{gold_n}) (upper bound)")
+    print(f"  parameter accuracy on found ids  : {param_ok / max(hit, 1):.3f} ({param_ok}/{hit})")
+    print(f"  prompts with an action / subject : {with_action / prompts:.2f} / {with_subject / prompts:.2f}")
+    print(f"  content constraints per prompt   : {n_content / prompts:.2f}")
+    print(f"  {'group':<24}{'gold':>6}{'recall':>9}")
+    for group in sorted(per_group):
+        print(f"  {group:<24}{per_group[group]:>6}{per_group_hit[group] / per_group[group]:>9.3f}")
+
+
+def eval_golden(cases: list[dict[str, Any]], label: str) -> None:
+    """Per-category and per-tier precision/recall on hand-written golden queries."""
+    dec = OfflineDecomposer()
+    tp: Counter[str] = Counter()
+    fn: Counter[str] = Counter()
+    fp: Counter[str] = Counter()
+    task_ok = parts_ok = 0
+    for case in cases:
+        d = dec.decompose(context_for(case))
+        task_ok += d.task == case["task"]
+        parts_ok += len(d.subquestions) == case["parts"]
+        for e in case["expect"]:
+            key = e[0]
+            if any(matches(e, c) for c in d.constraints):
+                tp[key] += 1
+            else:
+                fn[key] += 1
+        gold_cats = {e[0] for e in case["expect"]}
+        for c in d.constraints:
+            cat = str(c.category)
+            if c.verifier or cat not in gold_cats:
+                continue
+            if not any(matches(e, c) for e in case["expect"]):
+                fp[cat] += 1
+
+    def row(name: str, t: int, f_n: int, f_p: int) -> str:
+        rec = t / (t + f_n) if t + f_n else float("nan")
+        prec = t / (t + f_p) if t + f_p else float("nan")
+        return f"  {name:<12}{t + f_n:>6}{prec:>11.3f}{rec:>9.3f}"
+
+    print(f"\n{label}: {len(cases)} hand-written queries")
+    print(
+        f"  task lemma accuracy: {task_ok / len(cases):.3f}; sub-question count accuracy: {parts_ok / len(cases):.3f}"
+    )
+    print(f"  {'category':<12}{'gold':>6}{'precision':>11}{'recall':>9}")
+    for cat in Category:
+        print(row(cat.value, tp[cat.value], fn[cat.value], fp[cat.value]))
+    print(f"  {'tier':<12}{'gold':>6}{'precision':>11}{'recall':>9}")
+    for tier in ("mandatory", "important", "optional"):
+        cats = [c.value for c in Category if tier_for(c).value == tier]
+        print(row(tier, sum(tp[c] for c in cats), sum(fn[c] for c in cats), sum(fp[c] for c in cats)))
+    print("  (precision counts only categories the case lists; constraints the golden file does not name count as FP)")
+
+
+def main() -> int:
+    """Entry point."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
+    args = parser.parse_args()
+    eval_ifeval(args.data)
+    eval_golden(load_golden(), "Golden set (tests/engine/golden_queries.json, developed against)")
+    heldout = json.loads((ROOT / "tests" / "engine" / "golden_heldout.json").read_text(encoding="utf-8"))
+    eval_golden(heldout, "Held-out golden set (tests/engine/golden_heldout.json, written after tuning, not tuned on)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

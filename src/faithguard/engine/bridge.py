@@ -1,0 +1,40 @@
+"""Thin, lazily imported link to ``faithguard.verifiers`` (detect/verify)."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from faithguard.models import Status
+
+__all__ = ["available", "detect_specs", "run_verifier"]
+
+
+def _module() -> Any | None:
+    try:
+        mod = importlib.import_module("faithguard.verifiers")
+    except ImportError:
+        return None
+    return mod if hasattr(mod, "detect") and hasattr(mod, "verify") else None
+
+
+def available() -> bool:
+    """Whether the verifiers package can be imported."""
+    return _module() is not None
+
+
+def detect_specs(text: str) -> list[Any]:
+    """Verifiable specs found in ``text`` (empty when the verifiers package is absent)."""
+    mod = _module()
+    if mod is None:
+        return []
+    return list(mod.detect(text))
+
+
+def run_verifier(verifier: str, params: dict[str, Any], response: str) -> tuple[Status, str]:
+    """Run one deterministic verifier; UNKNOWN with a reason when it cannot run."""
+    mod = _module()
+    if mod is None:
+        return Status.UNKNOWN, "verifier: faithguard.verifiers is not installed"
+    outcome = mod.verify(verifier, params, response)
+    return Status(str(outcome.status)), f"verifier: {outcome.reason}"

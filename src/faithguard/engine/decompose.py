@@ -1,0 +1,219 @@
+"""The offline decomposer: a request -> sub-questions and tiered intent constraints (spaCy, no network)."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from faithguard.detector import CallContext
+from faithguard.engine import bridge
+from faithguard.engine.lexicon import FOLLOWUP_PREFIXES, TASK_VERBS
+from faithguard.engine.roles import RawConstraint, analyse_span
+from faithguard.engine.split import Part, split_parts
+from faithguard.models import Category, Constraint, Decomposition, Message, SubQuestion
+from faithguard.scoring import tier_for
+
+__all__ = ["OfflineDecomposer", "decompose_text", "is_followup", "previous_user_turn"]
+
+_ANAPHORA = re.compile(r"\b(it|that|them|those|these|the same|this one|likewise)\b", re.IGNORECASE)
+_MODIFIER = re.compile(
+    r"\b(shorter|longer|simpler|briefer|funnier|clearer|more \w+|less \w+|in (?:french|spanish|german|english))\b",
+    re.IGNORECASE,
+)
+_NON_TASKS = frozenset({"make", "do", "redo", "repeat", "answer"})
+_REPLACEABLE = (Category.LOCATION, Category.TIME, Category.QUANTITY, Category.QUALIFIER, Category.SUBJECT)
+
+
+def _nlp() -> Any:
+    from faithguard.nlp import get_nlp
+
+    return get_nlp()
+
+
+def _locate(query: str, needle: str) -> int:
+    """Char offset of ``needle`` in ``query`` (case-insensitive), or len(query) when absent."""
+    if not needle:
+        return len(query)
+    pos = query.lower().find(needle.lower())
+    if pos < 0:
+        pos = query.lower().find(needle.lower()[:24])
+    return pos if pos >= 0 else len(query)
+
+
+def _part_of(parts: list[Part], offset: int) -> int:
+    for i, p in enumerate(parts):
+        if offset < p.end:
+            return i
+    return max(0, len(parts) - 1)
+
+
+def _merge_specs(query: str, parts: list[Part], raws: list[RawConstraint]) -> list[RawConstraint]:
+    """Attach verifiable specs from the verifiers package; a spec over a content constraint enriches it."""
+    for spec in bridge.detect_specs(query):
+        start = _locate(query, spec.text)
+        end = start + len(spec.text)
+        category = Category(str(spec.category))
+        merged = False
+        for raw in raws:
+            raw_end = raw.start + len(raw.text)
+            overlaps = raw.start < end and start < raw_end
+            compatible = raw.category in (Category.QUANTITY, Category.OTHER) or raw.category == category
+            if overlaps and compatible and raw.verifier is None and raw.negated == bool(spec.negated):
+                raw.verifier = spec.verifier
+                raw.params = dict(spec.params)
+                raw.category = category
+                per_unit = re.search(r"\b(each|every|per)\b", spec.text, re.IGNORECASE) is not None
+                if per_unit and raw.text.lower() in spec.text.lower():
+                    raw.text = spec.text
+                merged = True
+                break
+        if not merged:
+            twin = next((r for r in raws if r.verifier and r.start < end and start < r.start + len(r.text)), None)
+            raws.append(
+                RawConstraint(
+                    start=start if twin is None else twin.start,
+                    text=spec.text if twin is None else twin.text,
+                    category=category,
+                    negated=bool(spec.negated),
+                    subquestion=_part_of(parts, start),
+                    verifier=spec.verifier,
+                    params=dict(spec.params),
+                )
+            )
+    return raws
+
+
+def _finish(raws: list[RawConstraint]) -> list[Constraint]:
+    raws = sorted(raws, key=lambda r: (r.subquestion, r.start))
+    return [
+        Constraint(
+            id=f"c{i}",
+            text=r.text,
+            category=r.category,
+            tier=tier_for(r.category),
+            verifier=r.verifier,
+            params=r.params,
+            negated=r.negated,
+            subquestion=r.subquestion,
+        )
+        for i, r in enumerate(raws, start=1)
+    ]
+
+
+def _subquestions(parts: list[Part]) -> list[SubQuestion]:
+    n = len(parts)
+    return [SubQuestion(index=i, text=p.text, position=(i / (n - 1) if n > 1 else 0.0)) for i, p in enumerate(parts)]
+
+
+@lru_cache(maxsize=1024)
+def _analyse(query: str) -> tuple[tuple[Part, ...], tuple[RawConstraint, ...], str | None]:
+    """Parts, raw constraints and main task of a single message (one parse, cached)."""
+    parts = split_parts(query)
+    if not query.strip():
+        return (), (), None
+    doc = _nlp()(query)
+    raws: list[RawConstraint] = []
+    task: str | None = None
+    for index, part in enumerate(parts):
+        span = doc.char_span(part.start, part.end, alignment_mode="expand")
+        if span is None or len(span) == 0:
+            continue
+        roles = analyse_span(span, index)
+        raws.extend(roles.constraints)
+        if task is None or (task == "answer" and roles.task not in (None, "answer")):
+            task = roles.task
+    raws = _merge_specs(query, parts, raws)
+    return tuple(parts), tuple(raws), task
+
+
+def _copy(raws: tuple[RawConstraint, ...] | list[RawConstraint]) -> list[RawConstraint]:
+    return [
+        RawConstraint(r.start, r.text, r.category, r.negated, r.subquestion, r.verifier, dict(r.params)) for r in raws
+    ]
+
+
+def decompose_text(query: str) -> Decomposition:
+    """Decompose one standalone message (deterministic; cached by text)."""
+    parts, raws, task = _analyse(query)
+    return Decomposition(
+        subquestions=_subquestions(list(parts)),
+        constraints=_finish(_copy(raws)),
+        task=task,
+        decomposer=OfflineDecomposer.name,
+    )
+
+
+def previous_user_turn(history: list[Message]) -> str | None:
+    """The last non-empty user message of ``history``, if any."""
+    for msg in reversed(history):
+        if msg.role == "user" and msg.content.strip():
+            return msg.content
+    return None
+
+
+def is_followup(query: str) -> bool:
+    """Whether a turn reads as a follow-up that leans on the previous request."""
+    low = " ".join(query.strip().lower().split())
+    if any(low.startswith(p) for p in FOLLOWUP_PREFIXES):
+        return True
+    return len(low.split()) <= 8 and _ANAPHORA.search(low) is not None
+
+
+def _task_action(raws: list[RawConstraint]) -> RawConstraint | None:
+    for r in raws:
+        if r.category is Category.ACTION and r.text.lower().split()[0] in TASK_VERBS:
+            return r
+    return None
+
+
+def _resolve_followup(query: str, previous: str) -> Decomposition:
+    """Carry the previous request's constraints; slots the follow-up names replace the old ones."""
+    _, q_raws_t, q_task = _analyse(query)
+    q_raws = _copy(q_raws_t)
+    acts = [r for r in q_raws if r.category is Category.ACTION and r.text.lower().split()[0] not in _NON_TASKS]
+    standalone = any(r.category is Category.SUBJECT for r in q_raws) and bool(acts)
+    if standalone:
+        return decompose_text(query)
+    _, p_raws_t, p_task = _analyse(previous)
+    carried = _copy(p_raws_t)
+    for r in carried:
+        r.subquestion = 0
+    new = [r for r in q_raws if not (r.category is Category.ACTION and r.text.lower().split()[0] in _NON_TASKS)]
+    for r in new:
+        r.subquestion = 0
+    for cat in _REPLACEABLE:
+        if any(r.category is cat and not r.negated for r in new):
+            carried = [r for r in carried if r.category is not cat or r.negated]
+    q_action = _task_action(new)
+    if q_action is not None:
+        old = _task_action(carried)
+        carried = [r for r in carried if r is not old]
+    offset = len(previous) + 1
+    for r in new:
+        r.start += offset
+    covered = " ".join(r.text.lower() for r in new)
+    for m in _MODIFIER.finditer(query):
+        if m.group(0).lower() not in covered:
+            new.append(RawConstraint(offset + m.start(), m.group(0), Category.OTHER))
+    task = q_task if q_task not in (None, *_NON_TASKS) else p_task
+    return Decomposition(
+        subquestions=[SubQuestion(index=0, text=query.strip(), position=0.0)],
+        constraints=_finish(carried + new),
+        task=task,
+        decomposer=OfflineDecomposer.name,
+    )
+
+
+class OfflineDecomposer:
+    """Rule-based decomposer over the shared spaCy parse; pure and deterministic."""
+
+    name = "offline"
+
+    def decompose(self, ctx: CallContext) -> Decomposition:
+        """Decompose ``ctx.query``; follow-ups are resolved against the previous user turn."""
+        query = ctx.query or ""
+        previous = previous_user_turn(ctx.history)
+        if previous is not None and previous.strip() != query.strip() and is_followup(query):
+            return _resolve_followup(query, previous)
+        return decompose_text(query)

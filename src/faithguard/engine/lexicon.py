@@ -1,0 +1,288 @@
+"""Small hand-written word lists the offline engine relies on (no I/O, no model)."""
+
+from __future__ import annotations
+
+__all__ = [
+    "CONTRAST_MARKERS",
+    "DEMONYMS",
+    "ENTITY_EXCLUDERS",
+    "FOLLOWUP_PREFIXES",
+    "NUMBER_WORDS",
+    "SPLIT_MARKERS",
+    "SYNONYMS",
+    "TASK_FAMILY",
+    "TASK_VERBS",
+    "TEMPORAL_PREPS",
+    "VAGUE_ADJECTIVES",
+    "WRITE_FORMS",
+    "number_value",
+    "words",
+    "words_in_order",
+]
+
+
+def words(text: str) -> frozenset[str]:
+    """The whitespace-separated words of ``text`` as a set."""
+    return frozenset(text.split())
+
+
+def words_in_order(text: str) -> list[str]:
+    """The whitespace-separated words of ``text`` in order."""
+    return text.split()
+
+
+#: Request verbs that name the task, mapped to a task family used by the checks.
+TASK_FAMILY: dict[str, str] = {
+    "list": "list",
+    "name": "list",
+    "enumerate": "list",
+    "give": "list",
+    "provide": "list",
+    "identify": "list",
+    "suggest": "list",
+    "recommend": "list",
+    "compare": "compare",
+    "contrast": "compare",
+    "differentiate": "compare",
+    "distinguish": "compare",
+    "summarize": "summarize",
+    "summarise": "summarize",
+    "condense": "summarize",
+    "outline": "summarize",
+    "translate": "translate",
+    "explain": "explain",
+    "describe": "explain",
+    "discuss": "explain",
+    "tell": "explain",
+    "analyze": "explain",
+    "analyse": "explain",
+    "define": "explain",
+    "write": "write",
+    "compose": "write",
+    "draft": "write",
+    "create": "write",
+    "generate": "write",
+    "produce": "write",
+    "rewrite": "write",
+    "make": "write",
+    "evaluate": "evaluate",
+    "assess": "evaluate",
+    "rate": "evaluate",
+    "review": "evaluate",
+    "critique": "evaluate",
+    "grade": "evaluate",
+    "implement": "code",
+    "code": "code",
+    "program": "code",
+    "calculate": "calculate",
+    "compute": "calculate",
+    "estimate": "calculate",
+    "find": "find",
+    "show": "find",
+    "classify": "classify",
+    "rank": "list",
+    "sort": "list",
+    "answer": "answer",
+}
+
+TASK_VERBS: frozenset[str] = frozenset(TASK_FAMILY)
+
+#: Words of a write-task object that refine the family ("write a poem" -> poem).
+WRITE_FORMS: dict[str, str] = {
+    "poem": "poem",
+    "haiku": "poem",
+    "sonnet": "poem",
+    "limerick": "poem",
+    "verse": "poem",
+    "song": "poem",
+    "lyric": "poem",
+    "story": "story",
+    "tale": "story",
+    "essay": "prose",
+    "article": "prose",
+    "letter": "prose",
+    "email": "prose",
+    "blog": "prose",
+    "post": "prose",
+    "speech": "prose",
+    "code": "code",
+    "function": "code",
+    "script": "code",
+    "program": "code",
+    "class": "code",
+    "snippet": "code",
+    "query": "code",
+    "list": "list",
+    "summary": "summarize",
+    "comparison": "compare",
+}
+
+#: Adjectives that carry no checkable requirement.
+VAGUE_ADJECTIVES: frozenset[str] = frozenset(
+    [
+        "good",
+        "great",
+        "nice",
+        "best",
+        "better",
+        "main",
+        "key",
+        "important",
+        "interesting",
+        "other",
+        "some",
+        "few",
+        "many",
+        "much",
+        "several",
+        "certain",
+        "various",
+        "different",
+        "same",
+        "such",
+        "own",
+        "new",
+        "general",
+        "specific",
+        "particular",
+        "possible",
+        "following",
+        "above",
+        "below",
+        "short",
+        "brief",
+        "detailed",
+        "quick",
+        "simple",
+        "little",
+        "big",
+        "small",
+        "main",
+        "whole",
+        "entire",
+        "real",
+        "typical",
+        "common",
+        "major",
+    ]
+)
+
+#: Prepositions that introduce a time restriction.
+TEMPORAL_PREPS: frozenset[str] = frozenset({"before", "after", "since", "during", "until", "till", "between", "by"})
+
+NUMBER_WORDS: dict[str, int] = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
+    "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100,
+    "a couple of": 2, "a pair of": 2, "a dozen": 12, "dozen": 12, "single": 1, "both": 2,
+}  # fmt: skip
+
+
+def number_value(text: str) -> int | None:
+    """The integer a numeral or number word denotes ("three", "12", "twenty-one"), else None."""
+    t = text.strip().lower().replace(",", "")
+    if t.isdigit():
+        return int(t) if len(t) <= 9 else None
+    if t in NUMBER_WORDS:
+        return NUMBER_WORDS[t]
+    parts = t.replace("-", " ").split()
+    if parts and all(p in NUMBER_WORDS for p in parts):
+        total = 0
+        for p in parts:
+            v = NUMBER_WORDS[p]
+            total = total * v if v == 100 and total else total + v
+        return total
+    return None
+
+
+#: Country/region -> the adjectives/demonyms that name it too.
+DEMONYMS: dict[str, tuple[str, ...]] = {
+    "england": ("english", "englishman", "englishmen"),
+    "britain": ("british", "briton", "britons"),
+    "united kingdom": ("british", "uk"),
+    "portugal": ("portuguese",),
+    "spain": ("spanish", "spaniard", "spaniards"),
+    "france": ("french", "frenchman", "frenchmen"),
+    "germany": ("german", "germans"),
+    "italy": ("italian", "italians"),
+    "netherlands": ("dutch",),
+    "holland": ("dutch",),
+    "china": ("chinese",),
+    "japan": ("japanese",),
+    "russia": ("russian", "russians"),
+    "united states": ("american", "americans", "us", "usa", "u.s."),
+    "america": ("american", "americans"),
+    "india": ("indian", "indians"),
+    "greece": ("greek", "greeks"),
+    "norway": ("norwegian", "norwegians"),
+    "sweden": ("swedish", "swede", "swedes"),
+    "denmark": ("danish", "dane", "danes"),
+    "scotland": ("scottish", "scot", "scots"),
+    "ireland": ("irish",),
+    "canada": ("canadian", "canadians"),
+    "mexico": ("mexican", "mexicans"),
+    "brazil": ("brazilian", "brazilians"),
+    "egypt": ("egyptian", "egyptians"),
+    "turkey": ("turkish", "turks"),
+    "poland": ("polish", "poles"),
+    "austria": ("austrian", "austrians"),
+    "korea": ("korean", "koreans"),
+    "europe": ("european", "europeans"),
+    "africa": ("african", "africans"),
+    "asia": ("asian", "asians"),
+}
+
+#: Simple synonym sets: a word is addressed when any member appears.
+_SYN_GROUPS: tuple[tuple[str, ...], ...] = (
+    ("explorer", "navigator", "voyager", "seafarer", "sailor", "captain", "expedition"),
+    ("circumnavigate", "circumnavigation", "sail around", "around the world", "voyage around"),
+    ("globe", "world", "earth"),
+    ("car", "automobile", "vehicle"),
+    ("movie", "film", "picture"),
+    ("book", "novel", "title"),
+    ("city", "town", "metropolis"),
+    ("country", "nation", "state"),
+    ("company", "firm", "business", "corporation", "enterprise"),
+    ("scientist", "researcher", "physicist", "chemist", "biologist"),
+    ("writer", "author", "novelist", "poet"),
+    ("painter", "artist"),
+    ("song", "track", "single"),
+    ("doctor", "physician"),
+    ("economy", "economic", "gdp", "growth"),
+    ("cause", "reason", "driver", "factor", "due to", "because"),
+    ("benefit", "advantage", "pro"),
+    ("drawback", "disadvantage", "con", "downside"),
+    ("child", "kid"),
+    ("buy", "purchase"),
+    ("begin", "start"),
+    ("large", "big"),
+)
+
+SYNONYMS: dict[str, frozenset[str]] = {}
+for _group in _SYN_GROUPS:
+    for _w in _group:
+        SYNONYMS[_w] = SYNONYMS.get(_w, frozenset()) | frozenset(_group)
+
+#: Words that introduce an exclusion of an entity itself (naming it violates).
+ENTITY_EXCLUDERS: frozenset[str] = frozenset(
+    {"except", "excluding", "exclude", "besides", "without", "other than", "apart from", "not including", "but not"}
+)
+
+#: Markers that turn a mention of an excluded entity into a contrast, not an answer.
+CONTRAST_MARKERS: tuple[str, ...] = (
+    "unlike", "not ", "n't", "never", "rather than", "instead of", "other than", "except", "excluding",
+    "exclude", "as opposed to", "apart from", "whereas", "no ", "neither", "nor ", "non-",
+)  # fmt: skip
+
+#: Openers that make a short turn a follow-up to the previous user turn.
+FOLLOWUP_PREFIXES: tuple[str, ...] = (
+    "and ", "what about", "how about", "same for", "do the same", "now ", "also for", "and for", "then ",
+    "make it", "make that", "shorten it", "expand it", "instead", "but for", "again", "repeat",
+)  # fmt: skip
+
+#: Connectives that start a new sub-question inside one message.
+SPLIT_MARKERS: tuple[str, ...] = (
+    "additionally,", "and also", "also,", "in addition,", "furthermore,", "moreover,", "finally,", "lastly,",
+    "then,", "secondly,", "second,", "third,",
+)  # fmt: skip

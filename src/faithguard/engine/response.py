@@ -1,0 +1,156 @@
+"""A cached, parsed view of a response: words, lemmas, entities, list items, years, form cues."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+__all__ = ["ResponseView", "norm", "view_of"]
+
+_WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*", re.UNICODE)
+_LIST_ITEM = re.compile(r"^[ ]{0,3}(?:\d{1,3}[.)]|[-*•+]|\(\d{1,3}\)|[a-z][.)])\s+(\S.*)$", re.MULTILINE)
+_SENT = re.compile(r"(?<=[.?!])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
+_CODE = re.compile(r"```|^\s*(def |class |import |function |#include|public static|SELECT |<\w+>)|[{};]\s*$", re.M)
+_COMPARATIVE = re.compile(
+    r"\b(than|whereas|unlike|both|similar(?:ly)?|similarit\w*|differ\w*|in contrast|compared|comparison|"
+    r"on the other hand|while|vs\.?|versus|likewise|alike)\b",
+    re.IGNORECASE,
+)
+_EVALUATIVE = re.compile(
+    r"\b(i would rate|rating|score of|scores?:|\d+(?:\.\d+)?\s*/\s*10|out of (?:10|ten|5|five)|strengths?|"
+    r"weakness(?:es)?|well[- ]written|poorly|assessment|evaluation|i recommend|overall,? (?:the|this) "
+    r"(?:response|essay|answer|article|text) is)\b",
+    re.IGNORECASE,
+)
+_SUMMARY = re.compile(
+    r"\b(in summary|to summari[sz]e|in short|this (?:article|text|passage|document|report) "
+    r"(?:discusses|describes|explains|argues|covers|is about)|the (?:article|text|author) (?:discusses|argues|"
+    r"describes|explains))\b",
+    re.IGNORECASE,
+)
+_GROUPS = (
+    frozenset({"PERSON", "ORG"}),
+    frozenset({"GPE", "LOC"}),
+    frozenset({"WORK_OF_ART", "PRODUCT", "EVENT", "FAC"}),
+)
+_NAMED = frozenset({"PERSON", "ORG", "GPE", "LOC", "NORP", "WORK_OF_ART", "PRODUCT", "EVENT", "FAC", "LANGUAGE"})
+
+
+def norm(word: str) -> str:
+    """A crude stem: lower case, plural and past endings dropped."""
+    w = word.lower().strip("'’")
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if len(w) > 4 and w.endswith(("sses", "shes", "ches", "xes")):
+        return w[:-2]
+    if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        return w[:-1]
+    if len(w) > 5 and w.endswith("ed"):
+        return w[:-2]
+    return w
+
+
+@dataclass(frozen=True)
+class ResponseView:
+    """Everything the offline checks read from one response."""
+
+    text: str
+    lower: str
+    words: tuple[str, ...]
+    stems: frozenset[str]
+    entities: tuple[tuple[str, str], ...]
+    items: tuple[str, ...]
+    sentences: tuple[str, ...]
+    lines: tuple[str, ...]
+    blocks: tuple[str, ...]
+    has_code: bool
+    comparative: bool
+    evaluative: bool
+    summary_cues: bool
+
+    @property
+    def empty(self) -> bool:
+        """No word at all."""
+        return not self.words
+
+    @property
+    def units(self) -> tuple[str, ...]:
+        """List items when the response is a list, else sentences."""
+        return self.items if len(self.items) >= 2 else self.sentences
+
+    def named(self, labels: frozenset[str] = _NAMED) -> list[str]:
+        """Distinct named entities of the given labels, in order."""
+        seen: dict[str, None] = {}
+        for text, label in self.entities:
+            if label in labels:
+                seen.setdefault(text.lower(), None)
+        return list(seen)
+
+    def dominant_named(self) -> list[str]:
+        """Distinct entities of the largest entity group (people/organisations, places, works)."""
+        best: list[str] = []
+        for group in _GROUPS:
+            names = self.named(group)
+            if len(names) > len(best):
+                best = names
+        return best
+
+    def has_term(self, term: str) -> bool:
+        """Whether a word (by stem, or a 7-letter prefix for long words) or a phrase occurs."""
+        t = term.lower().strip()
+        if not t:
+            return False
+        if " " in t or not t.isalpha():
+            return re.search(r"(?<!\w)" + re.escape(t) + r"(?!\w)", self.lower) is not None
+        s = norm(t)
+        if s in self.stems:
+            return True
+        if len(s) >= 8:
+            prefix = s[:7]
+            return any(w.startswith(prefix) for w in self.stems)
+        return False
+
+
+def _doc(text: str) -> Any:
+    """Tagged, lemmatised, NER-labelled doc without the dependency parser (not needed here)."""
+    from faithguard.nlp import get_nlp
+
+    nlp = get_nlp()
+    doc = nlp.make_doc(text)
+    for name, proc in nlp.pipeline:
+        if name != "parser":
+            doc = proc(doc)
+    return doc
+
+
+@lru_cache(maxsize=64)
+def view_of(text: str, parse: bool = True) -> ResponseView:
+    """Build (and cache) the view of one response."""
+    words = tuple(_WORD.findall(text))
+    stems = {norm(w) for w in words}
+    entities: tuple[tuple[str, str], ...] = ()
+    if parse and words:
+        doc = _doc(text[:20000])
+        stems |= {t.lemma_.lower() for t in doc if t.is_alpha}
+        entities = tuple((e.text, e.label_) for e in doc.ents)
+    lines = tuple(ln.strip() for ln in text.splitlines() if ln.strip())
+    blocks = tuple(b.strip() for b in re.split(r"\n\s*\n", text) if b.strip())
+    flat = " ".join(text.split())
+    sentences = tuple(s.strip() for s in _SENT.split(flat) if s.strip()) if flat else ()
+    return ResponseView(
+        text=text,
+        lower=text.lower(),
+        words=words,
+        stems=frozenset(stems),
+        entities=entities,
+        items=tuple(m.group(1).strip() for m in _LIST_ITEM.finditer(text)),
+        sentences=sentences,
+        lines=lines,
+        blocks=blocks,
+        has_code=_CODE.search(text) is not None,
+        comparative=_COMPARATIVE.search(text) is not None,
+        evaluative=len(_EVALUATIVE.findall(text)) >= 2,
+        summary_cues=_SUMMARY.search(text) is not None,
+    )

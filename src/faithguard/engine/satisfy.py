@@ -1,0 +1,355 @@
+"""Offline satisfaction of one constraint by a response: satisfied/violated only on clear evidence."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from faithguard.engine import bridge
+from faithguard.engine.lexicon import (
+    CONTRAST_MARKERS,
+    DEMONYMS,
+    SYNONYMS,
+    TASK_FAMILY,
+    WRITE_FORMS,
+    number_value,
+    words,
+)
+from faithguard.engine.response import ResponseView, norm, view_of
+from faithguard.engine.timespan import allowed_interval, mentioned_intervals
+from faithguard.models import Category, Constraint, Status
+
+__all__ = ["Verdict3", "check_constraint", "content_terms", "task_family", "write_form"]
+
+Verdict3 = tuple[Status, str]
+
+_STOP = words(
+    """a an the of in on at to for from by with about into over under and or but not no nor is are was were be been
+    being do does did done that this these those it its their his her who whom whose which what when where why how
+    than then as any all each every some such only just also very more most less least many much few there here
+    within without before after since during until between among per exactly me my you your please must should
+    can could would will shall may might"""
+)
+_QUANT_WORD = re.compile(r"\b(\d+|[a-z]+(?:-[a-z]+)?)\b")
+_AT_LEAST = re.compile(r"\b(at least|more than|over|minimum(?: of)?|no fewer than|no less than)\b")
+_AT_MOST = re.compile(r"\b(at most|no more than|fewer than|less than|under|up to|maximum(?: of)?|not more than)\b")
+_STRICT = re.compile(r"\b(more than|over|fewer than|less than|under)\b")
+_UNITS = {
+    "sentence": "sentence",
+    "paragraph": "paragraph",
+    "stanza": "paragraph",
+    "section": "paragraph",
+    "word": "word",
+    "line": "line",
+    "bullet": "item",
+    "point": "item",
+    "item": "item",
+    "step": "item",
+}
+_ENTITY_EXCLUSION = re.compile(
+    r"^(except|excluding|exclude|besides|without|other than|apart from|not including|but not|no)\b|"
+    r"\bnot (?:mention|include|use|name|list|discuss|talk about|say|write about|cite|reference|involve)\b|"
+    r"\b(?:never|avoid|don't|do not) (?:mention|include|use|name|list|discuss)\b",
+    re.IGNORECASE,
+)
+_CONTRAST = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(m.strip()) for m in CONTRAST_MARKERS) + r")(?!\w)")
+_SKIP_ENTITY_WORDS = frozenset({"not", "no", "except", "excluding", "without", "other", "than", "apart", "from"})
+
+
+def content_terms(text: str) -> list[str]:
+    """Content words of a constraint (no stop words, numbers or request verbs)."""
+    words = [w for w in re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)?", text) if len(w) > 1]
+    out = [w for w in words if w.lower() not in _STOP and number_value(w) is None]
+    return [w for w in out if w.lower() not in TASK_FAMILY or len(out) == 1]
+
+
+def _found_as(view: ResponseView, term: str) -> str | None:
+    """The word (the term itself or a listed synonym) under which ``term`` occurs, else None."""
+    if view.has_term(term):
+        return term
+    syns = SYNONYMS.get(norm(term), frozenset()) | SYNONYMS.get(term.lower(), frozenset())
+    return next((s for s in sorted(syns) if s != term.lower() and view.has_term(s)), None)
+
+
+def _present(view: ResponseView, term: str) -> bool:
+    return _found_as(view, term) is not None
+
+
+def task_family(c: Constraint) -> str | None:
+    """The task family of an action constraint whose first word is a request verb."""
+    words = c.text.lower().split()
+    return TASK_FAMILY.get(words[0]) if words else None
+
+
+def _off_topic(view: ResponseView, all_constraints: Sequence[Constraint]) -> bool:
+    """No content word of the request appears in a prose response of some length."""
+    if len(view.words) < 15 or len(view.items) >= 2:
+        return False
+    if any(task_family(c) == "write" for c in all_constraints if c.category is Category.ACTION):
+        return False
+    terms = [t for c in all_constraints if not c.negated and not c.verifier for t in content_terms(c.text)]
+    return bool(terms) and not any(_present(view, t) for t in terms)
+
+
+def _terms_check(c: Constraint, view: ResponseView, others: Sequence[Constraint], what: str) -> Verdict3:
+    terms = content_terms(c.text)
+    if not terms:
+        return Status.UNKNOWN, f"offline: no checkable word in the {what}"
+    if c.category is Category.SUBJECT and len(terms) == 1 and norm(terms[0]) in WRITE_FORMS:
+        return Status.UNKNOWN, f"offline: the form {terms[0]!r} is judged with the task action"
+    hits = [(t, _found_as(view, t)) for t in terms]
+    shown = [repr(t) if f == t else f"{f!r} (for {t!r})" for t, f in hits if f is not None]
+    if shown:
+        return Status.SATISFIED, f"offline: the response mentions {', '.join(shown[:3])}"
+    if c.category in (Category.SUBJECT, Category.LOCATION, Category.TIME) and _off_topic(view, others):
+        return Status.VIOLATED, f"offline: the response never mentions {c.text!r} or any other term of the request"
+    return Status.UNKNOWN, f"offline: {c.text!r} not found verbatim; may be paraphrased"
+
+
+def _target(text: str) -> tuple[int, str] | None:
+    """The number and relation ('==', '>=', '<=', '>', '<') a quantity constraint asks for."""
+    low = text.lower()
+    value = None
+    for m in _QUANT_WORD.finditer(low):
+        value = number_value(m.group(1))
+        if value is not None:
+            break
+    if value is None:
+        return None
+    strict = _STRICT.search(low) is not None
+    if _AT_LEAST.search(low):
+        return value, ">" if strict else ">="
+    if _AT_MOST.search(low):
+        return value, "<" if strict else "<="
+    return value, "=="
+
+
+def _compare(found: int, want: int, rel: str) -> bool:
+    return {
+        "==": found == want,
+        ">=": found >= want,
+        "<=": found <= want,
+        ">": found > want,
+        "<": found < want,
+    }[rel]
+
+
+def _unit(text: str) -> str | None:
+    for w in reversed(re.findall(r"[a-z]+", text.lower())):
+        u = _UNITS.get(norm(w))
+        if u is not None:
+            return u
+    return None
+
+
+def _count(view: ResponseView, unit: str | None) -> tuple[int, str] | None:
+    if unit == "sentence":
+        return len(view.sentences), "sentences"
+    if unit == "paragraph":
+        return len(view.blocks), "paragraphs/stanzas"
+    if unit == "word":
+        return len(view.words), "words"
+    if unit == "line":
+        return len(view.lines), "lines"
+    if len(view.items) >= 2 or unit == "item":
+        return len(view.items), "list items"
+    named = view.dominant_named()
+    if named and len(view.words) <= 60:
+        return len(named), "named entities"
+    return None
+
+
+def _quantity(c: Constraint, view: ResponseView) -> Verdict3:
+    if re.search(r"\b(each|every|per)\b", c.text.lower()):
+        return Status.UNKNOWN, "offline: per-unit counts are left to the verifiers"
+    target = _target(c.text)
+    if target is None:
+        return Status.UNKNOWN, "offline: no number in the constraint"
+    want, rel = target
+    counted = _count(view, _unit(c.text))
+    if counted is None:
+        return Status.UNKNOWN, "offline: no list or countable items in the response"
+    found, what = counted
+    status = Status.SATISFIED if _compare(found, want, rel) else Status.VIOLATED
+    return status, f"offline: found {found} {what}, asked for {rel} {want} ({c.text!r})"
+
+
+def _time(c: Constraint, view: ResponseView, others: Sequence[Constraint]) -> Verdict3:
+    allowed = allowed_interval(c.text)
+    if allowed is None:
+        return _terms_check(c, view, others, "time constraint")
+    lo, hi = allowed
+    inside: list[str] = []
+    outside: list[str] = []
+    for unit in view.units:
+        ivs = mentioned_intervals(unit)
+        if not ivs:
+            continue
+        if any(lo <= a and b <= hi for a, b in ivs):
+            inside.append(unit)
+        elif all(b < lo or a > hi for a, b in ivs):
+            outside.append(unit)
+    is_list = len(view.items) >= 2
+    if outside and (is_list or not inside):
+        return Status.VIOLATED, f"offline: dates outside {c.text!r}: {outside[0][:80]!r}"
+    if inside and not outside:
+        return Status.SATISFIED, f"offline: the dates given fall {c.text!r}"
+    if not inside and not outside and _off_topic(view, others):
+        return Status.VIOLATED, "offline: the response gives no date and never mentions the request's terms"
+    return Status.UNKNOWN, "offline: no clear dates for the time constraint"
+
+
+def _places(text: str) -> tuple[list[str], bool]:
+    """Capitalised names a constraint requires and whether all are required ('and') or any ('or')."""
+    names = re.findall(r"\b[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)*", text)
+    names = [n for n in names if n.lower() not in _STOP and n.lower() not in _SKIP_ENTITY_WORDS]
+    return names, " or " not in text.lower()
+
+
+def _forms(name: str) -> list[str]:
+    low = name.lower()
+    return [low, *DEMONYMS.get(low, ())]
+
+
+def _location(c: Constraint, view: ResponseView, others: Sequence[Constraint]) -> Verdict3:
+    names, need_all = _places(c.text)
+    if not names:
+        return _terms_check(c, view, others, "location")
+    present = [n for n in names if any(view.has_term(f) for f in _forms(n))]
+    missing = [n for n in names if n not in present]
+    if present and (not missing or not need_all):
+        return Status.SATISFIED, f"offline: the response names {', '.join(present)}"
+    if present and missing:
+        return Status.VIOLATED, f"offline: the response leaves out {', '.join(missing)}"
+    places = view.named(frozenset({"GPE", "LOC"}))
+    if places:
+        return Status.VIOLATED, f"offline: the response is about {', '.join(places[:3])}, not {c.text!r}"
+    if _off_topic(view, others):
+        return Status.VIOLATED, "offline: the response never mentions the place or any term of the request"
+    return Status.UNKNOWN, f"offline: no place named for {c.text!r}"
+
+
+def _contrastive(unit: str, term: str) -> bool:
+    low = unit.lower()
+    pos = low.find(term)
+    window = low[max(0, pos - 60) : pos] if pos >= 0 else low
+    return _CONTRAST.search(window) is not None
+
+
+def _exclusion(c: Constraint, view: ResponseView) -> Verdict3:
+    names, _ = _places(c.text)
+    entity_kind = _ENTITY_EXCLUSION.search(c.text) is not None
+    if not names and entity_kind:
+        names = [w for w in content_terms(c.text) if w.lower() not in _SKIP_ENTITY_WORDS]
+    if not names:
+        return Status.UNKNOWN, "offline: the exclusion names nothing checkable"
+    verbs = [w for w in content_terms(c.text) if w not in names and w.lower() not in _SKIP_ENTITY_WORDS]
+    for unit in view.units:
+        low = unit.lower()
+        for name in names:
+            for form in _forms(name):
+                if not re.search(r"(?<!\w)" + re.escape(form) + r"(?!\w)", low):
+                    continue
+                if _contrastive(unit, form):
+                    continue
+                demonym = form != name.lower()
+                unit_stems = {norm(x) for x in re.findall(r"\w+", low)}
+                if entity_kind or demonym or any(norm(v) in unit_stems for v in verbs):
+                    return Status.VIOLATED, f"offline: names excluded {form!r} affirmatively: {unit[:80]!r}"
+    if entity_kind and not view.empty:
+        return Status.SATISFIED, f"offline: the response does not name {', '.join(names)}"
+    return Status.UNKNOWN, "offline: whether the items meet the exclusion needs knowledge"
+
+
+def write_form(c: Constraint, others: Sequence[Constraint]) -> str | None:
+    """The form a write-task asks for (poem, story, code...) from the action and subject words."""
+    texts = [c.text] + [o.text for o in others if o.category is Category.SUBJECT and o.subquestion == c.subquestion]
+    for text in texts:
+        for w in re.findall(r"[a-z]+", text.lower()):
+            form = WRITE_FORMS.get(norm(w)) or WRITE_FORMS.get(w)
+            if form is not None:
+                return form
+    return None
+
+
+def _compared_items(c: Constraint, others: Sequence[Constraint]) -> list[str]:
+    for o in others:
+        if o.subquestion != c.subquestion or o is c or o.negated:
+            continue
+        parts = re.split(r"\s+(?:and|with|vs\.?|versus|to|or)\s+|,\s*", o.text)
+        items = [content_terms(p)[-1] for p in parts if content_terms(p)]
+        if len(items) >= 2:
+            return items
+    return []
+
+
+def _task(c: Constraint, family: str, view: ResponseView, others: Sequence[Constraint], docs: str) -> Verdict3:
+    if family == "write":
+        family = write_form(c, others) or "write"
+    long_prose = len(view.sentences) >= 3 and len(view.items) < 2
+    if family == "list":
+        if len(view.items) >= 2:
+            return Status.SATISFIED, f"offline: the response lists {len(view.items)} items"
+        if len(view.named()) >= 2 or re.search(r"\w+, \w+(?: \w+)*,? and \w+", view.text):
+            return Status.SATISFIED, "offline: the response enumerates several items inline"
+        if long_prose and len(view.named()) <= 1:
+            return Status.VIOLATED, "offline: asked to list, the response is running prose without items"
+    elif family == "compare":
+        items = _compared_items(c, others)
+        missing = [i for i in items if not _present(view, i)]
+        if items and missing and len(missing) < len(items):
+            return Status.VIOLATED, f"offline: asked to compare, the response leaves out {', '.join(missing)}"
+        if view.comparative and not missing:
+            return Status.SATISFIED, "offline: the response uses comparative language over the items"
+        if long_prose and not view.comparative and (view.evaluative or view.summary_cues):
+            return Status.VIOLATED, "offline: asked to compare, the response evaluates or summarises instead"
+    elif family == "summarize":
+        if docs and len(view.words) > len(docs.split()):
+            return Status.VIOLATED, "offline: the 'summary' is longer than the source"
+        if docs and view.words:
+            return Status.SATISFIED, "offline: the response is shorter than the source"
+    elif family in ("code",):
+        if view.has_code:
+            return Status.SATISFIED, "offline: the response contains code"
+        if long_prose:
+            return Status.VIOLATED, "offline: asked for code, the response is prose only"
+    elif family == "poem":
+        short_lines = [ln for ln in view.lines if len(ln.split()) <= 14]
+        if len(view.lines) >= 3 and len(short_lines) >= 0.7 * len(view.lines):
+            return Status.SATISFIED, f"offline: verse structure ({len(view.lines)} short lines)"
+        if len(view.lines) <= 2 and len(view.sentences) >= 3:
+            return Status.VIOLATED, "offline: asked for a poem, the response is a prose paragraph"
+    elif family in ("story", "prose", "explain"):
+        if len(view.sentences) >= 2 and not view.has_code:
+            return Status.SATISFIED, "offline: the response is connected prose"
+    elif family == "evaluate":
+        if view.evaluative:
+            return Status.SATISFIED, "offline: the response uses evaluative language"
+    elif family == "calculate" and re.search(r"\d", view.text):
+        return Status.SATISFIED, "offline: the response gives a number"
+    return Status.UNKNOWN, f"offline: cannot tell whether the response performs {c.text!r}"
+
+
+def check_constraint(c: Constraint, response: str, others: Sequence[Constraint] = (), documents: str = "") -> Verdict3:
+    """Status and reason for one constraint; UNKNOWN whenever the evidence is not clear."""
+    if c.verifier:
+        return bridge.run_verifier(c.verifier, c.params, response)
+    view = view_of(response)
+    if view.empty:
+        if c.negated:
+            return Status.UNKNOWN, "offline: empty response"
+        return Status.VIOLATED, "offline: empty response"
+    if c.negated:
+        return _exclusion(c, view)
+    if c.category is Category.QUANTITY:
+        return _quantity(c, view)
+    if c.category is Category.TIME:
+        return _time(c, view, others)
+    if c.category is Category.LOCATION:
+        return _location(c, view, others)
+    if c.category is Category.ACTION:
+        family = task_family(c)
+        if family is not None:
+            return _task(c, family, view, others, documents)
+        return _terms_check(c, view, others, "action")
+    return _terms_check(c, view, others, str(c.category))

@@ -1,0 +1,161 @@
+"""Output-stage detectors: constraint satisfaction, omission and misinterpretation verdicts."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from faithguard.detector import CallContext
+from faithguard.engine.response import ResponseView, view_of
+from faithguard.engine.satisfy import check_constraint, content_terms, task_family, write_form
+from faithguard.models import Constraint, DetectorResult, Severity, Status, Tier, Verdict
+
+__all__ = ["ConstraintsDetector", "MisinterpretationDetector", "OmissionDetector"]
+
+_QUESTION_LINE = re.compile(
+    r"^\s*(?:#+\s*|\*\*)?(?:q(?:uestion)?\s*\d+\s*[:.)-]|\d{1,2}[.)])\s*\**\s*(.+\?)\s*\**\s*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+class ConstraintsDetector:
+    """Decides every constraint against the response (verifiers first, then offline evidence)."""
+
+    name = "constraints"
+    stage: Literal["input", "output"] = "output"
+    order = 100
+    timeout: float | None = None
+
+    def run(self, ctx: CallContext) -> DetectorResult:
+        """Status updates for the constraints still unknown."""
+        response = ctx.response or ""
+        docs = "\n\n".join(ctx.documents)
+        updates: dict[str, tuple[Status, str | None]] = {}
+        for c in ctx.constraints:
+            if c.status is not Status.UNKNOWN:
+                continue
+            status, reason = check_constraint(c, response, ctx.constraints, docs)
+            updates[c.id] = (status, reason)
+        return DetectorResult(updates=updates)
+
+
+class OmissionDetector:
+    """One omission verdict naming the mandatory/important constraints the response violates."""
+
+    name = "omission"
+    stage: Literal["input", "output"] = "output"
+    order = 300
+    timeout: float | None = None
+
+    def run(self, ctx: CallContext) -> DetectorResult:
+        """Collect the violated mandatory/important constraints into one verdict."""
+        missed = [
+            c for c in ctx.constraints if c.status is Status.VIOLATED and c.tier in (Tier.MANDATORY, Tier.IMPORTANT)
+        ]
+        if not missed:
+            return DetectorResult()
+        critical = any(c.tier is Tier.MANDATORY for c in missed)
+        names = "; ".join(f"{c.text!r} ({c.category}, {c.tier})" for c in missed)
+        return DetectorResult(
+            verdicts=[
+                Verdict(
+                    kind="omission",
+                    severity=Severity.CRITICAL if critical else Severity.WARNING,
+                    constraint_ids=[c.id for c in missed],
+                    explanation=f"The response does not address: {names}.",
+                    detector=self.name,
+                )
+            ]
+        )
+
+
+def _task_constraint(constraints: list[Constraint]) -> Constraint | None:
+    for c in constraints:
+        if str(c.category) == "action" and task_family(c) is not None:
+            return c
+    return None
+
+
+def _mismatch(family: str | None, view: ResponseView) -> str | None:
+    """What the response visibly does instead of the requested task family, when it is clear."""
+    prose = len(view.sentences) >= 3 and len(view.items) < 2 and not view.has_code
+    if family == "list" and prose and len(view.named()) <= 1:
+        return "explains in running prose"
+    if family in ("compare",) and not view.comparative:
+        if view.evaluative:
+            return "evaluates a single item"
+        if view.summary_cues:
+            return "summarises"
+    if family == "code" and prose:
+        return "writes prose without code"
+    if family == "summarize" and view.evaluative and not view.summary_cues:
+        return "evaluates"
+    if family == "evaluate" and view.summary_cues and not view.evaluative:
+        return "summarises"
+    return None
+
+
+def _extra_questions(ctx: CallContext, view: ResponseView) -> list[str]:
+    """Numbered questions the response answers that no part of the query asked."""
+    asked = [set(w.lower() for w in content_terms(sq.text)) for sq in ctx.decomposition.subquestions]
+    if not asked:
+        asked = [set(w.lower() for w in content_terms(ctx.query))]
+    extra: list[str] = []
+    for m in _QUESTION_LINE.finditer(view.text):
+        q = m.group(1)
+        terms = {w.lower() for w in content_terms(q)}
+        if not terms:
+            continue
+        if ctx.query and q.strip().lower() in ctx.query.lower():
+            continue
+        overlap = max((len(terms & a) / len(terms) for a in asked), default=0.0)
+        names = re.findall(r"(?<=\s)[A-Z][a-z]+", q)
+        new_name = any(n.lower() not in ctx.query.lower() for n in names)
+        if overlap < 0.5 or new_name:
+            extra.append(q.strip())
+    return extra
+
+
+class MisinterpretationDetector:
+    """Fires when the response does a different task than asked or answers questions nobody asked."""
+
+    name = "misinterpretation"
+    stage: Literal["input", "output"] = "output"
+    order = 300
+    timeout: float | None = None
+
+    def run(self, ctx: CallContext) -> DetectorResult:
+        """Conservative: a violated task action with a visible other task, or invented sub-questions."""
+        response = ctx.response or ""
+        view = view_of(response)
+        if view.empty:
+            return DetectorResult()
+        verdicts: list[Verdict] = []
+        task = _task_constraint(ctx.constraints)
+        if task is not None and task.status is not Status.SATISFIED:
+            family = task_family(task)
+            if family == "write":
+                family = write_form(task, ctx.constraints)
+            other = _mismatch(family, view)
+            if other is not None:
+                verdicts.append(
+                    Verdict(
+                        kind="misinterpretation",
+                        severity=Severity.CRITICAL if task.status is Status.VIOLATED else Severity.WARNING,
+                        constraint_ids=[task.id],
+                        explanation=f"Asked to {task.text.lower()}, the response {other} instead.",
+                        detector=self.name,
+                    )
+                )
+        extra = _extra_questions(ctx, view)
+        if extra:
+            verdicts.append(
+                Verdict(
+                    kind="misinterpretation",
+                    severity=Severity.WARNING,
+                    explanation="The response answers questions the query did not ask: "
+                    + "; ".join(repr(q[:80]) for q in extra[:3]),
+                    detector=self.name,
+                )
+            )
+        return DetectorResult(verdicts=verdicts)

@@ -1,0 +1,8 @@
+"""Make the golden helper importable from the engine tests."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))

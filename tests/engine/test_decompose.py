@@ -1,0 +1,145 @@
+"""Golden decomposition tests for the offline decomposer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from golden import context_for, load_golden, matches, missing
+
+from faithguard.detector import CallContext, Decomposer
+from faithguard.engine.decompose import OfflineDecomposer, decompose_text, is_followup
+from faithguard.models import Category, Message, Tier
+from faithguard.scoring import tier_for
+
+CASES = load_golden()
+DEC = OfflineDecomposer()
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["query"][:40] for c in CASES])
+def test_golden_case(case: dict[str, Any]) -> None:
+    d = DEC.decompose(context_for(case))
+    assert missing(case, d) == []
+    assert d.task == case["task"]
+    assert len(d.subquestions) == case["parts"]
+    for absent in case.get("absent", []):
+        assert not any(absent.lower() in c.text.lower() for c in d.constraints)
+    assert d.decomposer == "offline"
+
+
+def test_golden_set_covers_every_category_and_tier() -> None:
+    cats = {e[0] for case in CASES for e in case["expect"]}
+    assert cats == {c.value for c in Category}
+    assert {tier_for(c) for c in cats} == set(Tier)
+
+
+def test_explorers_full_decomposition() -> None:
+    q = (
+        "List three European explorers who circumnavigated the globe before the 18th century "
+        "and were not born in England or Portugal"
+    )
+    d = decompose_text(q)
+    got = [(str(c.category), c.text, str(c.tier), c.negated) for c in d.constraints]
+    assert got == [
+        ("action", "List", "mandatory", False),
+        ("quantity", "three", "important", False),
+        ("qualifier", "European", "important", False),
+        ("subject", "explorers", "mandatory", False),
+        ("action", "circumnavigated the globe", "mandatory", False),
+        ("time", "before the 18th century", "mandatory", False),
+        ("other", "not born in England or Portugal", "optional", True),
+    ]
+    assert [c.id for c in d.constraints] == [f"c{i}" for i in range(1, 8)]
+    assert d.task == "list"
+    assert [(s.index, s.position) for s in d.subquestions] == [(0, 0.0)]
+
+
+def test_places_inside_an_exclusion_stay_there() -> None:
+    d = decompose_text("Name painters who were not born in Spain or Italy.")
+    assert not any(c.category is Category.LOCATION for c in d.constraints)
+    neg = [c for c in d.constraints if c.negated]
+    assert len(neg) == 1 and "Spain or Italy" in neg[0].text
+
+
+def test_poem_quantity_carries_the_verifier() -> None:
+    d = decompose_text("Compose a poem of four stanzas. Each line must be exactly seven words long")
+    by_text = {c.text: c for c in d.constraints}
+    stanzas = by_text["four stanzas"]
+    assert stanzas.verifier == "creative:stanzas" and stanzas.category is Category.QUANTITY
+    per_line = [c for c in d.constraints if c.verifier == "creative:words_per_line"]
+    assert len(per_line) == 1 and 7 in per_line[0].params.values()
+    assert d.task == "compose"
+    assert sum(1 for c in d.constraints if "stanza" in c.text) == 1
+
+
+def test_ifeval_style_spec_becomes_a_constraint() -> None:
+    d = decompose_text("Write a blog post about Japan using less than 300 words.")
+    words = [c for c in d.constraints if c.verifier == "length_constraints:number_words"]
+    assert len(words) == 1
+    assert words[0].params.get("num_words") == 300
+
+
+def test_multi_part_positions_and_order() -> None:
+    d = decompose_text("1. Who founded Rome?\n2. When did the empire fall?\n3. Why did it fall?")
+    assert [s.position for s in d.subquestions] == [0.0, 0.5, 1.0]
+    assert [c.subquestion for c in d.constraints] == sorted(c.subquestion for c in d.constraints)
+    assert [c.id for c in d.constraints] == [f"c{i}" for i in range(1, len(d.constraints) + 1)]
+
+
+def test_and_also_splits_but_a_second_instruction_does_not() -> None:
+    assert len(decompose_text("List two rivers in Peru and also name a lake there.").subquestions) == 2
+    assert len(decompose_text("Write a poem about rain. Make it rhyme.").subquestions) == 1
+
+
+def test_numbers_written_as_words() -> None:
+    d = decompose_text("Name twenty-one cities in Brazil.")
+    q = [c for c in d.constraints if c.category is Category.QUANTITY]
+    assert [c.text for c in q] == ["twenty-one"]
+
+
+def test_followup_uses_the_previous_user_turn_not_the_system() -> None:
+    ctx = CallContext(
+        query="and what about in Germany?",
+        system="You are a helpful assistant who answers about Brazil.",
+        history=[
+            Message(role="user", content="What is the unemployment rate in Spain?"),
+            Message(role="assistant", content="About 12%."),
+        ],
+    )
+    d = DEC.decompose(ctx)
+    texts = [c.text for c in d.constraints]
+    assert "in Germany" in texts and not any("Spain" in t or "Brazil" in t for t in texts)
+    assert any(c.category is Category.SUBJECT and "unemployment" in c.text for c in d.constraints)
+
+
+def test_standalone_turn_is_not_merged_with_history() -> None:
+    ctx = CallContext(
+        query="And how do I bake sourdough bread?",
+        history=[Message(role="user", content="List three rivers in France.")],
+    )
+    d = DEC.decompose(ctx)
+    assert not any("France" in c.text for c in d.constraints)
+
+
+def test_is_followup() -> None:
+    assert is_followup("what about Italy?")
+    assert is_followup("make it shorter")
+    assert not is_followup("Explain the causes of the First World War in detail for a history class.")
+
+
+def test_deterministic_and_not_shared_between_calls() -> None:
+    q = "List five famous Italian painters from the Renaissance."
+    a, b = decompose_text(q), decompose_text(q)
+    assert a == b
+    a.constraints[0].text = "changed"
+    assert decompose_text(q).constraints[0].text != "changed"
+
+
+def test_blank_query() -> None:
+    d = DEC.decompose(CallContext(query="   "))
+    assert d.constraints == [] and d.subquestions == []
+
+
+def test_implements_protocol() -> None:
+    assert isinstance(DEC, Decomposer)
+    assert all(matches(["action", "list"], c) is False for c in decompose_text("Hello there").constraints)

@@ -1,0 +1,86 @@
+"""Omission and misinterpretation verdicts, and plugin registration."""
+
+from __future__ import annotations
+
+from helpers import judge
+
+from faithguard.detector import CallContext, Detector
+from faithguard.engine.verdicts import ConstraintsDetector, MisinterpretationDetector, OmissionDetector
+from faithguard.models import Category, Constraint, Status, Tier
+
+
+def test_list_answered_with_explanation_is_misinterpretation() -> None:
+    response = (
+        "Exercise is good for you. It helps the heart and the mind. Many people find it helps them sleep. "
+        "Doctors recommend it widely."
+    )
+    _, verdicts = judge("List five benefits of regular exercise.", response)
+    mis = [v for v in verdicts if v.kind == "misinterpretation"]
+    assert len(mis) == 1 and mis[0].severity == "critical" and "list" in mis[0].explanation.lower()
+
+
+def test_compare_answered_with_evaluation_is_misinterpretation() -> None:
+    response = (
+        "Python is a language created by Guido van Rossum. It has a large ecosystem. Its strengths are "
+        "readability and libraries. Overall, I would rate it 9/10."
+    )
+    _, verdicts = judge("Compare Python and Java for web development.", response)
+    assert any(v.kind == "misinterpretation" and "evaluat" in v.explanation for v in verdicts)
+
+
+def test_code_request_answered_with_prose() -> None:
+    response = "You can reverse a string by slicing it. Slicing with a negative step works. It is fast. It is common."
+    _, verdicts = judge("Write a Python function that reverses a string.", response)
+    assert any(v.kind == "misinterpretation" for v in verdicts)
+    _, verdicts = judge(
+        "Write a Python function that reverses a string.", "```python\ndef rev(s):\n    return s[::-1]\n```"
+    )
+    assert not any(v.kind == "misinterpretation" for v in verdicts)
+
+
+def test_invented_subquestion() -> None:
+    q = "1. What is the capital of France? 2. What is its population?"
+    response = (
+        "1. What is the capital of France?\nParis.\n2. What is its population?\nAbout 2.1 million.\n"
+        "3. What is the capital of Spain?\nMadrid."
+    )
+    _, verdicts = judge(q, response)
+    mis = [v for v in verdicts if v.kind == "misinterpretation"]
+    assert len(mis) == 1 and "Spain" in mis[0].explanation
+    _, verdicts = judge(q, "1. Paris.\n2. About 2.1 million people.")
+    assert not any(v.kind == "misinterpretation" for v in verdicts)
+
+
+def test_good_answers_fire_nothing() -> None:
+    _, verdicts = judge("List three rivers in Peru.", "1. Amazon\n2. Ucayali\n3. Marañón")
+    assert verdicts == []
+
+
+def test_omission_only_counts_mandatory_and_important() -> None:
+    cs = [
+        Constraint(id="c1", text="x", category=Category.OTHER, tier=Tier.OPTIONAL, status=Status.VIOLATED),
+        Constraint(id="c2", text="y", category=Category.QUALIFIER, tier=Tier.IMPORTANT, status=Status.VIOLATED),
+        Constraint(id="c3", text="z", category=Category.SUBJECT, tier=Tier.MANDATORY, status=Status.UNKNOWN),
+    ]
+    res = OmissionDetector().run(CallContext(query="q", response="r", constraints=cs))
+    assert [(v.constraint_ids, v.severity) for v in res.verdicts] == [(["c2"], "warning")]
+
+
+def test_constraints_detector_keeps_decided_statuses() -> None:
+    c = Constraint(id="c1", text="List", category=Category.ACTION, tier=Tier.MANDATORY, status=Status.SATISFIED)
+    res = ConstraintsDetector().run(CallContext(query="List", response="", constraints=[c]))
+    assert res.updates == {}
+
+
+def test_detectors_protocol_and_plugin() -> None:
+    from faithguard.engine import plugin
+
+    found: list[object] = []
+    plugin.register_detectors(register=found.append)
+    plugin.register_decomposers(register=found.append)
+    names = [getattr(o, "name", "") for o in found]
+    assert names == ["constraints", "omission", "misinterpretation", "offline"]
+    for d in found[:3]:
+        assert isinstance(d, Detector) and d.stage == "output"
+    assert [d.order for d in found[:3]] == [100, 300, 300]  # type: ignore[attr-defined]
+    assert isinstance(MisinterpretationDetector(), Detector)
