@@ -30,6 +30,8 @@ CALLS = Path(__file__).with_name("demo_calls.json")
 
 def main() -> int:
     console = Console(highlight=False)
+    if not console.is_terminal:
+        console = Console(highlight=False, width=140)
     spans = InMemorySpanExporter()
     tracer_provider = TracerProvider()
     tracer_provider.add_span_processor(SimpleSpanProcessor(spans))

@@ -17,7 +17,11 @@ _BAND_STYLE = {"aligned": "bold green", "partial": "bold yellow", "hallucinated"
 
 
 def _console(console: Console | None) -> Console:
-    return console or Console(highlight=False)
+    if console is not None:
+        return console
+    out = Console(highlight=False)
+    # Pipes and CI logs get rich's 80 columns by default: too narrow for the constraint table.
+    return out if out.is_terminal else Console(highlight=False, width=140)
 
 
 def _constraints_table(constraints: list[Any], with_status: bool) -> Table:
@@ -28,7 +32,8 @@ def _constraints_table(constraints: list[Any], with_status: bool) -> Table:
         table.add_column("status")
         table.add_column("why", overflow="fold", max_width=48)
     for c in constraints:
-        text = ("NOT " if c.negated else "") + c.text
+        already = c.text.lower().startswith(("not ", "no ", "never ", "without ", "don't ", "do not "))
+        text = c.text if already or not c.negated else f"NOT {c.text}"
         row = [c.id, str(c.tier), str(c.category), text, c.verifier or ""]
         if with_status:
             st = str(c.status)
