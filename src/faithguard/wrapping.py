@@ -211,8 +211,6 @@ def wrap_callable(
     provider: str | None,
 ) -> F:
     """Return ``fn`` guarded; streams pass through chunk by chunk and are scored when they end."""
-    if policy.decide([]) is Action.BLOCK:
-        raise ValueError("a policy cannot block calls that have no verdicts")
     # In background mode output-stage verdicts arrive after the result is returned, so only the
     # input stage can block; output-stage reports reach on_report and the on_report hook.
     if inspect.iscoroutinefunction(fn):

@@ -142,5 +142,6 @@ def test_policy_decide() -> None:
     assert p.decide([w]) is Action.ANNOTATE
     assert p.decide([w, c]) is Action.BLOCK
     assert Policy().decide([c]) is Action.OBSERVE
-    with pytest.raises(ValueError):
-        bare_guard().wrap(lambda p: p, policy=Policy(default=Action.BLOCK))
+    strict = Policy(default=Action.BLOCK)  # block on any verdict, pass clean results
+    assert strict.decide([]) is Action.OBSERVE and strict.decide([w]) is Action.BLOCK
+    assert bare_guard().wrap(lambda p: "Paris museum three", policy=strict)("q") == "Paris museum three"

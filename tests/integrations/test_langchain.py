@@ -1,0 +1,156 @@
+"""LangChain: the observe-mode callback handler and the enforce-mode GuardRunnable, with real langchain-core."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from integ_support import BAD, GOOD, make_guard, missing_content_detector
+from langchain_core.callbacks import CallbackManagerForRetrieverRun
+from langchain_core.documents import Document
+from langchain_core.language_models.fake_chat_models import FakeListChatModel, GenericFakeChatModel
+from langchain_core.messages import AIMessage, AIMessageChunk
+from langchain_core.prompts import ChatPromptTemplate
+from langchain_core.retrievers import BaseRetriever
+from langchain_core.runnables import RunnablePassthrough
+
+from faithguard import Guard, HallucinationBlocked, Policy
+from faithguard.integrations.langchain import FaithGuardCallbackHandler, GuardRunnable
+from faithguard.wrapping import AnnotatedText
+
+QUESTION = "Which museum in Paris should I visit?"
+DOC = "The Louvre is the largest museum in Paris."
+
+
+class MemoryRetriever(BaseRetriever):
+    """Returns its documents whose text shares a word with the query."""
+
+    docs: list[Document]
+
+    def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
+        words = set(query.lower().split())
+        return [d for d in self.docs if words & set(d.page_content.lower().split())]
+
+
+def rag_chain(replies: list[str]) -> Any:
+    retriever = MemoryRetriever(docs=[Document(page_content=DOC), Document(page_content="Bananas are yellow.")])
+    prompt = ChatPromptTemplate.from_messages([("system", "Answer from: {context}"), ("human", "{question}")])
+    return {"context": retriever, "question": RunnablePassthrough()} | prompt | FakeListChatModel(responses=replies)
+
+
+def test_handler_joins_retrieved_documents_and_scores(guard: Guard) -> None:
+    handler = FaithGuardCallbackHandler(guard)
+    out = rag_chain([BAD]).invoke(QUESTION, config={"callbacks": [handler]})
+    assert out.content == BAD  # observe never changes the result
+    (report,) = handler.reports.values()
+    assert report.query == QUESTION
+    assert report.findings["documents_seen"] == 1 and report.findings["documents_text"] == DOC
+    assert [v.kind for v in report.verdicts] == ["omission"]
+
+
+def test_handler_never_raises_by_default_and_raises_when_asked(guard: Guard) -> None:
+    quiet = FaithGuardCallbackHandler(guard, policy=Policy.block(["omission"]))
+    assert rag_chain([BAD]).invoke(QUESTION, config={"callbacks": [quiet]}).content == BAD
+    loud = FaithGuardCallbackHandler(guard, raise_error=True, policy=Policy.block(["omission"]))
+    with pytest.raises(HallucinationBlocked):
+        rag_chain([BAD]).invoke(QUESTION, config={"callbacks": [loud]})
+    assert rag_chain([GOOD]).invoke(QUESTION, config={"callbacks": [loud]}).content == GOOD
+
+
+def test_handler_bare_model_and_async(guard: Guard) -> None:
+    handler = FaithGuardCallbackHandler(guard)
+    FakeListChatModel(responses=[GOOD]).invoke(QUESTION, config={"callbacks": [handler]})
+    asyncio.run(rag_chain([BAD]).ainvoke(QUESTION, config={"callbacks": [handler]}))
+    scores = [r.constraint_score for r in handler.reports.values()]
+    assert scores == [10.0, 0.0]
+
+
+def test_handler_reports_are_bounded(guard: Guard) -> None:
+    handler = FaithGuardCallbackHandler(guard, max_runs=3)
+    model = FakeListChatModel(responses=[GOOD])
+    for _ in range(5):
+        model.invoke(QUESTION, config={"callbacks": [handler]})
+    assert len(handler.reports) == 3
+
+
+def test_runnable_annotates_message_and_string(guard: Guard) -> None:
+    guarded = GuardRunnable(rag_chain([BAD]), guard, Policy.annotate())
+    out = guarded.invoke(QUESTION)
+    assert isinstance(out, AIMessage) and out.content == BAD
+    meta = out.response_metadata["faithguard"]
+    assert meta["score"] == 0.0 and meta["verdicts"][0]["kind"] == "omission"
+    from langchain_core.output_parsers import StrOutputParser
+
+    text = GuardRunnable(rag_chain([GOOD]) | StrOutputParser(), guard, Policy.annotate()).invoke(QUESTION)
+    assert isinstance(text, AnnotatedText) and text == GOOD and text.report.constraint_score == 10.0  # type: ignore[union-attr]
+
+
+def test_runnable_sees_retrieved_documents(guard: Guard) -> None:
+    out = GuardRunnable(rag_chain([GOOD]), guard, Policy.annotate()).invoke(QUESTION)
+    assert out.response_metadata["faithguard"]["verdicts"] == []
+    reports: list[Any] = []
+    guard.plugin_manager.register(_Collect(reports), name="collect-test")
+    GuardRunnable(rag_chain([GOOD]), guard).invoke(QUESTION)
+    assert reports[-1].findings["documents_text"] == DOC
+
+
+class _Collect:
+    def __init__(self, sink: list[Any]) -> None:
+        self.sink = sink
+
+    from faithguard import hookimpl
+
+    @hookimpl
+    def on_report(self, report: Any) -> None:
+        self.sink.append(report)
+
+
+def test_runnable_blocks_or_falls_back(guard: Guard) -> None:
+    with pytest.raises(HallucinationBlocked):
+        GuardRunnable(rag_chain([BAD]), guard, Policy.block(["omission"])).invoke(QUESTION)
+    out = GuardRunnable(rag_chain([BAD]), guard, Policy.block(["omission"], fallback="Unsure.")).invoke(QUESTION)
+    assert out.content == "Unsure." and out.response_metadata["finish_reason"] == "content_filter"
+
+
+def test_runnable_input_block_skips_model() -> None:
+    guard = make_guard(extra=[missing_content_detector()])
+    model = FakeListChatModel(responses=[GOOD])
+    out = GuardRunnable(model, guard, Policy.block(["missing_content"])).invoke("Summarise the text below.")
+    assert out.content == "Please paste the text you want summarised."
+    assert model.i == 0  # the fake model was never called
+    guard.close()
+
+
+def test_runnable_stream_sync_and_async(guard: Guard) -> None:
+    model = GenericFakeChatModel(messages=iter([AIMessage(content=BAD), AIMessage(content=BAD)]))
+    guarded = GuardRunnable(model, guard, Policy.annotate())
+    chunks = list(guarded.stream(QUESTION))
+    assert all(isinstance(c, AIMessageChunk) for c in chunks)
+    merged = chunks[0]
+    for c in chunks[1:]:
+        merged = merged + c
+    assert merged.content == BAD
+    assert merged.response_metadata["faithguard"]["verdicts"][0]["kind"] == "omission"
+
+    async def collect() -> list[Any]:
+        return [c async for c in guarded.astream(QUESTION)]
+
+    achunks = asyncio.run(collect())
+    assert "".join(str(c.content) for c in achunks) == BAD
+    assert "faithguard" in achunks[-1].response_metadata
+
+
+def test_runnable_stream_block_raises_at_end(guard: Guard) -> None:
+    model = GenericFakeChatModel(messages=iter([AIMessage(content=BAD)]))
+    guarded = GuardRunnable(model, guard, Policy.block(["omission"]))
+    seen: list[Any] = []
+    with pytest.raises(HallucinationBlocked):
+        for chunk in guarded.stream(QUESTION):
+            seen.append(chunk)
+    assert "".join(str(c.content) for c in seen) == BAD
+
+
+def test_runnable_async_invoke(guard: Guard) -> None:
+    out = asyncio.run(GuardRunnable(rag_chain([GOOD]), guard, Policy.annotate()).ainvoke(QUESTION))
+    assert out.response_metadata["faithguard"]["score"] == 10.0

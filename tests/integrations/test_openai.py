@@ -1,0 +1,123 @@
+"""The official openai client, wrapped, against a real OpenAI-compatible server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import asyncio
+
+import openai
+import pytest
+from integ_support import BAD, GOOD, make_guard, missing_content_detector
+from openai.types.chat import ChatCompletion
+
+from faithguard import Guard, HallucinationBlocked, Policy, Report
+from faithguard.integrations.fake_upstream import FakeOpenAIServer
+from faithguard.integrations.openai import unwrap, wrap
+
+MESSAGES = [{"role": "user", "content": "Which museum in Paris should I visit?"}]
+
+
+def _client(srv: FakeOpenAIServer) -> openai.OpenAI:
+    return openai.OpenAI(base_url=srv.url, api_key="sk-test", max_retries=0)
+
+
+def test_observe_returns_sdk_object_and_reports(guard: Guard, upstream: FakeOpenAIServer) -> None:
+    reports: list[Report] = []
+    with _client(upstream) as client:
+        wrap(client, guard, on_report=reports.append)
+        result = client.chat.completions.create(model="m", messages=MESSAGES)  # type: ignore[arg-type]
+    assert isinstance(result, ChatCompletion)
+    assert result.choices[0].message.content == GOOD
+    assert not hasattr(result, "faithguard_report")
+    assert reports[0].constraint_score == 10.0
+
+
+def test_documents_kw_is_popped(guard: Guard, upstream: FakeOpenAIServer) -> None:
+    reports: list[Report] = []
+    with _client(upstream) as client:
+        wrap(client, guard, on_report=reports.append)
+        client.chat.completions.create(model="m", messages=MESSAGES, documents=["Louvre, Paris"])  # type: ignore[call-overload]
+    assert "documents" not in upstream.requests[-1]["body"]
+    assert reports[0].findings["documents_text"] == "Louvre, Paris"
+
+
+def test_annotate_attaches_report(guard: Guard, bad_upstream: FakeOpenAIServer) -> None:
+    with _client(bad_upstream) as client:
+        wrap(client, guard, Policy.annotate())
+        result = client.chat.completions.create(model="m", messages=MESSAGES)  # type: ignore[arg-type]
+    assert isinstance(result, ChatCompletion)
+    assert [v.kind for v in result.faithguard_report.verdicts] == ["omission"]  # type: ignore[attr-defined]
+    assert result.model_dump()["choices"][0]["message"]["content"] == BAD
+
+
+def test_block_raises_or_falls_back(guard: Guard, bad_upstream: FakeOpenAIServer) -> None:
+    with _client(bad_upstream) as client:
+        wrap(client, guard, Policy.block(["omission"]))
+        with pytest.raises(HallucinationBlocked) as info:
+            client.chat.completions.create(model="m", messages=MESSAGES)  # type: ignore[arg-type]
+        assert info.value.report.verdicts[0].kind == "omission"
+        wrap(client, guard, Policy.block(["omission"], fallback="Unsure."))  # re-wrapping replaces, never nests
+        result = client.chat.completions.create(model="m", messages=MESSAGES)  # type: ignore[arg-type]
+    assert isinstance(result, ChatCompletion)
+    assert result.choices[0].message.content == "Unsure."
+    assert result.choices[0].finish_reason == "content_filter"
+    assert bad_upstream.count == 2
+
+
+def test_input_block_skips_the_call(upstream: FakeOpenAIServer) -> None:
+    guard = make_guard(extra=[missing_content_detector()])
+    with _client(upstream) as client:
+        wrap(client, guard, Policy.block(["missing_content"]))
+        result = client.chat.completions.create(model="m", messages=MESSAGES)  # type: ignore[arg-type]
+        chunks = list(client.chat.completions.create(model="m", messages=MESSAGES, stream=True))  # type: ignore[arg-type]
+    assert result.choices[0].message.content == "Please paste the text you want summarised."
+    assert chunks[0].choices[0].delta.content == "Please paste the text you want summarised."
+    assert upstream.count == 0
+    guard.close()
+
+
+def test_stream_passthrough_then_scored(guard: Guard, bad_upstream: FakeOpenAIServer) -> None:
+    reports: list[Report] = []
+    with _client(bad_upstream) as client:
+        wrap(client, guard, on_report=reports.append)
+        stream = client.chat.completions.create(model="m", messages=MESSAGES, stream=True)  # type: ignore[arg-type]
+        assert isinstance(stream, openai.Stream)
+        assert not reports  # nothing scored before the stream is read
+        text = "".join(c.choices[0].delta.content or "" for c in stream if c.choices)
+    assert text == BAD
+    assert reports[0].response == BAD and reports[0].verdicts[0].kind == "omission"
+
+
+def test_unwrap_restores(guard: Guard, upstream: FakeOpenAIServer) -> None:
+    reports: list[Report] = []
+    with _client(upstream) as client:
+        original = client.chat.completions.create
+        wrap(client, guard, on_report=reports.append)
+        unwrap(client)
+        assert client.chat.completions.create == original
+        client.chat.completions.create(model="m", messages=MESSAGES)  # type: ignore[arg-type]
+    assert reports == []
+
+
+def test_async_client_and_async_stream(guard: Guard, bad_upstream: FakeOpenAIServer) -> None:
+    reports: list[Report] = []
+
+    async def go() -> tuple[object, str]:
+        async with openai.AsyncOpenAI(base_url=bad_upstream.url, api_key="sk-test", max_retries=0) as client:
+            wrap(client, guard, Policy.annotate(), on_report=reports.append)
+            result = await client.chat.completions.create(model="m", messages=MESSAGES)  # type: ignore[arg-type]
+            stream = await client.chat.completions.create(model="m", messages=MESSAGES, stream=True)  # type: ignore[arg-type]
+            assert isinstance(stream, openai.AsyncStream)
+            text = "".join([c.choices[0].delta.content or "" async for c in stream if c.choices])
+        return result, text
+
+    result, text = asyncio.run(go())
+    assert result.faithguard_report.verdicts[0].kind == "omission"  # type: ignore[attr-defined]
+    assert text == BAD
+    assert len(reports) == 2
+
+
+def test_upstream_error_propagates_unchanged(guard: Guard) -> None:
+    with FakeOpenAIServer(["x"], status=500) as srv, _client(srv) as client:
+        wrap(client, guard)
+        with pytest.raises(openai.InternalServerError):
+            client.chat.completions.create(model="m", messages=MESSAGES)  # type: ignore[arg-type]
