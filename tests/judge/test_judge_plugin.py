@@ -65,7 +65,8 @@ def test_detector_judges_only_unknown_non_verifier(ctx, satisfaction_payload) ->
         "c2": (Status.VIOLATED, "judge:m: c2 missed"),
     }
     assert result.findings["judge_status"] == "ok"
-    assert "c3" not in transport.calls[0][0][1]["content"]
+    assert "- c3 [" not in transport.calls[0][0][1]["content"]  # ids are listed as "- cN [category]"
+    assert "- c1 [" in transport.calls[0][0][1]["content"]
     assert len(transport.calls) == 1
 
 
