@@ -1,0 +1,210 @@
+"""Speed of the term checks.
+
+- input checks (unknown_terms, plus the missing_content detector when present) on a
+  60-word query with three 200-word documents: p50/p99 per call (target p50 <= 5 ms);
+- ``kb build`` time and file size on synthetic titles written to a temp dir
+  (default 2,000,000 titles, extrapolated linearly to 10 million; ``--titles 10000000``
+  runs the full size);
+- index lookup latency p50/p99 in microseconds (target <= 20 us).
+
+Run: PYTHONPATH=src python benchmarks/bench_terms.py [--titles N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from faithguard.detector import CallContext
+from faithguard.terms.detectors import UnknownTermsDetector
+from faithguard.terms.kbindex import TermIndex, build_index
+from faithguard.terms.sources import ContextSource, IndexSource, LexiconSource
+
+QUERY = (
+    "Using the three maintenance reports attached below, please explain in plain language how the Harbour Tide "
+    "Sensor Network changes the way port authorities in northern Europe schedule dredging work, compare its cost "
+    "with traditional sonar surveys, and list two risks that the maintenance teams mention most often, keeping the "
+    "whole answer under two hundred words and citing the report for each claim please."
+)
+WORDS = [
+    "port",
+    "authority",
+    "dredging",
+    "sonar",
+    "survey",
+    "sediment",
+    "tide",
+    "gauge",
+    "sensor",
+    "network",
+    "maintenance",
+    "schedule",
+    "budget",
+    "harbour",
+    "vessel",
+    "draught",
+    "channel",
+    "depth",
+    "report",
+    "season",
+    "storm",
+    "buoy",
+    "calibration",
+    "data",
+    "cost",
+    "contractor",
+    "risk",
+    "team",
+    "crew",
+    "winter",
+]
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def document(rng: random.Random, n: int = 200) -> str:
+    words = [rng.choice(WORDS) for _ in range(n)]
+    return " ".join(words[i] if i % 12 else words[i].capitalize() for i in range(n)) + "."
+
+
+def input_detectors() -> list[Any]:
+    dets: list[Any] = [UnknownTermsDetector([ContextSource(), LexiconSource()])]
+    try:
+        from faithguard.inputs.missing import MissingContentDetector
+
+        dets.insert(0, MissingContentDetector())
+    except Exception as exc:  # noqa: BLE001 - measured without it, and said so
+        print(f"(missing_content detector unavailable: {type(exc).__name__}; timing unknown_terms alone)")
+    return dets
+
+
+def bench_input(runs: int) -> None:
+    rng = random.Random(7)
+    docs = [document(rng) for _ in range(3)]
+    dets = input_detectors()
+    print(
+        f"query {len(QUERY.split())} words, 3 documents x {len(docs[0].split())} words; detectors: "
+        + ", ".join(d.name for d in dets)
+    )
+    for d in dets:  # warm-up: spaCy load, wordfreq cache
+        d.run(CallContext(query=QUERY, documents=docs))
+    per: dict[str, list[float]] = {d.name: [] for d in dets}
+    total: list[float] = []
+    for _ in range(runs):
+        ctx = CallContext(query=QUERY, documents=docs)
+        t0 = time.perf_counter()
+        for d in dets:
+            t = time.perf_counter()
+            ctx.findings.update(d.run(ctx).findings)
+            per[d.name].append((time.perf_counter() - t) * 1000)
+        total.append((time.perf_counter() - t0) * 1000)
+    for name, lat in per.items():
+        print(f"  {name:<22} p50 {pct(lat, 0.5):6.2f} ms   p99 {pct(lat, 0.99):6.2f} ms")
+    print(
+        f"  {'input checks together':<22} p50 {pct(total, 0.5):6.2f} ms   p99 {pct(total, 0.99):6.2f} ms  [p50 <= 5 ms]"
+    )
+
+
+SYLLABLES = [
+    "ka",
+    "lo",
+    "mi",
+    "ra",
+    "te",
+    "su",
+    "vo",
+    "ne",
+    "di",
+    "pa",
+    "ro",
+    "ze",
+    "li",
+    "ma",
+    "to",
+    "fu",
+    "ga",
+    "be",
+    "ni",
+    "sa",
+]
+
+
+def synthetic_titles(path: Path, n: int, seed: int = 11) -> None:
+    rng = random.Random(seed)
+    with path.open("w", encoding="utf-8") as fh:
+        for i in range(n):
+            words = [
+                "".join(rng.choices(SYLLABLES, k=rng.randint(2, 4))).capitalize() for _ in range(rng.randint(1, 4))
+            ]
+            suffix = f" ({rng.choice(SYLLABLES)}{i % 97})" if i % 10 == 0 else ""
+            fh.write("_".join(words) + suffix + "\n")
+
+
+def bench_kb(n: int, lookups: int) -> None:
+    with tempfile.TemporaryDirectory(prefix="fgbench-") as tmp:
+        titles = Path(tmp) / "titles.txt"
+        t = time.perf_counter()
+        synthetic_titles(titles, n)
+        gen = time.perf_counter() - t
+        t = time.perf_counter()
+        stats = build_index(titles, Path(tmp) / "kb.idx")
+        took = time.perf_counter() - t
+        print(f"kb build: {n:,} synthetic titles ({titles.stat().st_size / 1e6:.0f} MB text, generated in {gen:.0f} s)")
+        print(f"  built in {took:.1f} s, {stats.keys:,} keys, index {stats.size_bytes / 1e6:.1f} MB")
+        if n < 10_000_000:
+            factor = 10_000_000 / n
+            print(
+                f"  extrapolated to 10M titles (linear): ~{took * factor:.0f} s, "
+                f"~{stats.size_bytes * factor / 1e6:.0f} MB"
+            )
+        rng = random.Random(3)
+        sample = []
+        with titles.open(encoding="utf-8") as fh:
+            for i, line in enumerate(fh):
+                if i % max(1, n // lookups) == 0:
+                    sample.append(line.strip().replace("_", " "))
+        misses = ["Quantum Loop Weaving", "information cascade flux", "Nano-Sync Fusion Technology"]
+        probes = [s if k % 2 else rng.choice(misses) + f" {k}" for k, s in enumerate(sample)]
+        with TermIndex(Path(tmp) / "kb.idx") as index:
+            lat: list[float] = []
+            hits = 0
+            for term in probes:
+                t0 = time.perf_counter_ns()
+                hits += term in index
+                lat.append((time.perf_counter_ns() - t0) / 1000)
+            src = IndexSource(Path(tmp) / "kb.idx")
+            ctx = CallContext(query="q")
+            src_lat = []
+            for term in probes[:2000]:
+                t0 = time.perf_counter_ns()
+                src.lookup(term, ctx)
+                src_lat.append((time.perf_counter_ns() - t0) / 1000)
+        print(
+            f"  lookup ({len(probes):,} probes, {hits:,} hits): p50 {pct(lat, 0.5):.1f} us  p99 {pct(lat, 0.99):.1f} us"
+            f"  mean {statistics.mean(lat):.1f} us  [<= 20 us]"
+        )
+        print(f"  IndexSource.lookup: p50 {pct(src_lat, 0.5):.1f} us  p99 {pct(src_lat, 0.99):.1f} us")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--titles", type=int, default=2_000_000)
+    parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--lookups", type=int, default=20_000)
+    args = parser.parse_args(argv)
+    bench_input(args.runs)
+    bench_kb(args.titles, args.lookups)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,311 @@
+"""Offline acceptance check: does a response use, refute, or profess ignorance of a term?
+
+Labels follow HypoTermQA (appendix P): UNREAL (the response says the term is not
+real, hypothetical, fictional, speculative), UNKNOWN (it says it has no
+information about it), MENTIONED (it uses the term in any other way), plus
+ABSENT when the term is not included at all (appendix K match).
+
+A cue counts for a term only when the dependency parse links them: the term is
+in the cue's clause or in a clause subordinate to it (complement, relative
+clause), never through a coordinated or adverbial clause, so "I couldn't find Y,
+but X is ..." refuses Y only. A pronoun or "the term" in a cue clause with no
+direct mention refers to the closest term mentioned before it. An explicit
+refusal wins over a later explanation (the response did warn the reader);
+popularity hedges ("not widely recognised") are not refusals.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from faithguard.terms.normalize import acronym, contains_term, normalize, number_variants, strip_brackets
+
+__all__ = ["Acceptance", "classify_acceptance", "classify_terms", "find_mentions", "mention_pattern"]
+
+Acceptance = Literal["UNREAL", "UNKNOWN", "MENTIONED", "ABSENT"]
+
+_NT = r"(?:\bnot|n['’]t)"
+_BE = r"(?:is|are|was|were|['’]s|['’]re)"
+_KINDS = (
+    r"(?:term|concept|thing|technology|phenomenon|technique|method|practice|field|word|phrase|theory|entity|"
+    r"product|law|act|event|condition|idea|notion|name|feature|device|framework|model|process|movement|trend|"
+    r"strategy|approach|program|programme|policy|discipline|principle|effect|system|tool|style|genre|"
+    r"treatment|disease|syndrome|species|substance|material|compound|organization|company|place)"
+)
+_STATUS_ADJ = (
+    r"(?:real|actual|genuine|existing|established|recogni[sz]ed|standard|legitimate|valid|known|documented|"
+    r"defined|official|accepted)"
+)
+_UNREAL_CUES = [
+    rf"\b(?:does|do|did)\s*{_NT}\s+(?:actually\s+|really\s+|currently\s+|seem\s+to\s+|appear\s+to\s+)?exist",
+    rf"\b(?:does|do)\s*{_NT}\s+(?:appear|seem)\s+to\s+be\s+(?:an?\s+)?{_STATUS_ADJ}",
+    r"\bno\s+such\b",
+    rf"\bthere\s*(?:{_BE}|was|were)\s+no\s+(?:\w+[\s-]+){{0,3}}?(?:called|named|known\s+as|by\s+the\s+name)\b",
+    rf"{_NT}\s+an?\s+(?:real|actual|genuine|existing|established|recogni[sz]ed|known|documented|defined)\b",
+    rf"{_NT}\s+{_STATUS_ADJ}\s+(?:\w+\s+)?{_KINDS}",
+    rf"{_NT}\s+an?\s+(?:term|word|name|phrase|concept)\s+(?:that\s+is\s+)?(?:used|recogni[sz]ed|found|known)\b",
+    rf"\b{_BE}\s*{_NT}\s+(?:a\s+)?real\b",
+    r"\bno\s+(?:evidence|indication|proof)\s+(?:that|of)\b",
+    r"\b(?:doesn['’]t|does\s+not)\s+correspond\s+to\s+any\b",
+    r"\binvented\s+" + _KINDS,
+]
+#: "There is no <term>": counts only for a mention that starts right after the cue.
+_ADJACENT_UNREAL = re.compile(
+    r"\bthere\s*(?:is|are|was|were|['’]s)\s+(?:no|not\s+an?|not\s+any)\s+(?:such\s+thing\s+as\s+(?:an?\s+|the\s+)?)?",
+    re.IGNORECASE,
+)
+_UNREAL_ADJ = re.compile(
+    r"\b(?:fictional|fictitious|hypothetical|imaginary|made[-\s]up|fabricated|speculative|non-?existent|"
+    r"mythical|fake|coined)\b",
+    re.IGNORECASE,
+)
+_UNKNOWN_CUES = [
+    rf"{_NT}\s+(?:familiar|aware|acquainted)\b",
+    r"\bunfamiliar\s+with\b",
+    rf"\b(?:could|can|was|were|am|['’]m|are|have|did|do)\s*{_NT}\s+(?:been\s+)?(?:able\s+to\s+)?"
+    r"(?:find|locate|identify|verify|confirm|recogni[sz]e)\b",
+    r"\b(?:unable\s+to|cannot|can\s+not|failed\s+to)\s+(?:find|locate|identify|verify|confirm|recogni[sz]e)\b",
+    rf"\b(?:do|does|did|have)\s*{_NT}\s+(?:have|possess|hold)\s+(?:\w+\s+){{0,3}}(?:information|details|data|"
+    r"knowledge|records?)\b",
+    r"\bno\s+(?:\w+\s+){0,2}(?:information|details|data|knowledge|records?|mention|references?)\s+"
+    r"(?:about|on|of|regarding|for|related\s+to)\b",
+    rf"{_NT}\s+(?:entirely\s+|quite\s+|completely\s+)?(?:sure|certain|clear)\s+(?:what|whether|how|if|which)\b",
+    r"\bunclear\s+(?:what|whether|how|if|which)\b",
+    r"\b(?:beyond|outside)\s+(?:the\s+scope\s+of\s+)?my\s+(?:knowledge|training)\b",
+    r"\bknowledge\s+cut-?off\b",
+    r"\bwhat\s+you\s+mean\s+by\b",
+    r"\bnot\s+(?:a\s+)?(?:well|clearly)[-\s]defined\b",
+    rf"\bI\s+(?:do|did)\s*{_NT}\s+know\s+(?:what|of|about|anything)\b",
+    r"\b(?:have|has)\s*(?:not|n['’]t)\s+(?:heard|come\s+across|encountered|seen)\b",
+    r"\bnever\s+(?:heard|come\s+across|encountered)\b",
+    rf"{_NT}\s+(?:something|a\s+term|a\s+concept|a\s+name)\s+(?:that\s+)?I\s*(?:am|['’]m|have|recogni[sz]e)\b",
+    r"\bnot\s+(?:in|part\s+of)\s+my\s+(?:training|knowledge|database)",
+]
+_UNREAL_RE = [re.compile(p, re.IGNORECASE) for p in _UNREAL_CUES]
+_UNKNOWN_RE = [re.compile(p, re.IGNORECASE) for p in _UNKNOWN_CUES]
+_BLOCKING = {"conj", "parataxis", "advcl"}
+_CLAUSE_DEPS = {"ROOT", "conj", "ccomp", "advcl", "relcl", "parataxis", "xcomp", "acl", "csubj", "pcomp"}
+_ANAPHOR_PRON = {"it", "this", "that", "its"}
+_ANAPHOR_NOUNS = {"term", "concept", "phrase", "name", "notion", "idea", "expression", "technology", "thing", "word"}
+_ANAPHOR_DETS = {"this", "that", "the", "such", "these", "those"}
+_NEG = {"not", "n't", "never", "n’t"}
+#: A contrast between a cue and a mention ends the cue's reach even when the parse is wrong.
+_CONTRAST = re.compile(r",\s*(?:but|yet|whereas|while|although|though)\b|;|\bhowever\b|\bbut\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class _Cue:
+    label: Literal["UNREAL", "UNKNOWN"]
+    start: int
+    adjective: bool
+    adjacent_end: int = -1
+
+
+def _word_pattern(word: str) -> str:
+    forms = sorted({v for v in number_variants(word) if " " not in v}, key=len, reverse=True)
+    return "(?:" + "|".join(re.escape(f) for f in forms) + ")"
+
+
+def mention_pattern(term: str) -> re.Pattern[str] | None:
+    """Regex matching ``term`` across case, hyphen/space/punctuation and singular/plural of each word."""
+    norm = normalize(strip_brackets(term)) or normalize(term)
+    words = norm.split()
+    if not words:
+        return None
+    body = r"[\W_]+".join(_word_pattern(w) for w in words)
+    return re.compile(r"(?<![\w])" + body + r"(?![\w])", re.IGNORECASE)
+
+
+def find_mentions(text: str, term: str) -> list[tuple[int, int]]:
+    """Character spans of ``term`` in ``text`` (case, hyphen/space, punctuation, plural and acronym forms)."""
+    pattern = mention_pattern(term)
+    if pattern is None:
+        return []
+    spans = [(m.start(), m.end()) for m in pattern.finditer(text)]
+    acr = acronym(term)
+    if acr is not None and len(acr) >= 3:
+        spans.extend((m.start(), m.end()) for m in re.finditer(r"\b" + re.escape(acr) + r"s?\b", text))
+    return sorted(set(spans))
+
+
+def _token_at(doc: Any, char: int) -> Any:
+    span = doc.char_span(char, char + 1, alignment_mode="expand")
+    if span is not None and len(span):
+        return span[0]
+    for tok in doc:
+        if tok.idx <= char < tok.idx + len(tok.text) + 1:
+            return tok
+    return None
+
+
+def _clause_head(tok: Any) -> Any:
+    cur = tok
+    while True:
+        if cur.dep_ in _CLAUSE_DEPS and (cur.pos_ in {"VERB", "AUX"} or cur.dep_ == "ROOT"):
+            return cur
+        if cur.head.i == cur.i:
+            return cur
+        cur = cur.head
+
+
+def _is_clause(tok: Any) -> bool:
+    return tok.pos_ in {"VERB", "AUX"} or any(c.dep_ in {"nsubj", "nsubjpass", "expl"} for c in tok.children)
+
+
+def _governed(head: Any, tok: Any) -> bool:
+    """Whether ``tok`` lies in ``head``'s clause or a clause subordinate to it (not conj/advcl/parataxis)."""
+    cur = tok
+    while True:
+        if cur.i == head.i:
+            return True
+        if cur.dep_ in _BLOCKING and _is_clause(cur):
+            return False
+        if cur.head.i == cur.i:
+            return False
+        cur = cur.head
+
+
+def _in_subtree(tok: Any, ancestor: Any) -> bool:
+    return bool(ancestor.left_edge.i <= tok.i <= ancestor.right_edge.i) and (
+        tok.i == ancestor.i or any(a.i == ancestor.i for a in tok.ancestors)
+    )
+
+
+def _linked_directly(head: Any, mention_root: Any) -> bool:
+    if _governed(head, mention_root):
+        return True
+    # "X, which does not exist, ..." - the cue clause modifies the term itself.
+    return head.dep_ in {"relcl", "acl"} and head.head.i == mention_root.i
+
+
+def _negated(head: Any) -> bool:
+    return any(c.dep_ == "neg" or c.lower_ in _NEG for c in head.children)
+
+
+def _adjective_applies(adj: Any, head: Any, mention_roots: Sequence[Any]) -> bool:
+    """An UNREAL adjective counts when it describes the term (or a generic noun for it)."""
+    if adj.pos_ not in {"ADJ", "VERB", "NOUN"} and adj.tag_ not in {"JJ", "VBN"}:
+        return False
+    if _negated(head) or any(c.dep_ == "neg" for c in adj.children):
+        return False
+    noun = adj.head
+    for root in mention_roots:
+        generic = noun.lemma_.lower() in _ANAPHOR_NOUNS or noun.pos_ == "PROPN"
+        if noun.i == root.i or (generic and _in_subtree(root, noun)):
+            return True
+        subjects = _subjects(head)
+        if any(_in_subtree(root, s) for s in subjects) and _in_subtree(adj, head):
+            return True
+    return False
+
+
+def _subjects(head: Any) -> list[Any]:
+    """Subjects of a clause, looking through raising verbs ("X appears to be ...")."""
+    out: list[Any] = []
+    cur = head
+    for _ in range(4):
+        out.extend(c for c in cur.children if c.dep_ in {"nsubj", "nsubjpass"})
+        if cur.dep_ not in {"xcomp", "ccomp"} or cur.head.i == cur.i:
+            break
+        cur = cur.head
+    return out
+
+
+def _anaphor_in_clause(head: Any) -> bool:
+    for tok in head.subtree:
+        if not _governed(head, tok):
+            continue
+        low = tok.lower_
+        if low in _ANAPHOR_PRON and tok.dep_ not in {"expl", "det", "mark", "advmod"} and tok.pos_ == "PRON":
+            return True
+        if tok.lemma_.lower() in _ANAPHOR_NOUNS and any(c.lower_ in _ANAPHOR_DETS for c in tok.children):
+            return True
+    return False
+
+
+def _find_cues(text: str) -> list[_Cue]:
+    cues: list[_Cue] = []
+    for rx in _UNREAL_RE:
+        cues.extend(_Cue("UNREAL", m.start(), False) for m in rx.finditer(text))
+    cues.extend(_Cue("UNREAL", m.start(), True) for m in _UNREAL_ADJ.finditer(text))
+    cues.extend(_Cue("UNREAL", m.start(), False, m.end()) for m in _ADJACENT_UNREAL.finditer(text))
+    for rx in _UNKNOWN_RE:
+        cues.extend(_Cue("UNKNOWN", m.start(), False) for m in rx.finditer(text))
+    return sorted(cues, key=lambda c: c.start)
+
+
+def classify_terms(
+    response: str, terms: Sequence[str], *, context_terms: Iterable[str] = (), doc: Any = None
+) -> dict[str, Acceptance]:
+    """Acceptance label of each term in ``response``; ``context_terms`` compete for pronoun references."""
+    labels: dict[str, Acceptance] = {}
+    present = [t for t in terms if t.strip() and (contains_term(response, t) or find_mentions(response, t))]
+    for t in terms:
+        labels[t] = "MENTIONED" if t in present else "ABSENT"
+    if not present:
+        return labels
+    cues = _find_cues(response)
+    if not cues:
+        return labels
+    if doc is None:
+        from faithguard.nlp import get_nlp
+
+        doc = get_nlp()(response, disable=["ner"])
+    all_terms = list(dict.fromkeys([*present, *(c for c in context_terms if c not in present)]))
+    mentions: list[tuple[int, int, str, Any]] = []
+    for t in all_terms:
+        for start, end in find_mentions(response, t):
+            span = doc.char_span(start, end, alignment_mode="expand")
+            if span is not None and len(span):
+                mentions.append((start, end, t, span.root))
+    mentions.sort(key=lambda m: m[0])
+    found: dict[str, set[str]] = {t: set() for t in present}
+    for cue in cues:
+        tok = _token_at(doc, cue.start)
+        if tok is None:
+            continue
+        head = _clause_head(tok)
+        sent = tok.sent
+        direct: set[str] = set()
+        for m_start, _, t, root in mentions:
+            if root.sent.start != sent.start:
+                continue
+            if cue.adjacent_end >= 0:
+                if 0 <= m_start - cue.adjacent_end <= 4:
+                    direct.add(t)
+            elif cue.adjective:
+                if _adjective_applies(tok, head, [root]):
+                    direct.add(t)
+            elif _linked_directly(head, root) and not _CONTRAST.search(
+                response[min(cue.start, m_start) : max(cue.start, m_start)]
+            ):
+                direct.add(t)
+        if cue.adjacent_end >= 0:
+            pass
+        elif not direct and (not cue.adjective or not _negated(head)) and _anaphor_in_clause(head):
+            prior = [m for m in mentions if m[0] < cue.start and m[3].sent.start >= sent.start - 80]
+            if prior and _within_sentences(doc, prior[-1][3], tok, 2):
+                direct.add(prior[-1][2])
+        for t in direct:
+            if t in found:
+                found[t].add(cue.label)
+    for t, hits in found.items():
+        if "UNREAL" in hits:
+            labels[t] = "UNREAL"
+        elif "UNKNOWN" in hits:
+            labels[t] = "UNKNOWN"
+    return labels
+
+
+def _within_sentences(doc: Any, earlier: Any, later: Any, n: int) -> bool:
+    sents = list(doc.sents)
+    index = {s.start: i for i, s in enumerate(sents)}
+    return 0 <= index.get(later.sent.start, 0) - index.get(earlier.sent.start, 0) <= n
+
+
+def classify_acceptance(response: str, term: str, *, context_terms: Iterable[str] = ()) -> Acceptance:
+    """Acceptance label of one term in ``response``."""
+    return classify_terms(response, [term], context_terms=context_terms)[term]

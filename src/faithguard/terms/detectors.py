@@ -1,0 +1,200 @@
+"""The term detectors: unknown terms in the request, fabricated terms in the response."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from faithguard.detector import CallContext, KnowledgeSource
+from faithguard.models import DetectorResult, Severity, TermFinding, Verdict, VerdictKind
+from faithguard.terms.acceptance import Acceptance, classify_terms
+from faithguard.terms.extract import Candidate, extract_candidates
+from faithguard.terms.labels import answer_label, meaning_check, term_label
+from faithguard.terms.sources import GlossarySource, default_sources
+
+Stage = Literal["input", "output"]
+
+__all__ = ["FabricatedTermsDetector", "UnknownTermsDetector", "judge_terms", "resolve_term"]
+
+#: Candidate kinds that name something the user asked about (checked in the answer even when known).
+NAMED_SOURCES = frozenset({"quoted", "title_case"})
+_VALID = {"UNREAL", "UNKNOWN", "MENTIONED", "ABSENT"}
+
+
+def resolve_term(term: str, ctx: CallContext, sources: Sequence[KnowledgeSource]) -> TermFinding:
+    """Ask every source; unknown only when none backs the term and at least one denies it."""
+    tried: list[str] = []
+    backed: list[str] = []
+    denied = False
+    for src in sources:
+        tried.append(src.name)
+        try:
+            answer = src.lookup(term, ctx)
+        except Exception:  # noqa: BLE001 - a broken source cannot decide; others still can
+            answer = None
+        if answer is True:
+            backed.append(src.name)
+        elif answer is False:
+            denied = True
+    known: bool | None = True if backed else (False if denied else None)
+    return TermFinding(term=term, known=known, sources_tried=tried, backed_by=backed)
+
+
+class UnknownTermsDetector:
+    """Input stage: flags candidate terms in the request that no knowledge source backs."""
+
+    name = "unknown_terms"
+    stage: Stage = "input"
+    order = 60
+    timeout: float | None = None
+
+    def __init__(self, sources: Sequence[KnowledgeSource] | None = None) -> None:
+        self._sources = list(sources) if sources is not None else None
+
+    def sources(self, ctx: CallContext) -> list[KnowledgeSource]:
+        """The call's registered sources, else the constructor's, else :func:`default_sources`."""
+        if ctx.knowledge_sources:
+            return list(ctx.knowledge_sources)
+        if self._sources is None:
+            self._sources = default_sources()
+        return self._sources
+
+    def run(self, ctx: CallContext) -> DetectorResult:
+        """Extract candidates from ``ctx.query`` and resolve each against the sources."""
+        sources = self.sources(ctx)
+        candidates = extract_candidates(ctx.query)
+        findings: list[TermFinding] = []
+        verdicts: list[Verdict] = []
+        named_known: list[str] = []
+        for cand in candidates:
+            tf = resolve_term(cand.text, ctx, sources)
+            findings.append(tf)
+            if tf.known is False:
+                verdicts.append(
+                    Verdict(
+                        kind=VerdictKind.UNKNOWN_TERM.value,
+                        severity=Severity.WARNING,
+                        term=tf.term,
+                        explanation=f"no knowledge source backs {tf.term!r} (tried: {', '.join(tf.sources_tried)})",
+                        detector=self.name,
+                    )
+                )
+            elif tf.known is True and cand.source in NAMED_SOURCES:
+                named_known.append(tf.term)
+        return DetectorResult(
+            verdicts=verdicts,
+            terms=findings,
+            findings={
+                "unknown_terms": [t.term for t in findings if t.known is False],
+                "known_terms": named_known,
+                "term_candidates": [_candidate_row(c, t) for c, t in zip(candidates, findings, strict=True)],
+            },
+        )
+
+
+def _candidate_row(cand: Candidate, tf: TermFinding) -> dict[str, Any]:
+    return {
+        "term": cand.text,
+        "kind": cand.source,
+        "known": tf.known,
+        "sources_tried": list(tf.sources_tried),
+        "backed_by": list(tf.backed_by),
+    }
+
+
+def judge_terms(ctx: CallContext, terms: list[str]) -> dict[str, Acceptance]:
+    """Labels from ``ctx.judge.classify_terms`` when it exists and answers sensibly; {} otherwise."""
+    method = getattr(ctx.judge, "classify_terms", None) if ctx.judge is not None else None
+    if method is None or not terms:
+        return {}
+    try:
+        raw = method(ctx, terms)
+    except Exception:  # noqa: BLE001 - the offline classifier takes over
+        return {}
+    if not isinstance(raw, dict):
+        return {}
+    out: dict[str, Acceptance] = {}
+    for term in terms:
+        value = raw.get(term)
+        if isinstance(value, str) and value.upper() in _VALID:
+            out[term] = value.upper()  # type: ignore[assignment]
+    return out
+
+
+class FabricatedTermsDetector:
+    """Output stage: an unknown term the response uses as real is a fabricated term."""
+
+    name = "fabricated_terms"
+    stage: Stage = "output"
+    order = 300
+    timeout: float | None = None
+
+    def __init__(self, glossary: GlossarySource | None = None) -> None:
+        self._glossary = glossary
+
+    def _definition(self, term: str, ctx: CallContext) -> str | None:
+        sources: list[Any] = [self._glossary, *ctx.knowledge_sources]
+        for src in sources:
+            if isinstance(src, GlossarySource):
+                found = src.definition(term)
+                if found:
+                    return found
+        return None
+
+    def run(self, ctx: CallContext) -> DetectorResult:
+        """Classify the response's stance toward each unknown (and named known) term."""
+        if ctx.response is None:
+            return DetectorResult()
+        unknown = [str(t) for t in ctx.findings.get("unknown_terms", [])]
+        known = [str(t) for t in ctx.findings.get("known_terms", []) if t not in unknown]
+        terms = unknown + known
+        if not terms:
+            return DetectorResult()
+        rows = ctx.findings.get("term_candidates", [])
+        by_term = {str(r["term"]): r for r in rows if isinstance(r, dict) and r.get("term")}
+        context_terms = list(by_term)
+        labels: dict[str, Acceptance] = judge_terms(ctx, terms)
+        decided_by = "judge" if labels else "offline"
+        missing = [t for t in terms if t not in labels]
+        if missing:
+            labels.update(classify_terms(ctx.response, missing, context_terms=context_terms))
+        verdicts: list[Verdict] = []
+        findings: list[TermFinding] = []
+        tlabels: list[str] = []
+        for term in terms:
+            acc = labels[term]
+            is_known = term in known
+            meaning = None
+            if is_known and acc == "MENTIONED":
+                definition = self._definition(term, ctx)
+                meaning = meaning_check(ctx.response, term, definition) if definition else None
+            tlabels.append(term_label(is_known, acc, meaning))
+            row = by_term.get(term, {})
+            findings.append(
+                TermFinding(
+                    term=term,
+                    known=is_known,
+                    sources_tried=list(row.get("sources_tried", [])),
+                    backed_by=list(row.get("backed_by", [])),
+                    acceptance=acc,
+                )
+            )
+            if not is_known and acc == "MENTIONED":
+                verdicts.append(
+                    Verdict(
+                        kind=VerdictKind.FABRICATED_TERM.value,
+                        severity=Severity.CRITICAL,
+                        term=term,
+                        explanation=f"the response uses {term!r}, which no knowledge source backs, as if it were real",
+                        detector=self.name,
+                    )
+                )
+        return DetectorResult(
+            verdicts=verdicts,
+            terms=findings,
+            findings={
+                "answer_label": answer_label(tlabels),
+                "term_acceptance": dict(labels),
+                "term_acceptance_by": decided_by if not missing else ("mixed" if decided_by == "judge" else "offline"),
+            },
+        )

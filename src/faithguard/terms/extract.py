@@ -1,0 +1,252 @@
+"""Candidate term extraction from a request: quoted names, Title-Cased runs, noun compounds, rare words."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from faithguard.terms.normalize import normalize
+
+__all__ = ["Candidate", "extract_candidates", "extract_from_doc"]
+
+#: Single words at or above this Zipf frequency are ordinary vocabulary, not term candidates.
+COMMON_ZIPF = 3.0
+_MAX_WORDS = 8
+_QUOTED = re.compile(r"\"([^\"\n]{2,100})\"|“([^”\n]{2,100})”|‘([^’\n]{2,100})’|(?<![\w])'([^'\n]{2,100})'(?![\w])")
+_LEAD_POS = {"DET", "PRON", "NUM", "PUNCT", "ADP", "CCONJ", "SCONJ", "PART", "AUX", "SPACE", "SYM"}
+_RUN_POS = {"PROPN", "NOUN", "ADJ", "X", "NUM", "VERB"}
+_CONNECTORS = {"of", "and", "de", "the", "for", "on", "in", "an'", "&"}
+#: Words that open a request; a tagger may call them proper nouns when capitalised ("Explain X").
+_REQUEST_VERBS = frozenset(
+    [
+        "explain",
+        "describe",
+        "compare",
+        "contrast",
+        "tell",
+        "list",
+        "summarize",
+        "summarise",
+        "define",
+        "discuss",
+        "give",
+        "write",
+        "show",
+        "analyze",
+        "analyse",
+        "evaluate",
+        "outline",
+        "provide",
+        "please",
+        "name",
+        "identify",
+        "assess",
+        "review",
+        "suggest",
+        "recommend",
+        "find",
+    ]
+)
+#: Pipes the extraction does not read (named entities alone cost about as much as the parse).
+_UNUSED_PIPES = ["ner", "lemmatizer"]
+_PRIORITY = {"quoted": 0, "title_case": 1, "noun_chunk": 2, "rare_word": 3}
+#: Generic modifiers that describe rather than name ("various applications").
+_GENERIC_MODIFIERS = frozenset(
+    [
+        "various",
+        "different",
+        "several",
+        "many",
+        "other",
+        "certain",
+        "specific",
+        "particular",
+        "overall",
+        "new",
+        "old",
+        "same",
+        "such",
+        "own",
+        "main",
+        "major",
+        "minor",
+        "key",
+        "important",
+        "significant",
+        "general",
+        "common",
+        "current",
+        "recent",
+        "future",
+        "potential",
+        "possible",
+        "whole",
+        "entire",
+        "full",
+        "total",
+        "individual",
+        "personal",
+        "public",
+        "private",
+        "modern",
+        "traditional",
+        "typical",
+        "basic",
+        "simple",
+    ]
+)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A candidate term and where it sits in the request."""
+
+    text: str
+    start: int
+    end: int
+    source: str
+
+
+def _zipf(word: str) -> float:
+    from faithguard.terms.sources import zipf
+
+    return zipf(word)
+
+
+def _rare_word(word: str) -> bool:
+    return len(word) >= 4 and word.isalpha() and _zipf(word.lower()) < COMMON_ZIPF
+
+
+def _noun_chunk(chunk: Any, starts: frozenset[int]) -> Candidate | None:
+    tokens = list(chunk)
+    # A coordination ("health and fitness industry") or possessive ("a person's beliefs") is not one term:
+    # keep what follows the last conjunction or possessive marker.
+    cut = max((i for i, t in enumerate(tokens) if t.pos_ == "CCONJ" or t.tag_ == "POS"), default=-1)
+    tokens = tokens[cut + 1 :]
+    while tokens and (tokens[0].pos_ in _LEAD_POS or tokens[0].tag_ == "POS" or tokens[0].lower_ in _GENERIC_MODIFIERS):
+        tokens = tokens[1:]
+    while tokens and (tokens[-1].pos_ == "PUNCT" or tokens[-1].tag_ == "POS"):
+        tokens = tokens[:-1]
+    if not tokens:
+        return None
+    doc = chunk.doc
+    start, end = tokens[0].idx, tokens[-1].idx + len(tokens[-1].text)
+    text = doc.text[start:end]
+    words = normalize(text).split()
+    if not words or len(words) > _MAX_WORDS:
+        return None
+    if len(tokens) == 1:
+        tok = tokens[0]
+        if tok.pos_ in {"NOUN", "PROPN", "X"} and _rare_word(tok.text):
+            return Candidate(text, start, end, "rare_word")
+        return None
+    nouns = sum(1 for t in tokens if t.pos_ in {"NOUN", "PROPN"})
+    hyphenated = any(t.text == "-" for t in tokens) or any("-" in t.text for t in tokens)
+    titled = any(t.text[:1].isupper() and t.i not in starts for t in tokens)
+    if nouns >= 2 or hyphenated or titled:
+        return Candidate(text, start, end, "noun_chunk")
+    return None
+
+
+def _title_runs(doc: Any, starts: frozenset[int]) -> list[Candidate]:
+    out: list[Candidate] = []
+    run: list[Any] = []
+
+    def flush() -> None:
+        # A sentence-initial capital on an ordinary word ("Explain Nano-Sync ...") is not part of a name.
+        while (
+            len(run) > 1
+            and run[0].i in starts
+            and (
+                run[0].tag_ in {"VB", "VBP", "VBZ", "RB", "WRB", "WP", "DT", "IN", "MD"}
+                or run[0].pos_ == "VERB"
+                or run[0].lower_ in _REQUEST_VERBS
+            )
+            and run[1].text != "-"
+        ):
+            run.pop(0)
+            while run and (run[0].lower_ in _CONNECTORS or run[0].text == "-"):
+                run.pop(0)
+        while run and (run[-1].lower_ in _CONNECTORS or run[-1].text == "-"):
+            run.pop()
+        if run:
+            first, last = run[0], run[-1]
+            capped = [t for t in run if t.text[:1].isupper()]
+            long_enough = len(capped) >= 2 or (first.i not in starts and _rare_word(first.text))
+            if long_enough and not (len(run) == 1 and first.i in starts):
+                start, end = first.idx, last.idx + len(last.text)
+                out.append(Candidate(doc.text[start:end], start, end, "title_case"))
+        run.clear()
+
+    for tok in doc:
+        is_cap = tok.text[:1].isupper() and tok.pos_ in _RUN_POS and tok.text != "I"
+        joins = bool(run) and (
+            (tok.text == "-" and not run[-1].whitespace_)
+            or (run[-1].text == "-" and not run[-1].whitespace_)
+            or (
+                tok.lower_ in _CONNECTORS
+                and tok.i + 1 < len(doc)
+                and (doc[tok.i + 1].text[:1].isupper() or doc[tok.i + 1].like_num)
+            )
+            or (run[-1].lower_ in _CONNECTORS and (tok.like_num or is_cap))
+        )
+        if is_cap and run and tok.i in starts:
+            flush()
+        if is_cap or joins:
+            if not run and tok.i in starts and tok.pos_ not in {"PROPN", "NOUN", "X"}:
+                continue
+            run.append(tok)
+        else:
+            flush()
+    flush()
+    return out
+
+
+def _quoted(text: str) -> list[Candidate]:
+    out: list[Candidate] = []
+    for m in _QUOTED.finditer(text):
+        group = next(i for i in range(1, 5) if m.group(i) is not None)
+        inner = m.group(group).strip().strip("\\").strip()
+        if inner and len(inner.split()) <= _MAX_WORDS and any(ch.isalpha() for ch in inner):
+            start = m.start(group) + (len(m.group(group)) - len(m.group(group).lstrip()))
+            out.append(Candidate(inner, start, start + len(inner), "quoted"))
+    return out
+
+
+def extract_from_doc(doc: Any) -> list[Candidate]:
+    """Candidates in a parsed spaCy ``Doc``: maximal spans only, in text order, deduplicated."""
+    # Token.is_sent_start rescans the doc on every call: compute sentence starts once.
+    starts = frozenset(s.start for s in doc.sents) if len(doc) else frozenset()
+    found: list[Candidate] = _quoted(doc.text)
+    found.extend(_title_runs(doc, starts))
+    for chunk in doc.noun_chunks:
+        cand = _noun_chunk(chunk, starts)
+        if cand is not None:
+            found.append(cand)
+    for tok in doc:  # rare nouns outside noun chunks (e.g. after a preposition the parser missed)
+        if tok.pos_ in {"NOUN", "PROPN"} and _rare_word(tok.text) and not tok.is_stop:
+            found.append(Candidate(tok.text, tok.idx, tok.idx + len(tok.text), "rare_word"))
+    found.sort(key=lambda c: (_PRIORITY[c.source], -(c.end - c.start), c.start))
+    kept: list[Candidate] = []
+    for cand in found:
+        if not any(k.start < cand.end and cand.start < k.end for k in kept):
+            kept.append(cand)
+    kept.sort(key=lambda c: c.start)
+    seen: set[str] = set()
+    unique: list[Candidate] = []
+    for cand in kept:
+        key = normalize(cand.text)
+        if key and key not in seen:
+            seen.add(key)
+            unique.append(cand)
+    return unique
+
+
+def extract_candidates(text: str) -> list[Candidate]:
+    """Candidate terms in ``text`` using the shared spaCy pipeline."""
+    if not text or not text.strip():
+        return []
+    from faithguard.nlp import get_nlp
+
+    return extract_from_doc(get_nlp()(text, disable=_UNUSED_PIPES))

@@ -1,0 +1,87 @@
+"""Term normalisation: the HypoTermQA string match (appendix K) plus number variants."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+__all__ = ["acronym", "contains_term", "normalize", "number_variants", "strip_brackets"]
+
+_BRACKETS = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
+_PUNCT = re.compile(r"[^\w\s]", re.UNICODE)
+_SPACES = re.compile(r"\s+")
+_ES_ENDINGS = ("ches", "shes", "sses", "xes", "zes")
+
+
+def strip_brackets(text: str) -> str:
+    """Drop expressions inside round or square brackets."""
+    return _BRACKETS.sub(" ", text)
+
+
+def normalize(text: str) -> str:
+    """Lowercase, hyphens/underscores to spaces, punctuation removed, spaces collapsed."""
+    text = unicodedata.normalize("NFKC", text).lower()
+    text = text.replace("_", " ").replace("-", " ").replace("\u2010", " ").replace("\u2013", " ")
+    text = text.replace("'", "").replace("\u2019", "")
+    text = _PUNCT.sub(" ", text)
+    return _SPACES.sub(" ", text).strip()
+
+
+def _singular(word: str) -> str:
+    if len(word) <= 3 or word.endswith("ss") or word.endswith("us") or word.endswith("is"):
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(_ES_ENDINGS):
+        return word[:-2]
+    if word.endswith("s"):
+        return word[:-1]
+    return word
+
+
+def _plural(word: str) -> str:
+    if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    if word.endswith(("s", "x", "z", "ch", "sh")):
+        return word + "es"
+    return word + "s"
+
+
+def number_variants(normalized: str) -> list[str]:
+    """The normalised phrase with its last word singular and plural (the phrase itself first)."""
+    if not normalized:
+        return []
+    head, _, last = normalized.rpartition(" ")
+    prefix = head + " " if head else ""
+    out = [normalized]
+    for form in (_singular(last), _plural(last)):
+        candidate = prefix + form
+        if candidate not in out:
+            out.append(candidate)
+    return out
+
+
+def acronym(term: str) -> str | None:
+    """Initials of a multiword term ("Nano-Sync Fusion Technology" -> "NSFT"), or None."""
+    words = [w for w in normalize(term).split() if w not in {"of", "and", "the", "for", "in", "on", "a", "an"}]
+    if len(words) < 2:
+        return None
+    return "".join(w[0] for w in words).upper()
+
+
+def contains_term(text: str, term: str) -> bool:
+    """Appendix-K inclusion: case, brackets, hyphen/space, punctuation, plural and acronym forms."""
+    if not term.strip():
+        return False
+    raw_text = _SPACES.sub(" ", text.lower())
+    raw_term = _SPACES.sub(" ", term.lower()).strip()
+    if raw_term and raw_term in raw_text:
+        return True
+    padded = " " + normalize(strip_brackets(text)) + " "
+    norm_term = normalize(strip_brackets(term)) or normalize(term)
+    if not norm_term:
+        return False
+    if any(" " + v + " " in padded for v in number_variants(norm_term)):
+        return True
+    acr = acronym(term)
+    return acr is not None and len(acr) >= 3 and re.search(r"\b" + re.escape(acr) + r"s?\b", text) is not None

@@ -1,0 +1,207 @@
+"""Built-in knowledge sources: the call's own context, a glossary, the lexicon, a term index."""
+
+from __future__ import annotations
+
+import json
+import os
+from functools import lru_cache
+from pathlib import Path
+
+from faithguard.detector import CallContext, KnowledgeSource
+from faithguard.errors import ConfigError
+from faithguard.terms.kbindex import TermIndex
+from faithguard.terms.normalize import normalize, number_variants, strip_brackets
+
+__all__ = [
+    "ContextSource",
+    "GlossarySource",
+    "IndexSource",
+    "LexiconSource",
+    "default_sources",
+    "zipf",
+]
+
+GLOSSARY_ENV = "FAITHGUARD_GLOSSARY"
+INDEX_ENV = "FAITHGUARD_KB_INDEX"
+
+
+@lru_cache(maxsize=65536)
+def zipf(word: str) -> float:
+    """wordfreq Zipf frequency of one word in English (0.0 means not in the word list)."""
+    import wordfreq
+
+    return float(wordfreq.zipf_frequency(word, "en"))
+
+
+class ContextSource:
+    """Backs a term that appears in the call's own system text, earlier turns or documents."""
+
+    name = "context"
+
+    def __init__(self) -> None:
+        self._last: tuple[str, str] = ("", "")
+
+    def _normalized(self, text: str) -> str:
+        if self._last[0] != text:  # one call's documents are checked for many terms: normalise once
+            self._last = (text, " " + normalize(strip_brackets(text)) + " ")
+        return self._last[1]
+
+    def lookup(self, term: str, ctx: CallContext) -> bool | None:
+        """True when the term occurs in ``ctx.sources_text``; None otherwise (absence proves nothing)."""
+        text = ctx.sources_text
+        if not text:
+            return None
+        padded = self._normalized(text)
+        norm = normalize(strip_brackets(term)) or normalize(term)
+        if norm and any(" " + v + " " in padded for v in number_variants(norm)):
+            return True
+        return None
+
+
+class GlossarySource:
+    """A user glossary: a .txt file (one term per line) or .json (list of terms or term -> definition)."""
+
+    name = "glossary"
+
+    def __init__(self, path: str | os.PathLike[str] | None = None, *, exhaustive: bool = False) -> None:
+        raw = path if path is not None else os.environ.get(GLOSSARY_ENV)
+        self.path = Path(raw) if raw else None
+        self.exhaustive = exhaustive
+        self.definitions: dict[str, str] = {}
+        self._keys: set[str] = set()
+        if self.path is not None:
+            self._load(self.path)
+
+    @property
+    def enabled(self) -> bool:
+        """Whether a glossary file is configured."""
+        return self.path is not None
+
+    def _load(self, path: Path) -> None:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"cannot read glossary {path}: {exc}") from exc
+        entries: dict[str, str] = {}
+        if path.suffix.lower() == ".json":
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise ConfigError(f"glossary {path} is not valid JSON: {exc}") from exc
+            if isinstance(data, dict):
+                entries = {str(k): str(v) if v is not None else "" for k, v in data.items()}
+            elif isinstance(data, list):
+                entries = {str(k): "" for k in data}
+            else:
+                raise ConfigError(f"glossary {path}: expected a JSON list or object")
+        else:
+            entries = {line.strip(): "" for line in text.splitlines() if line.strip() and not line.startswith("#")}
+        for term, definition in entries.items():
+            key = normalize(strip_brackets(term)) or normalize(term)
+            if key:
+                self._keys.add(key)
+                if definition:
+                    self.definitions[key] = definition
+
+    def _key(self, term: str) -> str | None:
+        norm = normalize(strip_brackets(term)) or normalize(term)
+        return next((v for v in number_variants(norm) if v in self._keys), None)
+
+    def definition(self, term: str) -> str | None:
+        """The glossary's definition of ``term``, if it has one."""
+        key = self._key(term)
+        return self.definitions.get(key) if key else None
+
+    def lookup(self, term: str, ctx: CallContext) -> bool | None:
+        """True when listed; False when absent from an exhaustive glossary; else None."""
+        if not self._keys:
+            return None
+        if self._key(term) is not None:
+            return True
+        return False if self.exhaustive else None
+
+
+class LexiconSource:
+    """wordfreq's English word list: decides single words only, never multiword phrases.
+
+    A phrase of known words ("information cascade flux") is not attested by its
+    words, and wordfreq has no phrase counts, so multiword terms get None.
+    A hyphenated word is backed when its closed form ("nanoscale") is listed.
+    """
+
+    name = "lexicon"
+
+    def __init__(self, min_zipf: float = 0.0) -> None:
+        self.min_zipf = min_zipf
+
+    def lookup(self, term: str, ctx: CallContext) -> bool | None:
+        """True for a listed word, False for an unlisted single word, None for phrases."""
+        words = normalize(term).split()
+        if not words:
+            return None
+        if len(words) == 1:
+            word = words[0]
+            if not word.isalpha():
+                return None
+            if any(zipf(v) > self.min_zipf for v in number_variants(word)):
+                return True
+            # Built from known parts ("nanorobotics" = nano + robotics, "digitality" = digital + -ity):
+            # like a phrase of known words, the list cannot tell whether the whole is real.
+            return None if _compositional(word) else False
+        if "-" in term and " " not in term.strip():
+            closed = "".join(words)
+            if any(zipf(v) > self.min_zipf for v in number_variants(closed)):
+                return True
+        return None
+
+
+_SUFFIXES = ("ity", "ness", "ism", "ist", "ics", "ation", "ment", "able", "ology", "ize", "ise", "er", "ly", "al")
+_PART_ZIPF = 3.0
+
+
+def _compositional(word: str) -> bool:
+    """Whether ``word`` splits into two common words or a common stem plus a derivational suffix."""
+    for i in range(3, len(word) - 2):
+        if zipf(word[:i]) >= _PART_ZIPF and zipf(word[i:]) >= _PART_ZIPF:
+            return True
+    for suffix in _SUFFIXES:
+        stem = word[: -len(suffix)]
+        stems = (stem, stem + "e", stem.rstrip("i") + "y", stem + "al")
+        if word.endswith(suffix) and len(stem) >= 4 and any(zipf(x) >= _PART_ZIPF for x in stems):
+            return True
+    return False
+
+
+class IndexSource:
+    """A term index built with ``faithguard kb build`` (path from the constructor or FAITHGUARD_KB_INDEX)."""
+
+    name = "index"
+
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        raw = path if path is not None else os.environ.get(INDEX_ENV)
+        self.path = Path(raw) if raw else None
+        self._index: TermIndex | None = TermIndex(self.path) if self.path is not None else None
+
+    @property
+    def enabled(self) -> bool:
+        """Whether an index is configured."""
+        return self._index is not None
+
+    def lookup(self, term: str, ctx: CallContext) -> bool | None:
+        """True when the index holds the term (any listed form), False otherwise; None when disabled."""
+        if self._index is None:
+            return None
+        return term in self._index
+
+
+def default_sources() -> list[KnowledgeSource]:
+    """The sources enabled by default: context, lexicon, and glossary/index when configured by env."""
+    sources: list[KnowledgeSource] = [ContextSource()]
+    glossary = GlossarySource()
+    if glossary.enabled:
+        sources.append(glossary)
+    index = IndexSource()
+    if index.enabled:
+        sources.append(index)
+    sources.append(LexiconSource())
+    return sources
