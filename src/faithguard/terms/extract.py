@@ -144,7 +144,9 @@ def _noun_chunk(chunk: Any, starts: frozenset[int]) -> Candidate | None:
     nouns = sum(1 for t in tokens if t.pos_ in {"NOUN", "PROPN"})
     hyphenated = any(t.text == "-" for t in tokens) or any("-" in t.text for t in tokens)
     titled = any(t.text[:1].isupper() and t.i not in starts for t in tokens)
-    if nouns >= 2 or hyphenated or titled:
+    # A rare word inside a noun phrase ("quantoplexic resonance") marks a technical term.
+    rare = any(t.pos_ in {"ADJ", "NOUN", "PROPN", "X"} and _rare_word(t.text) for t in tokens)
+    if nouns >= 2 or hyphenated or titled or rare:
         return Candidate(text, start, end, "noun_chunk")
     return None
 

@@ -135,24 +135,30 @@ class LexiconSource:
         self.min_zipf = min_zipf
 
     def lookup(self, term: str, ctx: CallContext) -> bool | None:
-        """True for a listed word, False for an unlisted single word, None for phrases."""
+        """True for a listed word; False for an unlisted word or a phrase holding one; else None."""
         words = normalize(term).split()
         if not words:
             return None
         if len(words) == 1:
-            word = words[0]
-            if not word.isalpha():
-                return None
-            if any(zipf(v) > self.min_zipf for v in number_variants(word)):
-                return True
-            # Built from known parts ("nanorobotics" = nano + robotics, "digitality" = digital + -ity):
-            # like a phrase of known words, the list cannot tell whether the whole is real.
-            return None if _compositional(word) else False
+            return self._word(words[0])
         if "-" in term and " " not in term.strip():
             closed = "".join(words)
             if any(zipf(v) > self.min_zipf for v in number_variants(closed)):
                 return True
+        # A phrase is not backed by its known words, but one unknown word makes the whole phrase
+        # unknown to the lexicon ("quantoplexic resonance").
+        if any(len(w) >= 4 and self._word(w) is False for w in words):
+            return False
         return None
+
+    def _word(self, word: str) -> bool | None:
+        if not word.isalpha():
+            return None
+        if any(zipf(v) > self.min_zipf for v in number_variants(word)):
+            return True
+        # Built from known parts ("nanorobotics" = nano + robotics, "digitality" = digital + -ity):
+        # like a phrase of known words, the list cannot tell whether the whole is real.
+        return None if _compositional(word) else False
 
 
 _SUFFIXES = ("ity", "ness", "ism", "ist", "ics", "ation", "ment", "able", "ology", "ize", "ise", "er", "ly", "al")
