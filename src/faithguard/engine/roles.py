@@ -68,7 +68,8 @@ def _text(tokens: list[Any]) -> str:
         else:
             runs.append([t])
     doc = toks[0].doc
-    pieces = [doc.text[r[0].idx : r[-1].idx + len(r[-1].text)] for r in runs]
+    # tokens' own text (doc.text would rebuild the whole document string on every access)
+    pieces = ["".join(doc[i].text_with_ws for i in range(r[0].i, r[-1].i)) + r[-1].text for r in runs]
     return " ".join(p.strip(" ,;:") for p in pieces).strip(" ,;:.")
 
 

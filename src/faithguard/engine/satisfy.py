@@ -15,8 +15,10 @@ from faithguard.engine.lexicon import (
     number_value,
     words,
 )
+from faithguard.engine.places import contains
 from faithguard.engine.response import ResponseView, norm, view_of
 from faithguard.engine.timespan import allowed_interval, mentioned_intervals
+from faithguard.engine.wordforms import stem
 from faithguard.models import Category, Constraint, Status
 
 __all__ = ["Verdict3", "check_constraint", "content_terms", "task_family", "write_form"]
@@ -153,7 +155,7 @@ def _count(view: ResponseView, unit: str | None) -> tuple[int, str] | None:
         return len(view.lines), "lines"
     if len(view.items) >= 2 or unit == "item":
         return len(view.items), "list items"
-    named = view.dominant_named()
+    named = view.dominant_named() if view.names_reliable else []
     if named and len(view.words) <= 60:
         return len(named), "named entities"
     return None
@@ -215,15 +217,19 @@ def _location(c: Constraint, view: ResponseView, others: Sequence[Constraint]) -
     names, need_all = _places(c.text)
     if not names:
         return _terms_check(c, view, others, "location")
-    present = [n for n in names if any(view.has_term(f) for f in _forms(n))]
+    places = view.named(frozenset({"GPE", "LOC"}))
+    present = [
+        n for n in names if any(view.has_term(f) for f in _forms(n)) or any(contains(n.lower(), p) for p in places)
+    ]
     missing = [n for n in names if n not in present]
     if present and (not missing or not need_all):
         return Status.SATISFIED, f"offline: the response names {', '.join(present)}"
     if present and missing:
         return Status.VIOLATED, f"offline: the response leaves out {', '.join(missing)}"
-    places = view.named(frozenset({"GPE", "LOC"}))
-    if places:
+    if places and all(contains(n.lower(), p) is False for n in names for p in places):
         return Status.VIOLATED, f"offline: the response is about {', '.join(places[:3])}, not {c.text!r}"
+    if places:
+        return Status.UNKNOWN, f"offline: the response names {', '.join(places[:3])}; cannot tell if in {c.text!r}"
     if _off_topic(view, others):
         return Status.VIOLATED, "offline: the response never mentions the place or any term of the request"
     return Status.UNKNOWN, f"offline: no place named for {c.text!r}"
@@ -253,8 +259,8 @@ def _exclusion(c: Constraint, view: ResponseView) -> Verdict3:
                 if _contrastive(unit, form):
                     continue
                 demonym = form != name.lower()
-                unit_stems = {norm(x) for x in re.findall(r"\w+", low)}
-                if entity_kind or demonym or any(norm(v) in unit_stems for v in verbs):
+                unit_stems = {stem(x) for x in re.findall(r"\w+", low)}
+                if entity_kind or demonym or any(stem(v) in unit_stems for v in verbs):
                     return Status.VIOLATED, f"offline: names excluded {form!r} affirmatively: {unit[:80]!r}"
     if entity_kind and not view.empty:
         return Status.SATISFIED, f"offline: the response does not name {', '.join(names)}"
@@ -292,7 +298,7 @@ def _task(c: Constraint, family: str, view: ResponseView, others: Sequence[Const
             return Status.SATISFIED, f"offline: the response lists {len(view.items)} items"
         if len(view.named()) >= 2 or re.search(r"\w+, \w+(?: \w+)*,? and \w+", view.text):
             return Status.SATISFIED, "offline: the response enumerates several items inline"
-        if long_prose and len(view.named()) <= 1:
+        if long_prose and len(view.named()) <= 1 and view.names_reliable:
             return Status.VIOLATED, "offline: asked to list, the response is running prose without items"
     elif family == "compare":
         items = _compared_items(c, others)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from faithguard.engine.lexicon import words_in_order
 
@@ -35,6 +36,11 @@ def _century(n: int) -> tuple[int, int]:
 
 def mentioned_intervals(text: str) -> list[tuple[int, int]]:
     """Every year, decade or century a text mentions, as inclusive [start, end] intervals."""
+    return list(_intervals(text))
+
+
+@lru_cache(maxsize=4096)
+def _intervals(text: str) -> tuple[tuple[int, int], ...]:
     found: list[tuple[int, tuple[int, int]]] = []
     taken: list[tuple[int, int]] = []
     for m in _CENTURY.finditer(text):
@@ -54,7 +60,7 @@ def mentioned_intervals(text: str) -> list[tuple[int, int]]:
         y = int(m.group(1))
         found.append((m.start(), (y, y)))
     found.sort(key=lambda item: item[0])
-    return [iv for _, iv in found]
+    return tuple(iv for _, iv in found)
 
 
 def allowed_interval(constraint_text: str) -> tuple[int, int] | None:

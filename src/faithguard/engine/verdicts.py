@@ -79,7 +79,7 @@ def _task_constraint(constraints: list[Constraint]) -> Constraint | None:
 def _mismatch(family: str | None, view: ResponseView) -> str | None:
     """What the response visibly does instead of the requested task family, when it is clear."""
     prose = len(view.sentences) >= 3 and len(view.items) < 2 and not view.has_code
-    if family == "list" and prose and len(view.named()) <= 1:
+    if family == "list" and prose and len(view.named()) <= 1 and view.names_reliable:
         return "explains in running prose"
     if family in ("compare",) and not view.comparative:
         if view.evaluative:

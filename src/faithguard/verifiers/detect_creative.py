@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from faithguard.verifiers.detect_counts import find_counts
-from faithguard.verifiers.spec import N, VerifiableSpec, make_spec, number, quoted_items, sentence_at
+from faithguard.verifiers.detect_counts import N, find_counts
+from faithguard.verifiers.spec import VerifiableSpec, make_spec, number, quoted_items, sentence_at
 
 __all__ = ["detect_creative"]
 
@@ -45,6 +45,9 @@ def _counted(
 
 
 def _words_per_line(text: str) -> list[VerifiableSpec]:
+    low = text.lower()
+    if "line" not in low or "word" not in low:
+        return []
     pats = (
         rf"(?i)\b{_EACH_LINE}{_MODAL}\s+(?:be|have|contain|consist\s+of|use)\s+(?P<body>[^.;]{{0,40}}?)\s*words?\b",
         r"(?i)\b(?P<body>[^.;]{0,30}?)\s*words?\s+(?:per|in\s+each|on\s+each|for\s+each|in\s+every)\s+lines?\b",
@@ -78,6 +81,9 @@ def _words_per_line(text: str) -> list[VerifiableSpec]:
 
 
 def _letters(text: str) -> list[VerifiableSpec]:
+    low = text.lower()
+    if "line" not in low and "word" not in low:
+        return []
     specs: list[VerifiableSpec] = []
     start = r"(?:start|begin)s?\s+with\s+"
     end = r"ends?\s+(?:in|with)\s+"

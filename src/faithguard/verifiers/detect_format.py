@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import re
 
-from faithguard.verifiers.detect_counts import find_counts
+from faithguard.verifiers.detect_counts import N, find_counts
 from faithguard.verifiers.spec import (
     REL,
-    N,
     VerifiableSpec,
     make_spec,
     number,
