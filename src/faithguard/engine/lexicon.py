@@ -182,7 +182,7 @@ NUMBER_WORDS: dict[str, int] = {
 def number_value(text: str) -> int | None:
     """The integer a numeral or number word denotes ("three", "12", "twenty-one"), else None."""
     t = text.strip().lower().replace(",", "")
-    if t.isdigit():
+    if t.isdecimal():
         return int(t) if len(t) <= 9 else None
     if t in NUMBER_WORDS:
         return NUMBER_WORDS[t]

@@ -148,8 +148,8 @@ def find_references(text: str, masked: str, source: str = "query") -> list[Refer
         if re.match(r"^\s*of\s+(?:the\s+)?[A-Z]", after):
             continue
         idxs = [m.group("idx"), m.group("idx2")]
-        nums = [int(i) if i.isdigit() else ord(i) - 64 for i in idxs if i]
-        if not nums or max(nums) > 50 or (not noun[0].isupper() and not m.group("idx").isdigit()):
+        nums = [int(i) if i.isdecimal() else ord(i) - 64 for i in idxs if i]
+        if not nums or max(nums) > 50 or (not noun[0].isupper() and not m.group("idx").isdecimal()):
             continue
         sent = _sentence_of(sents, m.start())
         refs.append(Reference(m.group(), kind, max(nums), m.start(), m.end(), sent, source, True, max(nums), m.start()))
@@ -186,7 +186,7 @@ def _definite(m: re.Match[str], masked: str, text: str, sents: list[tuple[int, i
     # Explicit demonstratives and possessives on strong kinds are references too.
     if not strong and kind not in STRONG_KINDS and det not in ("this", "these", "my", "our", "both"):
         return None
-    if det == "all" and not any(w.lower() in NUMBER_WORDS or w.isdigit() for w in gap_words):
+    if det == "all" and not any(w.lower() in NUMBER_WORDS or w.isdecimal() for w in gap_words):
         return None
     expected = 1
     index: int | None = None
@@ -196,7 +196,7 @@ def _definite(m: re.Match[str], masked: str, text: str, sents: list[tuple[int, i
             expected = max(expected, index)
         elif w in NUMBER_WORDS:
             expected = max(expected, NUMBER_WORDS[w])
-        elif w.isdigit() and 1 < int(w) <= 20:
+        elif w.isdecimal() and 1 < int(w) <= 20:
             expected = max(expected, int(w))
     if det == "both":
         expected = max(expected, 2)

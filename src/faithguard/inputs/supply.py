@@ -205,7 +205,7 @@ def _scan_labels(clean: str, result: Scan, spans: list[tuple[int, int]]) -> None
             body = body[: brk.start()]
         end = body_start + lead + len(body)
         idx_raw = m.group("idx")
-        idx = None if idx_raw is None else (int(idx_raw) if idx_raw.isdigit() else ord(idx_raw) - 64)
+        idx = None if idx_raw is None else (int(idx_raw) if idx_raw.isdecimal() else ord(idx_raw) - 64)
         n = word_count(body)
         block = Block("label", k, m.start(), max(end, m.end()), n, m.group(0).strip(), idx)
         (result.typed if n else result.empties).append(block)

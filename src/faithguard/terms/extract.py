@@ -49,7 +49,6 @@ _REQUEST_VERBS = frozenset(
     ]
 )
 #: Pipes the extraction does not read (named entities alone cost about as much as the parse).
-_UNUSED_PIPES = ["ner", "lemmatizer"]
 _PRIORITY = {"quoted": 0, "title_case": 1, "noun_chunk": 2, "rare_word": 3}
 #: Generic modifiers that describe rather than name ("various applications").
 _GENERIC_MODIFIERS = frozenset(
@@ -249,6 +248,6 @@ def extract_candidates(text: str) -> list[Candidate]:
     """Candidate terms in ``text`` using the shared spaCy pipeline."""
     if not text or not text.strip():
         return []
-    from faithguard.nlp import get_nlp
+    from faithguard.nlp import parse
 
-    return extract_from_doc(get_nlp()(text, disable=_UNUSED_PIPES))
+    return extract_from_doc(parse(text))

@@ -77,7 +77,7 @@ def get_int(params: Mapping[str, Any], name: str, default: int | None = None) ->
         return value
     if isinstance(value, float) and value.is_integer():
         return int(value)
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and value.strip().isdecimal():  # isdigit() admits "²", which int() rejects
         return int(value.strip())
     raise ParamError(f"{name} must be an integer, got {value!r}")
 

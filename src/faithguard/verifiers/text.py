@@ -87,7 +87,7 @@ def parse_number(text: str) -> int | None:
     t = text.strip().lower().replace(",", "")
     if not t:
         return None
-    if t.isdigit():
+    if t.isdecimal():
         return int(t)
     if t in _ORDINALS:
         return _ORDINALS[t]
@@ -103,7 +103,7 @@ def parse_number(text: str) -> int | None:
     for tok in re.split(r"[\s-]+", t):
         if not tok or tok == "and" or tok == "a":
             continue
-        if tok.isdigit():
+        if tok.isdecimal():
             current += int(tok)
         elif tok in _UNITS:
             current += _UNITS[tok]
