@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _machine import machine, pct  # noqa: E402
+from _machine import machine, pct
 
 QUERY = (
     "List three European explorers who circumnavigated the globe before the 18th century and were not born "
@@ -61,8 +61,10 @@ def main() -> int:
         t = time.perf_counter()
         guard.check(QUERY, r)
         lat.append((time.perf_counter() - t) * 1000)
-    print(f"check, repeated query (decomposition cached) p50 {pct(lat, 0.5):.2f} ms  p99 {pct(lat, 0.99):.2f} ms  mean {statistics.mean(lat):.2f} ms"
-          "  [p50 <= 15 ms, p99 <= 40 ms]")
+    print(
+        f"check, repeated query (decomposition cached) p50 {pct(lat, 0.5):.2f} ms  p99 {pct(lat, 0.99):.2f} ms"
+        f"  mean {statistics.mean(lat):.2f} ms  [p50 <= 15 ms, p99 <= 40 ms]"
+    )
     fresh: list[float] = []
     for i in range(args.n):
         q = QUERY + f" Number the explorers from {i}."

@@ -85,7 +85,9 @@ def main() -> int:
                 if metric.name == "faithguard.verdicts":
                     for p in metric.data.data_points:
                         verdicts[str(dict(p.attributes)["faithguard.verdict.kind"])] += int(p.value)
-    console.print("metric faithguard.verdicts by kind: " + (", ".join(f"{k}={v}" for k, v in sorted(verdicts.items())) or "none"))
+    console.print(
+        "metric faithguard.verdicts by kind: " + (", ".join(f"{k}={v}" for k, v in sorted(verdicts.items())) or "none")
+    )
     guard.close()
     return 0
 

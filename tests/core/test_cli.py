@@ -49,7 +49,9 @@ def test_too_long_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
 
 
 def test_check_json_and_stdin() -> None:
-    proc = run("check", "-q", "List three rivers in Spain.", "-r", "-", "--format", "json", stdin=b"The Ebro and the Tagus.")
+    proc = run(
+        "check", "-q", "List three rivers in Spain.", "-r", "-", "--format", "json", stdin=b"The Ebro and the Tagus."
+    )
     assert proc.returncode == 0, proc.stderr.decode()
     data = json.loads(proc.stdout)
     assert {"constraint_score", "band", "perfect", "constraints", "verdicts", "judged", "total"} <= set(data)

@@ -12,14 +12,21 @@ from .helpers import PARIS, bare_guard
 
 def test_check_scores_and_reports() -> None:
     guard = bare_guard()
-    report = guard.check("Name three museums in Paris, not the Louvre", "Paris has three great museum options: Orsay, ...")
+    report = guard.check(
+        "Name three museums in Paris, not the Louvre", "Paris has three great museum options: Orsay, ..."
+    )
     status = {c.id: c.status for c in report.constraints}
     assert status == {"c1": Status.SATISFIED, "c2": Status.SATISFIED, "c3": Status.SATISFIED, "c4": Status.SATISFIED}
     assert report.constraint_score == 10.0 and report.band == "aligned" and report.perfect
     assert report.judged == report.total == 4
     data = report.model_dump(mode="json")
     assert data["constraint_score"] == 10.0 and data["band"] == "aligned" and data["perfect"] is True
-    assert Report.model_validate({k: v for k, v in data.items() if k not in {"constraint_score", "judged", "total", "perfect", "band"}}).constraint_score == 10.0
+    assert (
+        Report.model_validate(
+            {k: v for k, v in data.items() if k not in {"constraint_score", "judged", "total", "perfect", "band"}}
+        ).constraint_score
+        == 10.0
+    )
 
 
 def test_violations_lower_score_and_negation() -> None:

@@ -20,7 +20,9 @@ def split(c: dict[str, tuple[int, int]]) -> tuple[dict[str, int], dict[str, int]
 
 def test_paper_example() -> None:
     # 2/2 mandatory, 1/2 important, 0/1 optional with weights 3/2/1: (6+2+0)/(6+4+1) * 10
-    score = score_from_counts({"mandatory": 2, "important": 1, "optional": 0}, {"mandatory": 2, "important": 2, "optional": 1})
+    score = score_from_counts(
+        {"mandatory": 2, "important": 1, "optional": 0}, {"mandatory": 2, "important": 2, "optional": 1}
+    )
     assert score == pytest.approx(10 * 8 / 11)
 
 
@@ -88,7 +90,13 @@ def test_tiers_and_bands() -> None:
     assert tier_for("quantity") is Tier.IMPORTANT
     assert tier_for("other") is Tier.OPTIONAL
     assert [band(x) for x in (10, 9, 8.99, 7, 6.99, 0, None)] == [
-        "aligned", "aligned", "partial", "partial", "hallucinated", "hallucinated", None,
+        "aligned",
+        "aligned",
+        "partial",
+        "partial",
+        "hallucinated",
+        "hallucinated",
+        None,
     ]
     assert DEFAULT_WEIGHTS == {"mandatory": 3.0, "important": 2.0, "optional": 1.0}
 

@@ -25,7 +25,9 @@ def test_spans_events_metrics(otel) -> None:  # type: ignore[no-untyped-def]
     assert attrs["evaluations.1.evaluation.name"] == "faithguard.missing_content"
     assert attrs["evaluations.1.evaluation.label"] == "fail"
     # no content by default: lengths and hashes only
-    assert "gen_ai.input.messages" not in attrs and attrs["faithguard.query.length"] == len("Summarise the article about Paris")
+    assert "gen_ai.input.messages" not in attrs and attrs["faithguard.query.length"] == len(
+        "Summarise the article about Paris"
+    )
     assert not any("Paris" in str(v) for v in attrs.values())
     events = [r.log_record for r in otel.logs.get_finished_logs()]
     names = [e.attributes["gen_ai.evaluation.name"] for e in events]
@@ -37,7 +39,11 @@ def test_spans_events_metrics(otel) -> None:  # type: ignore[no-untyped-def]
     assert sum(p.value for p in verdicts) == 1
     assert dict(verdicts[0].attributes)["faithguard.verdict.kind"] == "missing_content"
     hist = otel.metric_points("faithguard.constraint_score")
-    assert hist[0].count == 1 and list(hist[0].explicit_bounds)[:3] == [0.0, 1.0, 2.0] and hist[0].explicit_bounds[-1] == 10.0
+    assert (
+        hist[0].count == 1
+        and list(hist[0].explicit_bounds)[:3] == [0.0, 1.0, 2.0]
+        and hist[0].explicit_bounds[-1] == 10.0
+    )
     errors = otel.metric_points("faithguard.detector.errors")
     assert [dict(p.attributes)["faithguard.detector"] for p in errors] == ["failing"]
     assert otel.metric_points("faithguard.detector.duration")

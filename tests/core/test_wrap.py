@@ -12,7 +12,8 @@ from .helpers import bare_guard
 GOOD = "Paris has three museum gems worth a visit."
 BAD = "The Louvre is big."
 MISSING = StaticDetector(
-    [Verdict(kind="missing_content", severity=Severity.CRITICAL)], findings={"clarification": "Please paste the article."}
+    [Verdict(kind="missing_content", severity=Severity.CRITICAL)],
+    findings={"clarification": "Please paste the article."},
 )
 
 
@@ -49,7 +50,9 @@ def test_block_raises_or_falls_back() -> None:
             from faithguard import DetectorResult
 
             bad = [c.id for c in ctx.constraints if c.status == "violated"]
-            return DetectorResult(verdicts=[Verdict(kind="omission", severity="critical", constraint_ids=bad)] if bad else [])
+            return DetectorResult(
+                verdicts=[Verdict(kind="omission", severity="critical", constraint_ids=bad)] if bad else []
+            )
 
     guard = bare_guard(extra=[Omission()])
     with pytest.raises(HallucinationBlocked) as info:
@@ -67,7 +70,10 @@ def test_input_block_before_any_token_with_clarification() -> None:
     guard = bare_guard(extra=[MISSING])
     out = guard.wrap(llm, policy=Policy.block(["missing_content"]))("Summarise the article.")
     assert out == "Please paste the article." and llm.prompts == []
-    strict = Policy(rules=(Rule(kind="missing_content", min_severity=Severity.CRITICAL, action=Action.BLOCK),), clarify_missing_content=False)
+    strict = Policy(
+        rules=(Rule(kind="missing_content", min_severity=Severity.CRITICAL, action=Action.BLOCK),),
+        clarify_missing_content=False,
+    )
     with pytest.raises(HallucinationBlocked):
         guard.wrap(llm, policy=strict)("Summarise the article.")
     assert llm.prompts == []

@@ -2,9 +2,10 @@ from __future__ import annotations
 
 import importlib.metadata
 
+from faithguard_refusal import RefusalDetector
+
 from faithguard import CallContext, Guard
 from faithguard.plugins import collect, make_plugin_manager
-from faithguard_refusal import RefusalDetector
 
 
 def test_detector_flags_needless_refusal() -> None:
