@@ -84,3 +84,24 @@ def test_detectors_protocol_and_plugin() -> None:
         assert isinstance(d, Detector) and d.stage == "output"
     assert [d.order for d in found[:3]] == [100, 300, 300]  # type: ignore[attr-defined]
     assert isinstance(MisinterpretationDetector(), Detector)
+
+
+def test_broken_exclusion_is_a_misinterpretation() -> None:
+    from faithguard import Guard
+
+    query = (
+        "List three European explorers who circumnavigated the globe before the 18th century "
+        "and were not born in England or Portugal."
+    )
+    bad = (
+        "1. Ferdinand Magellan, born in Portugal, led the first voyage around the globe (1519-1522).\n"
+        "2. Juan Sebastian Elcano, born in Spain, completed it.\n"
+        "3. Olivier van Noort, born in the Dutch Republic, circumnavigated the globe in 1598-1601."
+    )
+    report = Guard(judge=None).check(query, bad)
+    excl = next(c for c in report.constraints if c.negated)
+    assert excl.status == "violated"
+    mis = [v for v in report.verdicts if v.kind == "misinterpretation" and excl.id in v.constraint_ids]
+    assert len(mis) == 1 and mis[0].severity == "warning"
+    good = bad.replace("Ferdinand Magellan, born in Portugal, led", "Francis Pretty, a chronicler, described")
+    assert not [v for v in Guard(judge=None).check(query, good).verdicts if excl.id in v.constraint_ids]

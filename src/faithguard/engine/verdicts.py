@@ -125,7 +125,7 @@ class MisinterpretationDetector:
     timeout: float | None = None
 
     def run(self, ctx: CallContext) -> DetectorResult:
-        """Conservative: a violated task action with a visible other task, or invented sub-questions."""
+        """Conservative: a violated task with a visible other task, a broken exclusion, or invented sub-questions."""
         response = ctx.response or ""
         view = view_of(response)
         if view.empty:
@@ -147,6 +147,20 @@ class MisinterpretationDetector:
                         detector=self.name,
                     )
                 )
+        broken = [c for c in ctx.constraints if c.negated and c.status is Status.VIOLATED]
+        if broken:
+            # An exclusion is optional-tier (no omission), but doing what the user ruled out is a
+            # misreading of the request that dashboards should see.
+            verdicts.append(
+                Verdict(
+                    kind="misinterpretation",
+                    severity=Severity.WARNING,
+                    constraint_ids=[c.id for c in broken],
+                    explanation="The response includes what the request excluded: "
+                    + "; ".join(repr(c.text) for c in broken),
+                    detector=self.name,
+                )
+            )
         extra = _extra_questions(ctx, view)
         if extra:
             verdicts.append(
