@@ -22,7 +22,11 @@ def test_guard_uses_judge_and_caches_decomposition(chat_server, spans) -> None:
     assert judged, second.constraints
     names = [body["response_format"]["json_schema"]["name"] for _, _, body in server.requests]
     assert names.count("faithguard_decomposition") == 1  # cached by the guard
-    assert names.count("faithguard_satisfaction") == 2
+    assert names.count("faithguard_satisfaction") == 1  # the identical request was judged once
+    third = guard.check(query, "Blue light scatters more than red light in air.")
+    assert third.judge == "ok"
+    names = [body["response_format"]["json_schema"]["name"] for _, _, body in server.requests]
+    assert names.count("faithguard_decomposition") == 1 and names.count("faithguard_satisfaction") == 2
     assert any(s.name == "chat m" for s in exporter.get_finished_spans())
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import re
 import threading
@@ -46,13 +47,18 @@ def test_calls_per_minute_token_bucket(ctx, satisfaction_payload) -> None:
     transport = ScriptedTransport([satisfaction_payload(("c1", True))] * 3)
     judge = Judge(transport, calls_per_minute=2, clock=clock)
     pending = ctx.constraints[:1]
-    judge.satisfy(ctx, pending)
-    judge.satisfy(ctx, pending)
+
+    def fresh(i: int) -> CallContext:  # a new response each time: identical requests hit the cache
+        ctx.response = f"answer number {i}"
+        return ctx
+
+    judge.satisfy(fresh(1), pending)
+    judge.satisfy(fresh(2), pending)
     with pytest.raises(JudgeBudgetExceeded):
-        judge.satisfy(ctx, pending)
+        judge.satisfy(fresh(3), pending)
     assert len(transport.calls) == 2
     clock.now += 30.0  # refills one token (2 per minute)
-    judge.satisfy(ctx, pending)
+    judge.satisfy(fresh(4), pending)
     assert len(transport.calls) == 3
     assert judge.budget.calls == 3 and judge.budget.rejected == 1
 
@@ -100,7 +106,8 @@ def test_concurrency_limit_holds(ctx, satisfaction_payload) -> None:
 
     transport = SlowTransport()
     judge = Judge(transport, max_concurrency=2)
-    threads = [threading.Thread(target=judge.satisfy, args=(ctx, ctx.constraints[:1])) for _ in range(6)]
+    contexts = [dataclasses.replace(ctx, response=f"answer {i}") for i in range(6)]  # distinct: no cache hits
+    threads = [threading.Thread(target=judge.satisfy, args=(c, c.constraints[:1])) for c in contexts]
     for t in threads:
         t.start()
     for t in threads:
@@ -247,3 +254,14 @@ def test_lenient_labels_from_small_models() -> None:
     assert ConstraintOut(text="x", category="quantities", negated=False, subquestion=0).category == "quantity"
     assert ConstraintOut(text="x", category="exclusion", negated=True, subquestion=0).category == "other"
     assert TermItem(term="t", acceptance="unreal", meaning="not_checked", reason="").acceptance == "UNREAL"
+
+
+def test_identical_satisfaction_requests_are_judged_once(ctx, satisfaction_payload) -> None:
+    transport = ScriptedTransport([satisfaction_payload(("c1", True))] * 3)
+    judge = Judge(transport)
+    pending = ctx.constraints[:1]
+    first = judge.satisfy(ctx, pending)
+    assert judge.satisfy(ctx, pending) == first and len(transport.calls) == 1
+    ctx.response = (ctx.response or "") + " And one more sentence."
+    judge.satisfy(ctx, pending)
+    assert len(transport.calls) == 2  # a different response is a different request

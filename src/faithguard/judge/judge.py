@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 from cachetools import LRUCache
 from pydantic import BaseModel, ValidationError
 
+from faithguard.cache import SingleFlightCache
 from faithguard.detector import CallContext
 from faithguard.errors import InputError, JudgeError, JudgeOutputError, JudgeUnavailable
 from faithguard.judge import prompts
@@ -114,6 +115,9 @@ class Judge:
             calls_per_minute=calls_per_minute, sample_rate=sample_rate, max_concurrency=max_concurrency, clock=clock
         )
         self._prechecks: LRUCache[str, Precheck] = LRUCache(maxsize=1024)
+        # Identical (request, response, constraints) are judged once: retries of a guarded call,
+        # re-scoring in batch evaluation, a proxy replaying a request.
+        self._satisfied: SingleFlightCache[SatisfyVerdict] = SingleFlightCache(maxsize=1024, ttl=3600.0)
         self._precheck_lock = threading.Lock()
 
     # ------------------------------------------------------------ construction
@@ -332,7 +336,10 @@ class Judge:
             return SatisfyVerdict({}, False)
         build = self._satisfy_prompt(ctx, constraints)
         self._gate(ctx)
-        return self._to_statuses(self._samples(build, SatisfyOut), constraints)
+        return self._satisfied.get_or_compute(
+            self._satisfy_key(ctx, constraints),
+            lambda: self._to_statuses(self._samples(build, SatisfyOut), constraints),
+        )
 
     async def asatisfy_detailed(self, ctx: CallContext, constraints: list[Constraint]) -> SatisfyVerdict:
         """Async twin of :meth:`satisfy_detailed`."""
@@ -340,7 +347,20 @@ class Judge:
             return SatisfyVerdict({}, False)
         build = self._satisfy_prompt(ctx, constraints)
         self._gate(ctx)
-        return self._to_statuses(await self._asamples(build, SatisfyOut), constraints)
+
+        async def compute() -> SatisfyVerdict:
+            return self._to_statuses(await self._asamples(build, SatisfyOut), constraints)
+
+        return await self._satisfied.aget_or_compute(self._satisfy_key(ctx, constraints), compute)
+
+    def _satisfy_key(self, ctx: CallContext, constraints: Sequence[Constraint]) -> str:
+        """A digest of everything a satisfaction verdict depends on (never the raw text in memory twice)."""
+        h = hashlib.sha256(self.cache_key.encode())
+        parts = [ctx.query, ctx.system, ctx.response or "", *ctx.documents]
+        parts += [f"{c.id}|{c.category}|{c.negated}|{c.text}" for c in constraints]
+        for part in parts:
+            h.update(b"\x1f" + part.encode("utf-8", "surrogatepass"))
+        return h.hexdigest()
 
     def satisfy(self, ctx: CallContext, constraints: list[Constraint]) -> dict[str, tuple[Status, str]]:
         """Binary status with a short reason per constraint id; ids the judge skipped are absent."""
