@@ -1,0 +1,90 @@
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+import pytest
+
+from faithguard.cache import SingleFlightCache
+
+
+def test_concurrent_thread_misses_compute_once() -> None:
+    cache: SingleFlightCache[int] = SingleFlightCache(maxsize=8, ttl=60)
+    calls: list[int] = []
+    start = threading.Barrier(8)
+
+    def compute() -> int:
+        calls.append(1)
+        time.sleep(0.05)
+        return 42
+
+    results: list[int] = []
+
+    def worker() -> None:
+        start.wait()
+        results.append(cache.get_or_compute("k", compute))
+
+    threads = [threading.Thread(target=worker) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == [42] * 8 and len(calls) == 1
+    assert cache.stats.misses == 1 and cache.stats.hits == 7
+
+
+def test_async_misses_compute_once_and_cached_coroutines_are_not_reused() -> None:
+    cache: SingleFlightCache[str] = SingleFlightCache()
+    calls = 0
+
+    async def compute() -> str:
+        nonlocal calls
+        calls += 1
+        await asyncio.sleep(0.02)
+        return "v"
+
+    async def main() -> list[str]:
+        first = await asyncio.gather(*(cache.aget_or_compute("k", compute) for _ in range(10)))
+        again = await cache.aget_or_compute("k", compute)  # a plain @cached would re-await a used coroutine
+        return [*first, again]
+
+    assert asyncio.run(main()) == ["v"] * 11 and calls == 1
+
+
+def test_failures_are_not_cached_and_reach_every_waiter() -> None:
+    cache: SingleFlightCache[int] = SingleFlightCache()
+    attempts = 0
+
+    def flaky() -> int:
+        nonlocal attempts
+        attempts += 1
+        if attempts == 1:
+            raise RuntimeError("first try fails")
+        return 7
+
+    with pytest.raises(RuntimeError):
+        cache.get_or_compute("k", flaky)
+    assert cache.get_or_compute("k", flaky) == 7 and attempts == 2
+
+    async def boom() -> int:
+        raise ValueError("async failure")
+
+    async def main() -> None:
+        with pytest.raises(ValueError):
+            await cache.aget_or_compute("a", boom)
+        assert await cache.aget_or_compute("a", lambda: asyncio.sleep(0, result=3)) == 3
+
+    asyncio.run(main())
+
+
+def test_bounded_and_ttl() -> None:
+    cache: SingleFlightCache[int] = SingleFlightCache(maxsize=2, ttl=0.05)
+    for i in range(5):
+        cache.get_or_compute(i, lambda i=i: i)
+    assert len(cache) == 2
+    time.sleep(0.08)
+    assert len(cache) == 0
+    cache.get_or_compute("x", lambda: 1)
+    cache.clear()
+    assert len(cache) == 0
