@@ -171,6 +171,7 @@ def main() -> int:
     ap.add_argument("--set", type=Path, default=HERE / "data" / "missing_content.jsonl")
     ap.add_argument("--followup", type=Path, default=HERE / "data" / "missing_followup.jsonl")
     ap.add_argument("--runs", type=int, default=400)
+    ap.add_argument("--data", help="unused: this eval reads the project's own labelled sets under benchmarks/data")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every error")
     args = ap.parse_args()
     eval_input(args.set, args.verbose)

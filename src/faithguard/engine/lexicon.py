@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from faithguard.numwords import CARDINALS
+
 __all__ = [
     "CONTRAST_MARKERS",
     "DEMONYMS",
@@ -170,12 +172,8 @@ VAGUE_ADJECTIVES: frozenset[str] = frozenset(
 #: Prepositions that introduce a time restriction.
 TEMPORAL_PREPS: frozenset[str] = frozenset({"before", "after", "since", "during", "until", "till", "between", "by"})
 
-NUMBER_WORDS: dict[str, int] = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
-    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
-    "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100,
-    "a couple of": 2, "a pair of": 2, "a dozen": 12, "dozen": 12, "single": 1, "both": 2,
+NUMBER_WORDS: dict[str, int] = CARDINALS | {
+    "hundred": 100, "a couple of": 2, "a pair of": 2, "a dozen": 12, "dozen": 12, "single": 1, "both": 2,
 }  # fmt: skip
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from faithguard.engine.lexicon import words_in_order
+from faithguard.numwords import ORDINALS
 
 __all__ = ["allowed_interval", "mentioned_intervals"]
 
@@ -15,17 +15,7 @@ _WORD_CENTURY = re.compile(
     r"fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|twenty-first)\s+century\b",
     re.IGNORECASE,
 )
-_ORDINALS = {
-    w: i
-    for i, w in enumerate(
-        words_in_order(
-            "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
-            "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth"
-        ),
-        start=1,
-    )
-}
-_ORDINALS["twenty-first"] = 21
+_ORDINALS = ORDINALS
 _DECADE = re.compile(r"\b(1\d{3}|20\d{2})s\b")
 _YEAR = re.compile(r"(?<![\d$£€.,])\b(1[0-9]{3}|20[0-9]{2})\b(?!\s*%|[.,]\d)")
 

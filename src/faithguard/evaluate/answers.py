@@ -13,6 +13,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from faithguard.numwords import CARDINALS
+
 __all__ = ["AnswerPart", "Comparison", "answer_facts", "assign_parts", "compare_answers", "split_answer"]
 
 _ITEM = re.compile(r"^[ \t]*(?:\*\*)?(?:\d{1,2}[.):]|\(\d{1,2}\)|[-*•]|[a-h][.)])(?:\*\*)?[ \t]+(?=\S)", re.MULTILINE)
@@ -20,34 +22,7 @@ _PARAGRAPH = re.compile(r"\n[ \t]*\n\s*")
 _SENTENCE = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z0-9\"'(])")
 _NUMBER = re.compile(r"(?<![\w.])[-−]?\d[\d,]*(?:\.\d+)?(?!\w)")
 _WORD = re.compile(r"[^\W\d_][\w'-]*")
-_NUMBER_WORDS = {
-    w: i
-    for i, w in enumerate(
-        [
-            "zero",
-            "one",
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "eleven",
-            "twelve",
-            "thirteen",
-            "fourteen",
-            "fifteen",
-            "sixteen",
-            "seventeen",
-            "eighteen",
-            "nineteen",
-            "twenty",
-        ]
-    )
-} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100}
+_NUMBER_WORDS = CARDINALS | {"hundred": 100}
 _MONTHS = {
     m: i + 1
     for i, m in enumerate(

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from faithguard.numwords import CARDINALS
+
 __all__ = [
     "COMPARE_RE",
     "CONTENT_NOUNS",
@@ -153,20 +155,10 @@ def group_of(kind: str) -> str:
     return ROLE_GROUPS.get(kind, "doc")
 
 
-NUMBER_WORDS: dict[str, int] = {
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
+NUMBER_WORDS: dict[str, int] = {w: n for w, n in CARDINALS.items() if 1 <= n <= 10} | {
     "both": 2,
     "pair": 2,
     "couple": 2,
-    "one": 1,
     "single": 1,
 }
 ORDINAL_WORDS: dict[str, int] = {

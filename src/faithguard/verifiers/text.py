@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from faithguard.numwords import CARDINALS, ORDINALS
+
 __all__ = [
     "NUMBER_RE",
     "count_sentences",
@@ -16,27 +18,7 @@ __all__ = [
     "words_of",
 ]
 
-_UNITS = {
-    "zero": 0,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "thirteen": 13,
-    "fourteen": 14,
-    "fifteen": 15,
-    "sixteen": 16,
-    "seventeen": 17,
-    "eighteen": 18,
-    "nineteen": 19,
+_UNITS = {w: n for w, n in CARDINALS.items() if n < 20} | {
     "a single": 1,
     "single": 1,
     "a couple of": 2,
@@ -46,30 +28,8 @@ _UNITS = {
     "twice": 2,
     "thrice": 3,
 }
-_TENS = {
-    "twenty": 20,
-    "thirty": 30,
-    "forty": 40,
-    "fifty": 50,
-    "sixty": 60,
-    "seventy": 70,
-    "eighty": 80,
-    "ninety": 90,
-}
-_ORDINALS = {
-    "first": 1,
-    "second": 2,
-    "third": 3,
-    "fourth": 4,
-    "fifth": 5,
-    "sixth": 6,
-    "seventh": 7,
-    "eighth": 8,
-    "ninth": 9,
-    "tenth": 10,
-    "eleventh": 11,
-    "twelfth": 12,
-}
+_TENS = {w: n for w, n in CARDINALS.items() if n >= 20}
+_ORDINALS = {w: n for w, n in ORDINALS.items() if n <= 12}
 
 _unit_alt = "|".join(sorted((re.escape(k) for k in _UNITS), key=len, reverse=True))
 _tens_alt = "|".join(_TENS)

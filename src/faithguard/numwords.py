@@ -1,0 +1,18 @@
+"""English number words: the one table every module reads numbers written as words from."""
+
+from __future__ import annotations
+
+__all__ = ["CARDINALS", "ORDINALS"]
+
+_ONES = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+_ONES += "seventeen eighteen nineteen"
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety"
+_ORDS = "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
+_ORDS += "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth"
+
+#: zero..nineteen and the tens (twenty..ninety).
+CARDINALS: dict[str, int] = {w: i for i, w in enumerate(_ONES.split())} | {
+    w: 10 * i for i, w in enumerate(_TENS.split(), start=2)
+}
+#: first..twentieth, and twenty-first (centuries).
+ORDINALS: dict[str, int] = {w: i for i, w in enumerate(_ORDS.split(), start=1)} | {"twenty-first": 21}
