@@ -3,14 +3,24 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from faithguard.errors import InputError
 from faithguard.models import Message
 
-__all__ = ["MAX_INPUT_CHARS", "CallInput", "chunk_text", "extract_text", "is_async_stream", "is_stream", "normalize"]
+__all__ = [
+    "MAX_INPUT_CHARS",
+    "CallInput",
+    "atee_stream",
+    "chunk_text",
+    "extract_text",
+    "is_async_stream",
+    "is_stream",
+    "normalize",
+    "tee_stream",
+]
 
 #: Documented limit on the total size of one call's text (query + messages + documents).
 MAX_INPUT_CHARS = 1_000_000
@@ -178,3 +188,35 @@ def usage_of(output: Any) -> tuple[int | None, int | None]:
         return None, None
     inp, out = _get(usage, "prompt_tokens"), _get(usage, "completion_tokens")
     return (inp if isinstance(inp, int) else None, out if isinstance(out, int) else None)
+
+
+def tee_stream(
+    chunks: Iterator[Any], on_error: Callable[[BaseException], None], on_end: Callable[[str], object]
+) -> Iterator[Any]:
+    """Pass ``chunks`` through untouched, then call ``on_end`` with their joined text (``on_error`` on failure)."""
+    parts: list[str] = []
+    try:
+        for chunk in chunks:
+            parts.append(chunk_text(chunk))
+            yield chunk
+    except BaseException as exc:
+        on_error(exc)
+        raise
+    on_end("".join(parts))
+
+
+async def atee_stream(
+    chunks: AsyncIterator[Any], on_error: Callable[[BaseException], None], on_end: Callable[[str], object]
+) -> AsyncIterator[Any]:
+    """Async :func:`tee_stream`; ``on_end`` runs in a worker thread (scoring is CPU work)."""
+    import asyncio
+
+    parts: list[str] = []
+    try:
+        async for chunk in chunks:
+            parts.append(chunk_text(chunk))
+            yield chunk
+    except BaseException as exc:
+        on_error(exc)
+        raise
+    await asyncio.to_thread(on_end, "".join(parts))

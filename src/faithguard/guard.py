@@ -10,6 +10,7 @@ import threading
 import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager
 from typing import Any, TypeVar, overload
 
 import pluggy
@@ -125,12 +126,8 @@ class Guard:
     ) -> InspectReport:
         """Input checks before the LLM call: decomposition, missing content, unknown terms."""
         run = self._start(query, documents, messages)
-        with self.telemetry.span(f"guard {self.name}", {A_GUARD: self.name, A_STAGE: "input"}) as span:
-            span.set_attribute("openinference.span.kind", "GUARDRAIL")
-            self.telemetry.record_input_content(span, run.ctx.query, run.ctx.documents)
-            pre = self._input_stage(run)
-            self.telemetry.record_verdicts(span, pre.verdicts, "input", self.name)
-            return pre
+        with self._root_span("input") as span:
+            return self._inspect_under(span, run)
 
     def check(
         self,
@@ -146,11 +143,8 @@ class Guard:
 
             raise InputError(f"cannot read a response text from {type(response).__name__}")
         run = self._start(query, documents, messages)
-        with self.telemetry.span(f"guard {self.name}", {A_GUARD: self.name, A_STAGE: "output"}) as span:
-            span.set_attribute("openinference.span.kind", "GUARDRAIL")
-            self.telemetry.record_input_content(span, run.ctx.query, run.ctx.documents)
-            pre = self._input_stage(run)
-            self.telemetry.record_verdicts(span, pre.verdicts, "input", self.name)
+        with self._root_span("output") as span:
+            self._inspect_under(span, run)
             return self._output_stage(run, text, span)
 
     async def ainspect(
@@ -256,6 +250,18 @@ class Guard:
             return self._cache.get_or_compute(key, lambda: decomposer.decompose(ctx))
 
         return compute
+
+    def _root_span(self, stage: str) -> AbstractContextManager[Any]:
+        """The root ``guard {name}`` span of one call (an OpenInference GUARDRAIL span)."""
+        attrs = {A_GUARD: self.name, A_STAGE: stage, "openinference.span.kind": "GUARDRAIL"}
+        return self.telemetry.span(f"guard {self.name}", attrs)
+
+    def _inspect_under(self, span: Any, run: Run) -> InspectReport:
+        """The input stage of ``run`` under ``span``: content sizes, decomposition, detectors, verdicts."""
+        self.telemetry.record_input_content(span, run.ctx.query, run.ctx.documents)
+        pre = self._input_stage(run)
+        self.telemetry.record_verdicts(span, pre.verdicts, "input", self.name)
+        return pre
 
     def _input_stage(self, run: Run) -> InspectReport:
         run.decompose(self._decomposer_chain(), self._cached_decompose(run))

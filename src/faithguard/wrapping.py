@@ -95,9 +95,7 @@ class _Call:
         if self.run is None or self.root is None:
             return None
         with trace.use_span(self.root, end_on_exit=False):
-            self.guard.telemetry.record_input_content(self.root, self.run.ctx.query, self.run.ctx.documents)
-            pre = self.guard._input_stage(self.run)
-            self.guard.telemetry.record_verdicts(self.root, pre.verdicts, "input", self.guard.name)
+            pre = self.guard._inspect_under(self.root, self.run)
         if self.policy.decide(pre.verdicts) is not Action.BLOCK:
             return None
         self.root.set_attribute("faithguard.blocked", "input")
@@ -177,29 +175,11 @@ class _Call:
 
 
 def _stream(call: _Call, chunks: Iterator[Any]) -> Iterator[Any]:
-    parts: list[str] = []
-    try:
-        for chunk in chunks:
-            parts.append(calls.chunk_text(chunk))
-            yield chunk
-    except BaseException as exc:
-        call.fail(exc)
-        raise
-    call.after(None, "".join(parts))
+    return calls.tee_stream(chunks, call.fail, functools.partial(call.after, None))
 
 
-async def _astream(call: _Call, chunks: AsyncIterator[Any]) -> AsyncIterator[Any]:
-    import asyncio
-
-    parts: list[str] = []
-    try:
-        async for chunk in chunks:
-            parts.append(calls.chunk_text(chunk))
-            yield chunk
-    except BaseException as exc:
-        call.fail(exc)
-        raise
-    await asyncio.to_thread(call.after, None, "".join(parts))
+def _astream(call: _Call, chunks: AsyncIterator[Any]) -> AsyncIterator[Any]:
+    return calls.atee_stream(chunks, call.fail, functools.partial(call.after, None))
 
 
 def wrap_callable(

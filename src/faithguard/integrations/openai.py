@@ -17,7 +17,7 @@ import functools
 import inspect
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from faithguard import calls
@@ -92,46 +92,26 @@ def _finish(outcome: Outcome, result: Any, model: str) -> Any:
     return result
 
 
-def _guard_stream(call: GuardedCall, stream: Any, notify: Callable[[Outcome], None]) -> Any:
-    """Swap the SDK stream's iterator for one that accumulates text and scores at the end."""
-    inner: Iterator[Any] = stream._iterator
+def _on_stream_end(call: GuardedCall, notify: Callable[[Outcome], None]) -> Callable[[str], None]:
+    """What happens when a stream ends: score, notify, and raise when the policy blocks without fallback."""
 
-    def gen() -> Iterator[Any]:
-        parts: list[str] = []
-        try:
-            for chunk in inner:
-                parts.append(calls.chunk_text(chunk))
-                yield chunk
-        except BaseException as exc:
-            call.fail(exc)
-            raise
-        outcome = call.after("".join(parts))
+    def finish(text: str) -> None:
+        outcome = call.after(text)
         notify(outcome)
         if outcome.blocked and outcome.text is None:
             raise outcome.error()
 
-    stream._iterator = gen()
+    return finish
+
+
+def _guard_stream(call: GuardedCall, stream: Any, notify: Callable[[Outcome], None]) -> Any:
+    """Swap the SDK stream's iterator for one that accumulates text and scores at the end."""
+    stream._iterator = calls.tee_stream(stream._iterator, call.fail, _on_stream_end(call, notify))
     return stream
 
 
 def _guard_astream(call: GuardedCall, stream: Any, notify: Callable[[Outcome], None]) -> Any:
-    inner: AsyncIterator[Any] = stream._iterator
-
-    async def gen() -> AsyncIterator[Any]:
-        parts: list[str] = []
-        try:
-            async for chunk in inner:
-                parts.append(calls.chunk_text(chunk))
-                yield chunk
-        except BaseException as exc:
-            call.fail(exc)
-            raise
-        outcome = await asyncio.to_thread(call.after, "".join(parts))
-        notify(outcome)
-        if outcome.blocked and outcome.text is None:
-            raise outcome.error()
-
-    stream._iterator = gen()
+    stream._iterator = calls.atee_stream(stream._iterator, call.fail, _on_stream_end(call, notify))
     return stream
 
 
