@@ -1,9 +1,10 @@
 """Loopback load test of the guarding proxy: throughput and added latency vs calling the upstream directly.
 
 Starts a fake OpenAI-compatible upstream and the proxy (uvicorn, observe policy, offline
-``Guard(judge=None)``) on 127.0.0.1, sends ``--requests`` chat completions through the proxy
-(and a tenth as many straight to the upstream as the baseline) with ``--concurrency``
-clients, checks that none failed, and samples the process RSS at start, middle and end.
+``Guard(judge=None)``) on 127.0.0.1 in a child process, measures added latency one request at a
+time (direct vs through the proxy), then sends ``--requests`` chat completions through the proxy
+with ``--concurrency`` clients for throughput, checks that none failed, and samples the proxy
+process's RSS at start, middle and end. Bounded: it stops by itself.
 
     PYTHONPATH=src python benchmarks/bench_proxy.py [--requests 10000] [--concurrency 8]
 """
@@ -12,10 +13,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import statistics
 import sys
 import threading
 import time
+from collections.abc import Callable
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 import httpx
@@ -34,32 +38,39 @@ QUERIES = [
 ANSWER = "The Louvre museum in Paris is a good first visit; the Rhine, Elbe and Main are rivers in Germany."
 
 
-def rss_mb() -> float:
-    """Resident set size of this process in MiB (Linux /proc; ru_maxrss elsewhere)."""
-    status = Path("/proc/self/status")
-    if status.exists():
-        for line in status.read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    import resource
-
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+def rss_mb(pid: int | str = "self") -> float:
+    """Resident set size of a process in MiB (Linux /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
 
 
-def start_proxy(guard: Guard, upstream: str) -> tuple[uvicorn.Server, threading.Thread, int]:
-    """Serve the proxy in a thread with its own event loop."""
-    config = uvicorn.Config(
-        create_app(guard, upstream, policy=Policy.observe()), host="127.0.0.1", port=0, log_level="error"
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.01)
-    return server, thread, server.servers[0].sockets[0].getsockname()[1]
+def serve(conn: Connection) -> None:
+    """Child process: the fake upstream and the proxy on loopback until the parent says stop."""
+    guard = Guard(judge=None)
+    for q in QUERIES:  # warm the spaCy pipeline and the decomposition cache
+        guard.check(q, ANSWER)
+    with FakeOpenAIServer([ANSWER]) as upstream:
+        config = uvicorn.Config(
+            create_app(guard, upstream.url, policy=Policy.observe()), host="127.0.0.1", port=0, log_level="error"
+        )
+        server = uvicorn.Server(config)
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        while not server.started:
+            time.sleep(0.01)
+        port = server.servers[0].sockets[0].getsockname()[1]
+        conn.send((upstream.url, f"http://127.0.0.1:{port}/v1/chat/completions"))
+        conn.recv()  # stop
+        server.should_exit = True
+        thread.join(timeout=10)
+    guard.close()
 
 
-async def load(url: str, n: int, concurrency: int, on_progress: list[float] | None = None) -> tuple[list[float], int]:
+async def load(
+    url: str, n: int, concurrency: int, on_progress: Callable[[], None] | None = None
+) -> tuple[list[float], int]:
     """Send ``n`` requests with ``concurrency`` workers; (latencies in ms, error count)."""
     latencies: list[float] = []
     errors = 0
@@ -79,7 +90,7 @@ async def load(url: str, n: int, concurrency: int, on_progress: list[float] | No
             latencies.append((time.perf_counter() - t0) * 1000)
             errors += not ok
             if on_progress is not None and len(latencies) == n // 2:
-                on_progress.append(rss_mb())
+                on_progress()
 
     async with httpx.AsyncClient(limits=limits, timeout=30.0) as client:
         await asyncio.gather(*(worker(client) for _ in range(concurrency)))
@@ -95,43 +106,53 @@ def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print a table; exit 1 on any failed request."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=10000, help="requests through the proxy (default 10000)")
-    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--concurrency", type=int, default=8, help="clients for the throughput run")
+    parser.add_argument("--latency-requests", type=int, default=1000, help="one-at-a-time requests per path")
     args = parser.parse_args(argv)
-    guard = Guard(judge=None)
-    for q in QUERIES:  # warm the spaCy pipeline and the decomposition cache
-        guard.check(q, ANSWER)
-    rss_start = rss_mb()
-    with FakeOpenAIServer([ANSWER]) as upstream:
-        server, thread, port = start_proxy(guard, upstream.url)
-        proxy_url = f"http://127.0.0.1:{port}/v1/chat/completions"
-        direct_url = upstream.url + "/chat/completions"
-        baseline_n = max(args.requests // 10, 100)
-        asyncio.run(load(direct_url, min(200, baseline_n), args.concurrency))  # warm-up
+    parent, child = multiprocessing.get_context("spawn").Pipe()
+    proc = multiprocessing.get_context("spawn").Process(target=serve, args=(child,), daemon=True)
+    proc.start()
+    try:
+        direct_url, proxy_url = parent.recv()
+        direct_url += "/chat/completions"
+        n1 = args.latency_requests
+        asyncio.run(load(direct_url, 200, 1))  # warm-up
+        asyncio.run(load(proxy_url, 200, 1))
+        # Added latency: one request at a time, so nothing queues behind the guard's CPU work.
+        direct, direct_err = asyncio.run(load(direct_url, n1, 1))
+        proxied1, err1 = asyncio.run(load(proxy_url, n1, 1))
+        # Throughput and memory: the full run with concurrent clients.
+        rss = {"start": rss_mb(proc.pid)}
         t0 = time.perf_counter()
-        direct, direct_err = asyncio.run(load(direct_url, baseline_n, args.concurrency))
-        direct_s = time.perf_counter() - t0
-        middle: list[float] = []
-        t0 = time.perf_counter()
-        proxied, proxy_err = asyncio.run(load(proxy_url, args.requests, args.concurrency, middle))
+        proxied, proxy_err = asyncio.run(
+            load(proxy_url, args.requests, args.concurrency, lambda: rss.__setitem__("middle", rss_mb(proc.pid)))
+        )
         proxy_s = time.perf_counter() - t0
-        rss_end = rss_mb()
-        server.should_exit = True
-        thread.join(timeout=10)
-    guard.close()
+        rss["end"] = rss_mb(proc.pid)
+    finally:
+        parent.send("stop")
+        proc.join(timeout=15)
+    print("bench_proxy: loopback; proxy + fake upstream in a child process, load generator in this one;")
+    print("offline Guard(judge=None), policy observe (input checks before forwarding, scoring before replying)")
+    print(f"{'path':<34}{'requests':>9}{'errors':>8}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}")
     rows = [
-        ("direct to upstream", len(direct), direct_err, len(direct) / direct_s, direct),
-        ("through proxy (observe)", len(proxied), proxy_err, len(proxied) / proxy_s, proxied),
+        ("direct to upstream, 1 at a time", direct, direct_err, None),
+        ("through proxy, 1 at a time", proxied1, err1, None),
+        (f"through proxy, {args.concurrency} concurrent", proxied, proxy_err, len(proxied) / proxy_s),
     ]
-    print(f"bench_proxy: loopback, concurrency {args.concurrency}, offline Guard(judge=None), policy observe")
-    print(f"{'path':<26}{'requests':>9}{'errors':>8}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}")
-    for name, n, err, rps, lat in rows:
-        print(f"{name:<26}{n:>9}{err:>8}{rps:>9.0f}{pct(lat, 50):>9.2f}{pct(lat, 99):>9.2f}")
-    added50, added99 = pct(proxied, 50) - pct(direct, 50), pct(proxied, 99) - pct(direct, 99)
-    print(f"added latency: p50 {added50:+.2f} ms, p99 {added99:+.2f} ms")
-    mid = middle[0] if middle else float("nan")
-    print(f"RSS MiB: start {rss_start:.1f}, middle {mid:.1f}, end {rss_end:.1f} (end - middle {rss_end - mid:+.1f})")
-    if direct_err or proxy_err:
-        print(f"FAILED: {direct_err + proxy_err} requests failed", file=sys.stderr)
+    for name, lat, err, rps in rows:
+        rate = f"{rps:>9.0f}" if rps is not None else f"{'':>9}"
+        print(f"{name:<34}{len(lat):>9}{err:>8}{rate}{pct(lat, 50):>9.2f}{pct(lat, 99):>9.2f}")
+    added50, added99 = pct(proxied1, 50) - pct(direct, 50), pct(proxied1, 99) - pct(direct, 99)
+    print(f"added latency (1 at a time): p50 {added50:+.2f} ms, p99 {added99:+.2f} ms")
+    mid = rss.get("middle", float("nan"))
+    print(
+        f"proxy process RSS MiB over {args.requests} requests: start {rss['start']:.1f}, middle {mid:.1f},"
+        f" end {rss['end']:.1f} (end - middle {rss['end'] - mid:+.1f})"
+    )
+    errors = direct_err + err1 + proxy_err
+    if errors:
+        print(f"FAILED: {errors} requests failed", file=sys.stderr)
         return 1
     return 0
 
