@@ -295,7 +295,7 @@ def _resolve_judge(spec: Any, telemetry: Telemetry) -> Any:
     if spec is None:
         return None
     try:
-        from faithguard.judge import resolve_judge  # type: ignore[attr-defined,unused-ignore]
+        from faithguard.judge import resolve_judge
     except ImportError as exc:
         if spec == "env":
             return None
