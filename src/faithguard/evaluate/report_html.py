@@ -28,8 +28,16 @@ def _num(value: Any, pct: bool = False) -> str:
     if value is None:
         return "–"
     if isinstance(value, float):
-        return f"{value:.1%}" if pct else f"{value:.2f}"
+        if pct:
+            return f"{value:.1%}"
+        return str(int(value)) if value.is_integer() else f"{value:.2f}"
     return _esc(value)
+
+
+def _short(label: str, limit: int = 16) -> str:
+    """An axis label that fits its slot: underscores as spaces, long ones cut with an ellipsis."""
+    text = label.replace("_", " ")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def bar_chart(
@@ -45,7 +53,7 @@ def bar_chart(
     """A vertical bar chart as an inline ``<svg>`` (values labelled on the bars)."""
     n = max(1, len(values))
     top = max_value if max_value is not None else max([*values, 0.0]) or 1.0
-    left, bottom, pad_top = 36, 38, 16
+    left, bottom, pad_top = 48, 38, 16
     plot_w, plot_h = width - left - 8, height - bottom - pad_top
     slot = plot_w / n
     bar_w = max(2.0, slot * 0.7)
@@ -67,9 +75,8 @@ def bar_chart(
             f"<title>{_esc(label)}: {_esc(text)}</title></rect>"
         )
         out.append(f'<text x="{x + bar_w / 2:.1f}" y="{y - 3:.1f}" text-anchor="middle">{_esc(text)}</text>')
-        out.append(
-            f'<text x="{x + bar_w / 2:.1f}" y="{pad_top + plot_h + 14}" text-anchor="middle">{_esc(label)[:14]}</text>'
-        )
+        axis_y = pad_top + plot_h + 14
+        out.append(f'<text x="{x + bar_w / 2:.1f}" y="{axis_y}" text-anchor="middle">{_esc(_short(label))}</text>')
     out.append("</svg>")
     return "".join(out)
 
