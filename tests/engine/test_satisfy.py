@@ -154,3 +154,17 @@ def test_check_constraint_from_another_decomposer() -> None:
     assert check_constraint(c, "- a\n- b")[0] is Status.VIOLATED
     vague = Constraint(id="x2", text="recent", category=Category.TIME, tier=Tier.MANDATORY)
     assert check_constraint(vague, "Some text about things.")[0] is Status.UNKNOWN
+
+
+def test_bare_name_exclusion_is_checked() -> None:
+    from faithguard import Guard
+
+    guard = Guard(judge=None)
+    query = "List three rivers in Spain, not the Ebro."
+
+    def exclusion(response: str) -> str:
+        return str(next(c for c in guard.check(query, response).constraints if c.negated).status)
+
+    assert exclusion("1. Ebro\n2. Tagus\n3. Douro") == "violated"
+    assert exclusion("1. Tagus\n2. Douro\n3. Guadalquivir") == "satisfied"
+    assert exclusion("Unlike the Ebro, the Tagus crosses Portugal too.") == "satisfied"  # contrastive mention

@@ -54,6 +54,8 @@ _ENTITY_EXCLUSION = re.compile(
     r"\b(?:never|avoid|don't|do not) (?:mention|include|use|name|list|discuss)\b",
     re.IGNORECASE,
 )
+#: "not the Ebro", "not Paris": a bare name after the negation, no verb, so an entity is excluded.
+_BARE_NAME_EXCLUSION = re.compile(r"^(?:not|nor|but not)\s+(?:the\s+|any\s+)?[A-Z][\w'’.-]*")
 _CONTRAST = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(m.strip()) for m in CONTRAST_MARKERS) + r")(?!\w)")
 _SKIP_ENTITY_WORDS = frozenset({"not", "no", "except", "excluding", "without", "other", "than", "apart", "from"})
 
@@ -244,7 +246,7 @@ def _contrastive(unit: str, term: str) -> bool:
 
 def _exclusion(c: Constraint, view: ResponseView) -> Verdict3:
     names, _ = _places(c.text)
-    entity_kind = _ENTITY_EXCLUSION.search(c.text) is not None
+    entity_kind = _ENTITY_EXCLUSION.search(c.text) is not None or _BARE_NAME_EXCLUSION.match(c.text) is not None
     if not names and entity_kind:
         names = [w for w in content_terms(c.text) if w.lower() not in _SKIP_ENTITY_WORDS]
     if not names:
