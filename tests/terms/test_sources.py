@@ -15,3 +15,13 @@ def test_rare_word_noun_phrase_is_a_candidate() -> None:
 
     texts = [c.text for c in extract_candidates("What are the uses of quantoplexic resonance in batteries?")]
     assert "quantoplexic resonance" in texts
+
+
+def test_lexicon_real_technical_words_from_combining_forms_are_not_unknown() -> None:
+    from faithguard.detector import CallContext
+    from faithguard.terms.sources import LexiconSource
+
+    lex, ctx = LexiconSource(), CallContext(query="q")
+    for word in ("photobiomodulation", "optogenetics", "immunotherapy"):
+        assert lex.lookup(word, ctx) is not False, word  # listed, or built from known parts: never "unknown"
+    assert lex.lookup("Nanosyncology", ctx) is False

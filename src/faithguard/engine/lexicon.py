@@ -270,7 +270,8 @@ ENTITY_EXCLUDERS: frozenset[str] = frozenset(
 #: Markers that turn a mention of an excluded entity into a contrast, not an answer.
 CONTRAST_MARKERS: tuple[str, ...] = (
     "unlike", "not ", "n't", "never", "rather than", "instead of", "other than", "except", "excluding",
-    "exclude", "as opposed to", "apart from", "whereas", "no ", "neither", "nor ", "non-",
+    "exclude", "as opposed to", "apart from", "whereas", "no ", "neither", "nor ", "non-", "besides",
+    "aside from", "in addition to", "as well as",
 )  # fmt: skip
 
 #: Openers that make a short turn a follow-up to the previous user turn.

@@ -85,9 +85,23 @@ def task_family(c: Constraint) -> str | None:
     return TASK_FAMILY.get(words[0]) if words else None
 
 
+#: A response that declines or asks back ("I'm not aware of...", "Could you clarify...?") is not off topic.
+_DECLINES_OR_ASKS = re.compile(
+    r"^\W*(?:i(?:'m| am)? (?:sorry|not sure|not aware|unable)|i (?:can(?:no|')?t|don't|do not|couldn't)|"
+    r"(?:could|can|would|do) you\b)|\?\s*$",
+    re.IGNORECASE,
+)
+
+
 def _off_topic(view: ResponseView, all_constraints: Sequence[Constraint]) -> bool:
-    """No content word of the request appears in a prose response of some length."""
-    if len(view.words) < 15 or len(view.items) >= 2:
+    """No content word of the request appears in a prose response of some length that names nothing.
+
+    Answers to "which X?" questions name an instance ("Tungsten") without repeating X, so a
+    response that names anything, lists items, declines or asks back is never called off topic.
+    """
+    if len(view.words) < 25 or len(view.items) >= 2 or view.named():
+        return False
+    if _DECLINES_OR_ASKS.search(view.text.strip()):
         return False
     if any(task_family(c) == "write" for c in all_constraints if c.category is Category.ACTION):
         return False

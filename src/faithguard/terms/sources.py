@@ -163,13 +163,32 @@ class LexiconSource:
 
 _SUFFIXES = ("ity", "ness", "ism", "ist", "ics", "ation", "ment", "able", "ology", "ize", "ise", "er", "ly", "al")
 _PART_ZIPF = 3.0
+#: Greek/Latin combining forms that build real technical words ("photo-bio-modulation").
+_COMBINING = frozenset(
+    "photo bio neuro micro nano electro thermo hydro geo cyber psycho tele auto multi poly mono macro "
+    "immuno cardio gastro hemo haemo chemo radio astro aero agro eco endo exo hyper hypo inter intra "
+    "meta para peri post pre pro proto pseudo quasi semi sub super trans ultra anti counter opto cryo "
+    "pharmaco onco osteo patho physio socio techno info spectro crypto dermato myo cyto histo pyro seismo "
+    "litho phyto ortho toxico".split()
+)
+
+
+def _splits(word: str, depth: int) -> bool:
+    """Whether ``word`` is a chain of known parts: common words or combining forms ("photo|bio|modulation")."""
+    for i in range(3, len(word) - 2):
+        head, tail = word[:i], word[i:]
+        if head in _COMBINING or zipf(head) >= _PART_ZIPF:
+            if tail in _COMBINING or zipf(tail) >= _PART_ZIPF:
+                return True
+            if depth > 0 and len(tail) >= 6 and _splits(tail, depth - 1):
+                return True
+    return False
 
 
 def _compositional(word: str) -> bool:
-    """Whether ``word`` splits into two common words or a common stem plus a derivational suffix."""
-    for i in range(3, len(word) - 2):
-        if zipf(word[:i]) >= _PART_ZIPF and zipf(word[i:]) >= _PART_ZIPF:
-            return True
+    """Whether ``word`` is built from known parts, or from a common stem plus a derivational suffix."""
+    if _splits(word, 2):
+        return True
     for suffix in _SUFFIXES:
         stem = word[: -len(suffix)]
         stems = (stem, stem + "e", stem.rstrip("i") + "y", stem + "al")
