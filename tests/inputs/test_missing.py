@@ -147,3 +147,11 @@ def test_judge_precheck_findings_are_merged_when_offline_finds_nothing() -> None
     assert [v.kind for v in result.verdicts] == ["missing_content"]
     assert result.findings["missing_content"][0]["reference"] == "the transcript"
     assert "LLM judge" in result.verdicts[0].explanation
+
+
+def test_short_statement_proceeds_short_question_is_undecided() -> None:
+    from faithguard.inputs.followup import classify_followup
+
+    assert classify_followup("The warranty period is two years from the date of purchase.")[0] == "proceeds"
+    assert classify_followup("Which article?")[0] in ("asks", "undecided")
+    assert classify_followup("Okay.")[0] == "undecided"

@@ -57,6 +57,7 @@ _ASSUME_RE = re.compile(
     re.I,
 )
 _MIN_WORDS = 12
+_MIN_STATEMENT_WORDS = 5
 
 
 def classify_followup(response: str) -> tuple[Decision, str]:
@@ -69,7 +70,12 @@ def classify_followup(response: str) -> tuple[Decision, str]:
             if _ASSUME_RE.search(text):
                 return "proceeds", f"notes the gap ({m.group()!r}) but proceeds on an assumption"
             return "asks", f"asks for or notes the missing input: {m.group()!r}"
-    if word_count(text) < _MIN_WORDS:
+    words = word_count(text)
+    if words < _MIN_WORDS:
+        # A short statement ("The warranty is two years.") answers as if the content were there;
+        # a short question back, or a couple of words, cannot be told apart.
+        if words >= _MIN_STATEMENT_WORDS and "?" not in text:
+            return "proceeds", "a short statement that answers without the missing input"
         return "undecided", "response too short to tell whether it proceeded"
     return "proceeds", "no request for the missing input; the response carries on with the task"
 
