@@ -143,3 +143,18 @@ def test_blank_query() -> None:
 def test_implements_protocol() -> None:
     assert isinstance(DEC, Decomposer)
     assert all(matches(["action", "list"], c) is False for c in decompose_text("Hello there").constraints)
+
+
+def test_model_numbers_are_part_of_the_name_not_quantities() -> None:
+    from faithguard import Guard
+
+    guard = Guard(judge=None)
+    for query, name in [
+        ("List three features of Windows 11.", "Windows 11"),
+        ("Compare the iPhone 15 and the Samsung Galaxy S24.", "iPhone 15"),
+    ]:
+        constraints = guard.inspect(query).constraints
+        assert not any(c.category == "quantity" and c.text.strip().endswith(name.split()[-1]) for c in constraints)
+        assert any(name in c.text and c.category == "subject" for c in constraints), constraints
+    quantities = [c.text for c in guard.inspect("Name 3 rivers in France.").constraints if c.category == "quantity"]
+    assert quantities == ["3"]

@@ -150,6 +150,16 @@ def _subject_head(span: Any, action: Any | None, root: Any, used: set[int]) -> A
     return head
 
 
+def _model_number(tok: Any) -> bool:
+    """A number right after a proper noun names a model or edition ("iPhone 15", "Windows 11"), not a count."""
+    if tok.dep_ != "nummod":
+        return False
+    if tok.head.pos_ == "PROPN" and tok.i == tok.head.i + 1:
+        return True
+    prev = tok.doc[tok.i - 1] if tok.i > 0 else None
+    return prev is not None and prev.pos_ == "PROPN" and tok.text.isdecimal()
+
+
 def _number_phrase(num: Any) -> list[Any]:
     toks = [num]
     toks += [c for c in num.children if c.dep_ in ("advmod", "quantmod", "compound", "nummod", "amod")]
@@ -289,6 +299,8 @@ def analyse_span(span: Any, subquestion: int = 0) -> SpanRoles:
     for tok in span:
         if tok.i in used or (head is not None and tok.head.i == head.i):
             continue
+        if _model_number(tok):
+            continue
         if tok.dep_ == "nummod" and tok.head.pos_ in ("NOUN", "PROPN") and tok.head.i not in used:
             noun = tok.head
             extra = [noun.head] if noun.dep_ == "pobj" and noun.head.lower_ in _BOUND_PREPS else []
@@ -312,7 +324,9 @@ def analyse_span(span: Any, subquestion: int = 0) -> SpanRoles:
         for c in head.children:
             if c.i in used:
                 continue
-            if c.dep_ == "nummod" or (c.dep_ == "quantmod" and number_value(c.text) is not None):
+            if _model_number(c):
+                subj_toks.append(c)
+            elif c.dep_ == "nummod" or (c.dep_ == "quantmod" and number_value(c.text) is not None):
                 add(_number_phrase(c), Category.QUANTITY)
             elif c.dep_ in ("amod", "nmod") or (c.dep_ == "compound" and c.ent_type_ == "NORP"):
                 if (c.lemma_.lower() not in VAGUE_ADJECTIVES and c.is_alpha) or c.ent_type_ == "NORP":
@@ -322,7 +336,11 @@ def analyse_span(span: Any, subquestion: int = 0) -> SpanRoles:
                 subj_toks += list(c.subtree)
             elif c.dep_ in ("cc", "conj") and c.pos_ in ("NOUN", "PROPN", "CCONJ"):
                 subj_toks += [c, *[g for g in c.children if g.dep_ in ("compound", "amod", "cc", "conj")]]
-            elif c.dep_ == "prep" and c.lower_ == "of" and any(t.dep_ == "nummod" for t in c.subtree):
+            elif (
+                c.dep_ == "prep"
+                and c.lower_ == "of"
+                and any(t.dep_ == "nummod" and not _model_number(t) for t in c.subtree)
+            ):
                 add([t for g in c.children if g.dep_ == "pobj" for t in g.subtree], Category.QUANTITY)
             elif c.dep_ == "prep" and (c.lower_ == "of" or (c.lower_ == "on" and head.lemma_ in _RELATIONAL)):
                 subj_toks += [t for t in c.subtree if t.i not in used]
