@@ -158,3 +158,21 @@ def test_model_numbers_are_part_of_the_name_not_quantities() -> None:
         assert any(name in c.text and c.category == "subject" for c in constraints), constraints
     quantities = [c.text for c in guard.inspect("Name 3 rivers in France.").constraints if c.category == "quantity"]
     assert quantities == ["3"]
+
+
+def test_coordinated_names_stay_inside_the_exclusion() -> None:
+    from faithguard import Guard
+
+    guard = Guard(judge=None)
+    cs = guard.inspect("List European capitals, but not Paris or Rome.").constraints
+    negated = [c.text for c in cs if c.negated]
+    assert negated == ["not Paris or Rome"]
+    assert not any("Rome" in c.text for c in cs if not c.negated)
+    assert any(c.category == "action" and c.text == "List" for c in cs)
+    assert not any(c.text.endswith(" but") for c in cs)
+    # a coordinated clause is not swallowed: "born in England or Portugal" is one exclusion
+    explorers = guard.inspect("Name explorers who were not born in England or Portugal.").constraints
+    assert [c.text for c in explorers if c.negated] == ["not born in England or Portugal"]
+    report = guard.check("List European capitals, but not Paris or Rome.", "- Madrid\n- Berlin\n- Vienna")
+    assert [str(c.status) for c in report.constraints if c.negated] == ["satisfied"]
+    assert "omission" not in [v.kind for v in report.verdicts]

@@ -81,7 +81,11 @@ def _is_task_verb(tok: Any, span: Any) -> bool:
         return False
     if tok.dep_ in ("ROOT", "xcomp", "ccomp", "conj") and (tok.pos_ == "VERB" or tok.i == _first_word(span)):
         return True
-    return tok.i == _first_word(span) and tok.dep_ not in ("compound", "amod", "nsubj")
+    if tok.i != _first_word(span):
+        return False
+    # "List European capitals": the tagger reads the imperative as an adjective of the object.
+    misread = tok.dep_ == "amod" and tok.text[:1].isupper() and tok.head.i > tok.i
+    return misread or tok.dep_ not in ("compound", "amod", "nsubj")
 
 
 def _first_word(span: Any) -> int:
@@ -219,7 +223,11 @@ def _verb_phrase(verb: Any, used: set[int]) -> list[Any]:
 def _negation_tokens(neg: Any) -> list[Any]:
     head = neg.head
     skip: set[int] = set()
+    # "not Paris or Rome": coordinated names stay under the negation; coordinated clauses do not.
+    nominal = head.pos_ in ("NOUN", "PROPN")
     for c in head.children:
+        if nominal and c.dep_ in ("conj", "cc") and c.i > neg.i:
+            continue
         if c.dep_ in ("conj", "cc", "nsubj", "nsubjpass", "mark", "relcl") or (c.dep_ == "punct" and c.i > neg.i):
             skip |= {t.i for t in c.subtree}
     return [t for t in head.subtree if t.i >= neg.i and t.i not in skip]
@@ -334,7 +342,7 @@ def analyse_span(span: Any, subquestion: int = 0) -> SpanRoles:
                     add([*extra, c], Category.QUALIFIER)
             elif c.dep_ == "compound":
                 subj_toks += list(c.subtree)
-            elif c.dep_ in ("cc", "conj") and c.pos_ in ("NOUN", "PROPN", "CCONJ"):
+            elif c.dep_ in ("cc", "conj") and c.pos_ in ("NOUN", "PROPN", "CCONJ") and c.lower_ != "but":
                 subj_toks += [c, *[g for g in c.children if g.dep_ in ("compound", "amod", "cc", "conj")]]
             elif (
                 c.dep_ == "prep"
