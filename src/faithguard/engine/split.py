@@ -13,6 +13,9 @@ _ITEM_LINE = re.compile(r"^[ \t]*(?:\d{1,2}[.)]|\(\d{1,2}\)|[-*•]|[a-h][.)])[ 
 _INLINE_NUM = re.compile(r"(?:(?<=\s)|^)\(?(\d{1,2})[.)]\s+(?=\S)")
 _SENT_END = re.compile(r"(?<=[.?!])[\"')\]]*\s+(?=\S)")
 _AND_ALSO = re.compile(r",?\s+and also\s+", re.IGNORECASE)
+#: "When was it painted, and where is it shown?": a second wh-question joined into one sentence.
+_AND_WH = re.compile(r",\s+and\s+(?=(?:when|where|who|whom|how|what|which|why)\b)", re.IGNORECASE)
+_WH_START = re.compile(r"^\W*(?:when|where|who|whom|how|what|which|why|is|are|was|were|do|does|did|can|could)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,8 @@ def split_parts(text: str) -> list[Part]:
         chunk = text[a:b]
         pieces = [(a, b)]
         m = _AND_ALSO.search(chunk)
+        if m is None and chunk.rstrip().endswith("?") and _WH_START.match(chunk):
+            m = _AND_WH.search(chunk)
         if m is not None and m.start() > 0:
             pieces = [(a, a + m.start()), (a + m.end(), b)]
         for k, (pa, pb) in enumerate(pieces):

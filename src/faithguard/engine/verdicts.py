@@ -6,6 +6,7 @@ import re
 from typing import Literal
 
 from faithguard.detector import CallContext
+from faithguard.engine.parts import unanswered_parts
 from faithguard.engine.response import ResponseView, view_of
 from faithguard.engine.satisfy import check_constraint, content_terms, task_family, write_form
 from faithguard.models import Constraint, DetectorResult, Severity, Status, Tier, Verdict
@@ -36,6 +37,10 @@ class ConstraintsDetector:
                 continue
             status, reason = check_constraint(c, response, ctx.constraints, docs)
             updates[c.id] = (status, reason)
+        # A part of a multi-part request whose kind of answer (a number, a date...) is nowhere in the
+        # response was skipped: its undecided constraints are violated.
+        pending = [c.model_copy(update={"status": updates.get(c.id, (c.status, None))[0]}) for c in ctx.constraints]
+        updates.update(unanswered_parts(ctx.decomposition.subquestions, pending, view_of(response)))
         return DetectorResult(updates=updates)
 
 
