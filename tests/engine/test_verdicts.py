@@ -105,3 +105,28 @@ def test_broken_exclusion_is_a_misinterpretation() -> None:
     assert len(mis) == 1 and mis[0].severity == "warning"
     good = bad.replace("Ferdinand Magellan, born in Portugal, led", "Francis Pretty, a chronicler, described")
     assert not [v for v in Guard(judge=None).check(query, good).verdicts if excl.id in v.constraint_ids]
+
+
+def test_wrong_form_and_evaluating_instead_of_summarising_are_misinterpretations() -> None:
+    from faithguard import Guard
+
+    guard = Guard(judge=None)
+    prose = (
+        "The sea is vast and ever-changing. It covers most of our planet and shapes the weather. "
+        "People have always been drawn to its beauty and its danger."
+    )
+    poem = guard.check("Write a short poem about the sea.", prose)
+    assert "misinterpretation" in [v.kind for v in poem.verdicts]
+    article = "The city approved a new tram line. " * 30
+    review = (
+        "This is a well-written and balanced article. I think it makes a compelling case. "
+        "Overall I would rate it highly."
+    )
+    summary = guard.check("Summarize the following article in three sentences.", review, documents=[article])
+    assert "misinterpretation" in [v.kind for v in summary.verdicts]
+    fine = guard.check(
+        "Summarize the following article in three sentences.",
+        "The city approved a new tram line. It will open next year. It links the centre and the airport.",
+        documents=[article],
+    )
+    assert "misinterpretation" not in [v.kind for v in fine.verdicts]

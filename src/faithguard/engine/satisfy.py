@@ -326,6 +326,8 @@ def _task(c: Constraint, family: str, view: ResponseView, others: Sequence[Const
         if long_prose and not view.comparative and (view.evaluative or view.summary_cues):
             return Status.VIOLATED, "offline: asked to compare, the response evaluates or summarises instead"
     elif family == "summarize":
+        if view.evaluative and not view.summary_cues:
+            return Status.VIOLATED, "offline: asked to summarise, the response evaluates instead"
         if docs and len(view.words) > len(docs.split()):
             return Status.VIOLATED, "offline: the 'summary' is longer than the source"
         if docs and view.words:

@@ -93,6 +93,8 @@ def _mismatch(family: str | None, view: ResponseView) -> str | None:
             return "summarises"
     if family == "code" and prose:
         return "writes prose without code"
+    if family == "poem" and prose:
+        return "writes a prose paragraph"
     if family == "summarize" and view.evaluative and not view.summary_cues:
         return "evaluates"
     if family == "evaluate" and view.summary_cues and not view.evaluative:
