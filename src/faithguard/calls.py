@@ -37,11 +37,20 @@ class CallInput:
     documents: list[str] = field(default_factory=list)
 
 
+def _check_encodable(text: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InputError(f"text holds an unpaired surrogate at position {exc.start}; give valid Unicode") from None
+
+
 def _content_text(content: Any) -> str:
     if content is None:
         return ""
     if isinstance(content, str):
         return content
+    if isinstance(content, bytes | bytearray):
+        raise InputError("message content must be text, not bytes")
     if isinstance(content, Sequence):
         parts: list[str] = []
         for part in content:
@@ -91,10 +100,10 @@ def normalize(
     """Validate and normalise one call's input; raises :class:`InputError` with a one-line reason."""
     if query is not None and not isinstance(query, str):
         raise InputError(f"query must be a string, not {type(query).__name__}")
-    if isinstance(documents, str | bytes):
-        raise InputError("documents must be a list of texts, not a single string")
-    if isinstance(messages, str | bytes):
-        raise InputError("messages must be a list of chat messages, not a string")
+    if documents is not None and (isinstance(documents, str | bytes | Mapping) or not isinstance(documents, Sequence)):
+        raise InputError(f"documents must be a list of texts, not {type(documents).__name__}")
+    if messages is not None and (isinstance(messages, str | bytes | Mapping) or not isinstance(messages, Sequence)):
+        raise InputError(f"messages must be a list of chat messages, not {type(messages).__name__}")
     msgs = [_message(m) for m in (messages or [])]
     docs = [_document(d) for d in (documents or [])]
     system = "\n\n".join(m.content for m in msgs if m.role in ("system", "developer") and m.content)
@@ -111,6 +120,8 @@ def normalize(
         history = turns[:-1] if turns and turns[-1].role == "user" and turns[-1].content == query else turns
     if not query.strip():
         raise InputError("query is empty")
+    for text in (query, *(m.content for m in msgs), *docs):
+        _check_encodable(text)
     size = len(query) + sum(len(m.content) for m in msgs) + sum(len(d) for d in docs)
     if size > max_chars:
         raise InputError(f"input is {size} characters; the limit is {max_chars}")

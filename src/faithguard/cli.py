@@ -52,7 +52,7 @@ def _decode(data: bytes, what: str) -> str:
     if b"\x00" in data:
         raise InputError(f"{what} looks binary (NUL bytes); give UTF-8 text")
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")  # a leading byte-order mark is not part of the text
     except UnicodeDecodeError as exc:
         raise InputError(f"{what} is not valid UTF-8 (byte {exc.start})") from None
     if len(text) > MAX_INPUT_CHARS:

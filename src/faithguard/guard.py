@@ -215,6 +215,8 @@ class Guard:
     # -- stages (used by wrapping and integrations) --------------------------------------------
 
     def _start(self, query: str | None, documents: Sequence[Any] | None, messages: Sequence[Any] | None) -> Run:
+        if self._closed:
+            raise ConfigError(f"guard {self.name!r} is closed; build a new Guard")
         inp = calls.normalize(query, documents, messages, max_chars=self.max_input_chars)
         ctx = CallContext(
             query=inp.query,

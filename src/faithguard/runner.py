@@ -52,11 +52,18 @@ class Run:
         t0 = time.perf_counter()
         error: BaseException | None = None
         result: Any = None
-        future = self.pool.submit(contextvars.copy_context().run, fn)
         try:
-            result = future.result(timeout=limit if limit and limit > 0 else None)
+            future = self.pool.submit(contextvars.copy_context().run, fn)
+        except RuntimeError:
+            # The pool is shutting down (interpreter exit while background reports drain):
+            # run inline, without a time budget, rather than lose the report.
+            future = None
+        try:
+            timeout = limit if limit and limit > 0 else None
+            result = fn() if future is None else future.result(timeout=timeout)
         except FutureTimeout:
-            future.cancel()
+            if future is not None:
+                future.cancel()
             error = DetectorError(name, f"timed out after {limit:g}s")
         except Exception as exc:  # noqa: BLE001 - a plugin failure never breaks the call
             error = exc

@@ -12,7 +12,7 @@ from opentelemetry import trace
 from opentelemetry.trace import Span, SpanKind
 
 from faithguard import calls
-from faithguard.errors import HallucinationBlocked, InputError
+from faithguard.errors import HallucinationBlocked
 from faithguard.models import InspectReport, Report
 from faithguard.policy import Action, Policy
 from faithguard.runner import Run, observer_failure
@@ -53,13 +53,26 @@ def call_input(args: Sequence[Any], kwargs: Mapping[str, Any]) -> tuple[str | No
     documents = kwargs.get("documents")
     messages = kwargs.get("messages")
     query = next((kwargs[k] for k in ("prompt", "query", "input") if isinstance(kwargs.get(k), str)), None)
-    if query is None and messages is None and args:
-        first = args[0]
-        if isinstance(first, str):
-            query = first
-        elif isinstance(first, list | tuple):
-            messages = first
+    if query is None and messages is None:
+        # the first text or list argument: skips self/cls of methods defined with @guard.wrap
+        for arg in args[:2]:
+            if isinstance(arg, str):
+                query = arg
+                break
+            if isinstance(arg, list | tuple):
+                messages = arg
+                break
     return query, messages, documents
+
+
+def _has_user_turn(messages: Any) -> bool:
+    if not isinstance(messages, list | tuple):
+        return False
+    for m in messages:
+        role = m.get("role") if isinstance(m, Mapping) else getattr(m, "role", None) or getattr(m, "type", None)
+        if role in ("user", "human"):
+            return True
+    return False
 
 
 class _Call:
@@ -81,10 +94,10 @@ class _Call:
         query, messages, documents = call_input(args, kwargs)
         self.run: Run | None = None
         self.root: Span | None = None
-        try:
-            self.run = guard._start(query, documents, messages)
-        except InputError:
-            return  # nothing to guard: the call proceeds untouched
+        if (query is None or not query.strip()) and not _has_user_turn(messages):
+            return  # nothing to guard (no request text, no user turn): the call proceeds untouched
+        # Malformed documents or messages are the caller's error: raise rather than silently not guard.
+        self.run = guard._start(query, documents, messages)
         self.root = guard.telemetry.tracer.start_span(
             f"guard {guard.name}",
             attributes={A_GUARD: guard.name, A_STAGE: "call", "openinference.span.kind": "GUARDRAIL"},
