@@ -12,13 +12,14 @@ import threading
 from collections.abc import Awaitable, Callable, Hashable
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from cachetools import TTLCache
 
 __all__ = ["CacheStats", "SingleFlightCache"]
 
 V = TypeVar("V")
+_MISS: Any = object()
 
 
 @dataclass
@@ -48,8 +49,10 @@ class SingleFlightCache(Generic[V]):
         with self._lock:
             self._cache.clear()
 
-    def get_or_compute(self, key: Hashable, fn: Callable[[], V]) -> V:
-        """The cached value for ``key``, computing it with ``fn`` on a miss (once for concurrent callers)."""
+    def _claim(
+        self, key: Hashable, table: dict[Any, Any], slot: Hashable, new: Callable[[], Any]
+    ) -> tuple[Any, Any, bool]:
+        """Under the lock: (cached value or _MISS, in-flight future, whether this caller computes)."""
         with self._lock:
             try:
                 value = self._cache[key]
@@ -57,64 +60,57 @@ class SingleFlightCache(Generic[V]):
                 pass
             else:
                 self.stats.hits += 1
-                return value
-            future = self._inflight.get(key)
-            owner = future is None
-            if future is None:
-                future = Future()
-                self._inflight[key] = future
-                self.stats.misses += 1
-            else:
+                return value, None, False
+            future = table.get(slot)
+            if future is not None:
                 self.stats.hits += 1
-        if not owner:
-            return future.result()
-        try:
-            value = fn()
-        except BaseException as exc:
-            with self._lock:
-                self._inflight.pop(key, None)
-            future.set_exception(exc)
-            # Mark the exception as retrieved so an unobserved failure does not warn.
-            future.exception()
-            raise
+                return _MISS, future, False
+            future = table[slot] = new()
+            self.stats.misses += 1
+            return _MISS, future, True
+
+    def _release(
+        self, key: Hashable, table: dict[Any, Any], slot: Hashable, value: Any = None, ok: bool = False
+    ) -> None:
         with self._lock:
-            self._cache[key] = value
-            self._inflight.pop(key, None)
-        future.set_result(value)
-        return value
+            if ok:
+                self._cache[key] = value
+            table.pop(slot, None)
+
+    def get_or_compute(self, key: Hashable, fn: Callable[[], V]) -> V:
+        """The cached value for ``key``, computing it with ``fn`` on a miss (once for concurrent callers)."""
+        value, future, owner = self._claim(key, self._inflight, key, Future)
+        if value is not _MISS:
+            return cast(V, value)
+        if not owner:
+            return cast(V, future.result())
+        try:
+            computed = fn()
+        except BaseException as exc:
+            self._release(key, self._inflight, key)
+            future.set_exception(exc)
+            future.exception()  # mark it retrieved so an unobserved failure does not warn
+            raise
+        self._release(key, self._inflight, key, computed, ok=True)
+        future.set_result(computed)
+        return computed
 
     async def aget_or_compute(self, key: Hashable, fn: Callable[[], Awaitable[V]]) -> V:
         """Async twin of :meth:`get_or_compute`; concurrent tasks share one computation."""
         loop = asyncio.get_running_loop()
-        akey = (id(loop), key)
-        with self._lock:
-            try:
-                value = self._cache[key]
-            except KeyError:
-                pass
-            else:
-                self.stats.hits += 1
-                return value
-            future = self._ainflight.get(akey)
-            owner = future is None
-            if future is None:
-                future = loop.create_future()
-                self._ainflight[akey] = future
-                self.stats.misses += 1
-            else:
-                self.stats.hits += 1
+        slot = (id(loop), key)
+        value, future, owner = self._claim(key, self._ainflight, slot, loop.create_future)
+        if value is not _MISS:
+            return cast(V, value)
         if not owner:
-            return await asyncio.shield(future)
+            return cast(V, await asyncio.shield(future))
         try:
-            value = await fn()
+            computed = await fn()
         except BaseException as exc:
-            with self._lock:
-                self._ainflight.pop(akey, None)
+            self._release(key, self._ainflight, slot)
             future.set_exception(exc)
             future.exception()
             raise
-        with self._lock:
-            self._cache[key] = value
-            self._ainflight.pop(akey, None)
-        future.set_result(value)
-        return value
+        self._release(key, self._ainflight, slot, computed, ok=True)
+        future.set_result(computed)
+        return computed

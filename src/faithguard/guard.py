@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import atexit
 import hashlib
 import queue
 import threading
@@ -28,7 +27,6 @@ from faithguard.telemetry import A_GUARD, A_STAGE, Telemetry
 __all__ = ["Guard"]
 
 F = TypeVar("F", bound=Callable[..., Any])
-_UNSET: Any = object()
 
 
 class Guard:
@@ -111,8 +109,8 @@ class Guard:
         self._pool = ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="faithguard")
         self._background: _Background | None = _Background(queue_size) if background else None
         self._closed = False
+        # weakref.finalize also runs at interpreter exit, so background reports are flushed then too.
         self._finalizer = weakref.finalize(self, _shutdown, self._pool, self._background)
-        atexit.register(self._finalizer)
 
     # -- public API ---------------------------------------------------------------------------
 
@@ -330,14 +328,9 @@ class _Background:
                 self.queue.task_done()
 
     def flush(self, timeout: float | None) -> bool:
-        done = threading.Event()
-
-        def waiter() -> None:
-            self.queue.join()
-            done.set()
-
-        threading.Thread(target=waiter, daemon=True).start()
-        return done.wait(timeout)
+        # queue.join() without a thread per call: wait on the queue's own all-tasks-done condition.
+        with self.queue.all_tasks_done:
+            return self.queue.all_tasks_done.wait_for(lambda: not self.queue.unfinished_tasks, timeout)
 
     def stop(self) -> None:
         self.flush(None)
