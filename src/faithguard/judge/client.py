@@ -209,21 +209,19 @@ def _interpret(response: httpx.Response, redact: _Redactor, cap: float) -> _Atte
 
 
 def _from_exception(exc: httpx.HTTPError, redact: _Redactor) -> _Attempt:
-    """Map an httpx exception to a retryable JudgeUnavailable or a JudgeError."""
+    """Map an httpx exception to a retryable JudgeUnavailable or a JudgeError, chained to ``exc``."""
     text = redact(str(exc))[:_BODY_SNIPPET]
     if isinstance(exc, httpx.TimeoutException):
-        return _Attempt(
-            error=JudgeUnavailable(f"judge timed out ({type(exc).__name__})"), retry=True, error_type="timeout"
-        )
-    if isinstance(exc, httpx.TransportError):
-        return _Attempt(
-            error=JudgeUnavailable(f"judge unreachable ({type(exc).__name__}): {text}"),
-            retry=True,
-            error_type=type(exc).__name__,
-        )
-    return _Attempt(
-        error=JudgeError(f"judge request failed ({type(exc).__name__}): {text}"), error_type=type(exc).__name__
-    )
+        error: JudgeError = JudgeUnavailable(f"judge timed out ({type(exc).__name__})")
+        attempt = _Attempt(error=error, retry=True, error_type="timeout")
+    elif isinstance(exc, httpx.TransportError):
+        error = JudgeUnavailable(f"judge unreachable ({type(exc).__name__}): {text}")
+        attempt = _Attempt(error=error, retry=True, error_type=type(exc).__name__)
+    else:
+        error = JudgeError(f"judge request failed ({type(exc).__name__}): {text}")
+        attempt = _Attempt(error=error, error_type=type(exc).__name__)
+    error.__cause__ = exc
+    return attempt
 
 
 # ---------------------------------------------------------------- telemetry
@@ -388,8 +386,6 @@ class OpenAIChatClient:
                     outcome = _interpret(response, self._redact, self.config.retry_after_cap)
                 except httpx.HTTPError as exc:
                     outcome = _from_exception(exc, self._redact)
-                    if outcome.error is not None:
-                        outcome.error.__cause__ = exc
                 if not outcome.retry or attempt == self.config.max_retries:
                     break
                 delay = self._delay(attempt, outcome)
@@ -422,8 +418,6 @@ class OpenAIChatClient:
                         outcome = _interpret(response, self._redact, self.config.retry_after_cap)
                     except httpx.HTTPError as exc:
                         outcome = _from_exception(exc, self._redact)
-                        if outcome.error is not None:
-                            outcome.error.__cause__ = exc
                     if not outcome.retry or attempt == self.config.max_retries:
                         break
                     delay = self._delay(attempt, outcome)
