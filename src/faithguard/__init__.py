@@ -4,8 +4,9 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from faithguard.detector import CallContext, Decomposer, Detector, KnowledgeSource
+from faithguard.detector import CallContext, Decomposer, Detector, Judge, JudgeUse, KnowledgeSource, Warmable
 from faithguard.errors import (
+    BudgetSpent,
     ConfigError,
     DetectorError,
     FaithGuardError,
@@ -15,9 +16,11 @@ from faithguard.errors import (
     JudgeOutputError,
     JudgeUnavailable,
     PluginError,
+    Skipped,
 )
 from faithguard.guard import Guard
 from faithguard.hookspecs import hookimpl
+from faithguard.lifecycle import Decision, GuardedCall
 from faithguard.models import (
     Category,
     Constraint,
@@ -36,15 +39,18 @@ from faithguard.models import (
     VerdictKind,
 )
 from faithguard.policy import Action, Policy, Rule
+from faithguard.runner import checkpoint
 from faithguard.wrapping import AnnotatedText
 
 __all__ = [
     "Action",
     "AnnotatedText",
+    "BudgetSpent",
     "CallContext",
     "Category",
     "ConfigError",
     "Constraint",
+    "Decision",
     "Decomposer",
     "Decomposition",
     "Detector",
@@ -53,12 +59,15 @@ __all__ = [
     "DetectorResult",
     "FaithGuardError",
     "Guard",
+    "GuardedCall",
     "HallucinationBlocked",
     "InputError",
     "InspectReport",
+    "Judge",
     "JudgeError",
     "JudgeOutputError",
     "JudgeUnavailable",
+    "JudgeUse",
     "KnowledgeSource",
     "Message",
     "PluginError",
@@ -66,12 +75,15 @@ __all__ = [
     "Report",
     "Rule",
     "Severity",
+    "Skipped",
     "Status",
     "SubQuestion",
     "TermFinding",
     "Tier",
     "Verdict",
     "VerdictKind",
+    "Warmable",
     "__version__",
+    "checkpoint",
     "hookimpl",
 ]

@@ -66,6 +66,22 @@ def _add_call_args(p: argparse.ArgumentParser, *, response: bool) -> None:
         p.add_argument("--response", "-r", required=True, help="the LLM's answer: text, @file or -")
     p.add_argument("--document", "-d", action="append", default=[], metavar="FILE", help="a supplied document (repeat)")
     p.add_argument("--format", "-f", choices=("table", "json"), default="table")
+    p.add_argument(
+        "--fail-on",
+        choices=("never", "warning", "critical"),
+        default="never",
+        help="exit 3 when a verdict at this severity or above fired (default: never)",
+    )
+
+
+def _exit_code(verdicts: list[Any], fail_on: str) -> int:
+    """0, or 3 when a verdict reached ``fail_on`` (1 is kept for errors, 2 for bad input)."""
+    if fail_on == "never":
+        return 0
+    from faithguard.models import Severity
+
+    floor = Severity(fail_on).rank
+    return 3 if any(Severity(v.severity).rank >= floor for v in verdicts) else 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -119,7 +135,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         from faithguard.render import print_report
 
         print_report(report)
-    return 0
+    return _exit_code(report.verdicts, args.fail_on)
 
 
 def _cmd_inspect(args: argparse.Namespace) -> int:
@@ -131,7 +147,7 @@ def _cmd_inspect(args: argparse.Namespace) -> int:
         from faithguard.render import print_inspect
 
         print_inspect(pre)
-    return 0
+    return _exit_code(pre.verdicts, args.fail_on)
 
 
 def _cmd_plugins(args: argparse.Namespace) -> int:
@@ -152,7 +168,7 @@ def _cmd_plugins(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; returns the exit code (0 ok, 2 bad input or usage, 1 other failure)."""
+    """Run the CLI; returns the exit code (0 ok, 1 failure, 2 bad input or usage, 3 verdicts at ``--fail-on``)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.version:

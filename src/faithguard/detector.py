@@ -1,4 +1,4 @@
-"""The typed extension interfaces: detectors, decomposers, knowledge sources.
+"""The typed extension interfaces: detectors, decomposers, knowledge sources, judges.
 
 Pluggy only discovers and registers these objects; the guard calls them
 directly, in a deterministic order (``order`` then ``name``).
@@ -6,14 +6,48 @@ directly, in a deterministic order (``order`` then ``name``).
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from faithguard.models import Constraint, Decomposition, DetectorResult, Message, Verdict
+from faithguard.models import Constraint, Decomposition, DetectorResult, JudgeState, Message, Status, Verdict
 
-__all__ = ["CallContext", "Decomposer", "Detector", "KnowledgeSource"]
+__all__ = ["CallContext", "Decomposer", "Detector", "Judge", "JudgeUse", "KnowledgeSource", "Warmable"]
 
 Stage = Literal["input", "output"]
+
+_JUDGE_RANK: dict[str, int] = {"unused": 0, "ok": 1, "skipped": 2, "degraded": 3}
+
+
+class JudgeUse:
+    """What happened to the LLM judge during one call; detectors that call the judge record it here.
+
+    The worst state wins (degraded > skipped > ok > unused), so one failed judge call is never hidden
+    by a later success. Thread-safe: detectors may run in worker threads.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._state: JudgeState = "unused"
+        self._reason: str | None = None
+
+    def record(self, state: Literal["ok", "skipped", "degraded"], reason: str | None = None) -> None:
+        """Record one use of the judge: ``ok``, ``skipped`` (sampling/budget, by design) or ``degraded``."""
+        with self._lock:
+            if _JUDGE_RANK[state] >= _JUDGE_RANK[self._state]:
+                if state != self._state or self._reason is None:
+                    self._reason = reason
+                self._state = state
+
+    @property
+    def state(self) -> JudgeState:
+        """unused | ok | skipped | degraded."""
+        return self._state
+
+    @property
+    def reason(self) -> str | None:
+        """Why the state is what it is (no request or response text)."""
+        return self._reason
 
 
 @dataclass
@@ -37,8 +71,9 @@ class CallContext:
     response: str | None = None
     constraints: list[Constraint] = field(default_factory=list)
     verdicts: list[Verdict] = field(default_factory=list)
-    judge: Any = None
+    judge: Judge | None = None
     knowledge_sources: list[KnowledgeSource] = field(default_factory=list)
+    judge_use: JudgeUse = field(default_factory=JudgeUse)
 
     @property
     def sources_text(self) -> str:
@@ -82,4 +117,40 @@ class KnowledgeSource(Protocol):
 
     def lookup(self, term: str, ctx: CallContext) -> bool | None:
         """Whether this source knows ``term``."""
+        ...
+
+
+@runtime_checkable
+class Judge(Protocol):
+    """An LLM judge: decides constraints the offline layer left unknown.
+
+    ``name`` identifies it in reports (e.g. ``"judge:gpt-4o-mini"``); ``cache_key`` changes when its
+    model or prompts change, so cached decompositions are not reused across judges.
+    """
+
+    @property
+    def name(self) -> str:
+        """The judge's name in reports."""
+        ...
+
+    @property
+    def cache_key(self) -> str:
+        """Identity for caches (model, prompt version)."""
+        ...
+
+    def decompose(self, ctx: CallContext) -> Decomposition:
+        """Constraints of ``ctx.query`` as the judge reads them."""
+        ...
+
+    def satisfy(self, ctx: CallContext, constraints: list[Constraint]) -> dict[str, tuple[Status, str]]:
+        """constraint id -> (status, reason) for ``constraints`` against ``ctx.response``."""
+        ...
+
+
+@runtime_checkable
+class Warmable(Protocol):
+    """A plugin object with models or indexes to load before the first call (``Guard.warmup``)."""
+
+    def warmup(self) -> None:
+        """Load what the first call would otherwise load inside its time budget."""
         ...

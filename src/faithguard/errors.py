@@ -7,7 +7,9 @@
     ├── InputError             bad input: empty query, undecodable file, over the size limit
     ├── PluginError            a plugin could not be loaded or registered
     ├── DetectorError          a detector raised or ran out of time (recorded, never raised
-    │                          through a guarded call)
+    │   │                      through a guarded call)
+    │   └── BudgetSpent        raised by ``checkpoint()`` inside a plugin whose time budget is spent
+    ├── Skipped                a plugin skipped this call by design (sampling, budget): not a failure
     ├── JudgeError             the LLM judge failed: transport, status, timeout, bad output
     │   ├── JudgeUnavailable   connection refused, timeout, 5xx, 429 after retries
     │   └── JudgeOutputError   the judge answered, but not in the expected shape
@@ -22,6 +24,7 @@ if TYPE_CHECKING:
     from faithguard.models import InspectReport, Report
 
 __all__ = [
+    "BudgetSpent",
     "ConfigError",
     "DetectorError",
     "FaithGuardError",
@@ -31,6 +34,7 @@ __all__ = [
     "JudgeOutputError",
     "JudgeUnavailable",
     "PluginError",
+    "Skipped",
 ]
 
 
@@ -60,6 +64,17 @@ class DetectorError(FaithGuardError):
     def __init__(self, detector: str, message: str) -> None:
         super().__init__(f"detector {detector!r}: {message}")
         self.detector = detector
+
+
+class BudgetSpent(DetectorError):
+    """The running plugin call is past its time budget; raised by :func:`faithguard.checkpoint`."""
+
+
+class Skipped(FaithGuardError):
+    """A plugin chose not to run on this call (sampled out, over a budget, input too large).
+
+    Recorded in ``Report.skipped``, never counted as a detector error.
+    """
 
 
 class JudgeError(FaithGuardError):

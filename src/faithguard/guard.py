@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import queue
 import threading
 import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import AbstractContextManager
 from typing import Any, TypeVar, overload
 
 import pluggy
@@ -17,12 +16,13 @@ from opentelemetry import _logs, metrics, trace
 
 from faithguard import calls, plugins, scoring
 from faithguard.cache import SingleFlightCache
-from faithguard.detector import CallContext, Decomposer, Detector, KnowledgeSource
-from faithguard.errors import ConfigError
+from faithguard.detector import CallContext, Decomposer, Detector, Judge, KnowledgeSource, Warmable
+from faithguard.errors import ConfigError, InputError
+from faithguard.lifecycle import GuardedCall, tool_calls_in
 from faithguard.models import Decomposition, InspectReport, Report
 from faithguard.policy import Policy
-from faithguard.runner import Run, observer_failure
-from faithguard.telemetry import A_GUARD, A_STAGE, Telemetry
+from faithguard.runner import IsolationPool, Run, observer_failure
+from faithguard.telemetry import Telemetry
 
 __all__ = ["Guard"]
 
@@ -42,7 +42,7 @@ class Guard:
         self,
         *,
         name: str = "default",
-        decomposer: str | Decomposer = "offline",
+        decomposer: str | Decomposer | Sequence[str | Decomposer] = "offline",
         detectors: Iterable[str] | None = None,
         exclude: Iterable[str] = (),
         extra_detectors: Sequence[Detector] = (),
@@ -63,6 +63,7 @@ class Guard:
         background: bool = False,
         queue_size: int = 1000,
         max_workers: int = 4,
+        warmup: bool = True,
     ) -> None:
         self.name = name
         self.policy = policy or Policy()
@@ -95,22 +96,32 @@ class Guard:
         self.knowledge_sources = (
             list(knowledge_sources) if knowledge_sources is not None else list(self.registry.knowledge_sources)
         )
-        if isinstance(decomposer, str):
-            if decomposer not in self.registry.decomposers:
-                raise ConfigError(
-                    f"no decomposer {decomposer!r}; registered: {sorted(self.registry.decomposers) or 'none'}"
-                    + self._failure_hint()
-                )
-            self.decomposer = self.registry.decomposers[decomposer]
-        else:
-            self.decomposer = decomposer
-        self.judge = _resolve_judge(judge, self.telemetry)
+        wanted = [decomposer] if isinstance(decomposer, str | Decomposer) else list(decomposer)
+        if not wanted:
+            raise ConfigError("decomposer: give at least one decomposer")
+        #: Decomposers tried in order; the first that succeeds is used (e.g. ``("judge", "offline")``).
+        self.decomposer_chain: list[Decomposer] = [self._decomposer(d) for d in wanted]
+        self.decomposer = self.decomposer_chain[0]
+        self.judge: Judge | None = _resolve_judge(judge, self.telemetry)
         self._cache: SingleFlightCache[Decomposition] = SingleFlightCache(maxsize=cache_size, ttl=cache_ttl)
-        self._pool = ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="faithguard")
+        self._pool = IsolationPool(max_workers)
         self._background: _Background | None = _Background(queue_size) if background else None
         self._closed = False
         # weakref.finalize also runs at interpreter exit, so background reports are flushed then too.
         self._finalizer = weakref.finalize(self, _shutdown, self._pool, self._background)
+        self.telemetry.prime(self.name)
+        if warmup:
+            self.warmup()
+
+    def _decomposer(self, spec: str | Decomposer) -> Decomposer:
+        if not isinstance(spec, str):
+            return spec
+        if spec not in self.registry.decomposers:
+            raise ConfigError(
+                f"no decomposer {spec!r}; registered: {sorted(self.registry.decomposers) or 'none'}"
+                + self._failure_hint()
+            )
+        return self.registry.decomposers[spec]
 
     # -- public API ---------------------------------------------------------------------------
 
@@ -119,13 +130,28 @@ class Guard:
         """Plugins that failed to load or register (the guard runs without them)."""
         return list(self.registry.failures)
 
+    def warmup(self) -> None:
+        """Load models and indexes now (the decomposer's, detectors', knowledge sources', the judge's),
+        so that no first call loads them inside its time budget. ``Guard()`` calls it unless
+        ``warmup=False``; the CLI, proxy and batch workers rely on that."""
+        targets: list[object] = [*self.decomposer_chain, *self.detectors, *self.knowledge_sources]
+        if self.judge is not None:
+            targets.append(self.judge)
+        for target in targets:
+            if isinstance(target, Warmable):
+                target.warmup()
+
     def inspect(
         self, query: str | None, documents: Sequence[Any] | None = None, messages: Sequence[Any] | None = None
     ) -> InspectReport:
         """Input checks before the LLM call: decomposition, missing content, unknown terms."""
-        run = self._start(query, documents, messages)
-        with self._root_span("input") as span:
-            return self._inspect_under(span, run)
+        call = GuardedCall(self, query=query, documents=documents, messages=messages, operation="input", require=True)
+        try:
+            pre = call._input()
+        finally:
+            call.end()
+        assert pre is not None
+        return pre
 
     def check(
         self,
@@ -133,17 +159,22 @@ class Guard:
         response: Any,
         documents: Sequence[Any] | None = None,
         messages: Sequence[Any] | None = None,
+        *,
+        model: str | None = None,
     ) -> Report:
-        """Full scoring after the call: input checks, constraint satisfaction, verdicts."""
-        text = calls.extract_text(response)
-        if text is None:
-            from faithguard.errors import InputError
+        """Full scoring after the call: input checks, constraint satisfaction, verdicts, outcome.
 
+        ``response`` is text or any supported result shape (OpenAI chat/Responses, Anthropic, LangChain
+        message); a tool-call result gives an ``undetermined`` report with reason ``tool_call``.
+        """
+        if calls.extract_text(response) is None and not tool_calls_in(response):
             raise InputError(f"cannot read a response text from {type(response).__name__}")
-        run = self._start(query, documents, messages)
-        with self._root_span("output") as span:
-            self._inspect_under(span, run)
-            return self._output_stage(run, text, span)
+        call = GuardedCall(
+            self, query=query, documents=documents, messages=messages, model=model, operation="output", require=True
+        )
+        decision = call.after(response, background=False)
+        assert isinstance(decision.report, Report)
+        return decision.report
 
     async def ainspect(
         self, query: str | None, documents: Sequence[Any] | None = None, messages: Sequence[Any] | None = None
@@ -157,9 +188,11 @@ class Guard:
         response: Any,
         documents: Sequence[Any] | None = None,
         messages: Sequence[Any] | None = None,
+        *,
+        model: str | None = None,
     ) -> Report:
         """Async :meth:`check` (runs in a worker thread, off the event loop)."""
-        return await asyncio.to_thread(self.check, query, response, documents, messages)
+        return await asyncio.to_thread(functools.partial(self.check, query, response, documents, messages, model=model))
 
     @overload
     def wrap(self, fn: F, /) -> F: ...
@@ -210,7 +243,7 @@ class Guard:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # -- stages (used by wrapping and integrations) --------------------------------------------
+    # -- resources the call lifecycle (faithguard.lifecycle) uses -------------------------------
 
     def _start(self, query: str | None, documents: Sequence[Any] | None, messages: Sequence[Any] | None) -> Run:
         if self._closed:
@@ -228,55 +261,23 @@ class Guard:
         return Run(ctx=ctx, telemetry=self.telemetry, pool=self._pool, default_timeout=self.detector_timeout)
 
     def _decomposer_chain(self) -> list[Decomposer]:
-        chain: list[Decomposer] = []
-        judge_dec = self.registry.decomposers.get("judge")
-        if self.judge is not None and judge_dec is not None and self.decomposer.name != "judge":
-            chain.append(judge_dec)
-        chain.append(self.decomposer)
-        return chain
+        return list(self.decomposer_chain)
 
     def _cached_decompose(self, run: Run) -> Callable[[Decomposer], Decomposition]:
         ctx = run.ctx
         history_key = "\x1f".join(m.content for m in ctx.history if m.role == "user")[-2000:]
-        judge_key = getattr(self.judge, "cache_key", "") if self.judge is not None else ""
+        judge_key = self.judge.cache_key if self.judge is not None else ""
 
         def compute(decomposer: Decomposer) -> Decomposition:
             key = (
                 decomposer.name,
-                judge_key if decomposer.name == "judge" else "",
+                judge_key,
                 " ".join(ctx.query.split()),
                 hashlib.sha256(history_key.encode("utf-8", "surrogatepass")).hexdigest(),
             )
             return self._cache.get_or_compute(key, lambda: decomposer.decompose(ctx))
 
         return compute
-
-    def _root_span(self, stage: str) -> AbstractContextManager[Any]:
-        """The root ``guard {name}`` span of one call (an OpenInference GUARDRAIL span)."""
-        attrs = {A_GUARD: self.name, A_STAGE: stage, "openinference.span.kind": "GUARDRAIL"}
-        return self.telemetry.span(f"guard {self.name}", attrs)
-
-    def _inspect_under(self, span: Any, run: Run) -> InspectReport:
-        """The input stage of ``run`` under ``span``: content sizes, decomposition, detectors, verdicts."""
-        self.telemetry.record_input_content(span, run.ctx.query, run.ctx.documents)
-        pre = self._input_stage(run)
-        self.telemetry.record_verdicts(span, pre.verdicts, "input", self.name)
-        return pre
-
-    def _input_stage(self, run: Run) -> InspectReport:
-        run.decompose(self._decomposer_chain(), self._cached_decompose(run))
-        run.detect(self.detectors, "input")
-        run.input_verdicts = len(run.ctx.verdicts)
-        return run.inspect_report()
-
-    def _output_stage(self, run: Run, response: str, span: Any) -> Report:
-        run.ctx.response = response
-        run.detect(self.detectors, "output")
-        report = run.report(response, self.weights, judge_on=self.judge is not None)
-        self.telemetry.record_verdicts(span, report.verdicts[run.input_verdicts :], "output", self.name)
-        self.telemetry.record_report(span, report, self.name)
-        self._notify(report)
-        return report
 
     def _notify(self, report: Report) -> None:
         for impl in self.plugin_manager.hook.on_report.get_hookimpls():
@@ -291,16 +292,21 @@ class Guard:
         return " (plugin failures: " + "; ".join(f"{f.name}: {f.error}" for f in self.registry.failures) + ")"
 
 
-def _resolve_judge(spec: Any, telemetry: Telemetry) -> Any:
+def _resolve_judge(spec: Any, telemetry: Telemetry) -> Judge | None:
     if spec is None:
         return None
+    if isinstance(spec, Judge):
+        return spec
     try:
         from faithguard.judge import resolve_judge
     except ImportError as exc:
         if spec == "env":
             return None
         raise ConfigError(f"the LLM judge is not available: {exc}") from exc
-    return resolve_judge(spec, tracer=telemetry.tracer)
+    judge = resolve_judge(spec, tracer=telemetry.tracer)
+    if judge is not None and not isinstance(judge, Judge):
+        raise ConfigError(f"{type(judge).__name__} does not implement the Judge protocol")
+    return judge
 
 
 class _Background:
@@ -338,7 +344,7 @@ class _Background:
         self.thread.join(timeout=5)
 
 
-def _shutdown(pool: ThreadPoolExecutor, background: _Background | None) -> None:
+def _shutdown(pool: IsolationPool, background: _Background | None) -> None:
     if background is not None:
         background.stop()
-    pool.shutdown(wait=False, cancel_futures=True)
+    pool.shutdown()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field
+from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
 from faithguard import scoring
 
@@ -123,6 +123,10 @@ class Decomposition(_Model):
     constraints: list[Constraint] = Field(default_factory=list)
     task: str | None = Field(default=None, description="Lemma of the main action (compare, list, summarize...).")
     decomposer: str = Field(default="", description="Name of the decomposer that produced it.")
+    undetermined: str | None = Field(
+        default=None,
+        description="Why the decomposer could not read this request (e.g. not English); the outcome is undetermined.",
+    )
 
 
 class Verdict(_Model):
@@ -134,6 +138,12 @@ class Verdict(_Model):
     term: str | None = None
     explanation: str = ""
     detector: str = ""
+    stage: Literal["input", "output", ""] = Field(default="", description="Stage that produced it (set by the guard).")
+
+    @property
+    def alarming(self) -> bool:
+        """Warning or critical: such a verdict never sits beside an ``ok`` outcome."""
+        return Severity(self.severity).rank >= Severity.WARNING.rank
 
 
 class TermFinding(_Model):
@@ -164,6 +174,12 @@ class DetectorResult(_Model):
     )
     findings: dict[str, Any] = Field(default_factory=dict, description="Data later stages may read.")
     terms: list[TermFinding] = Field(default_factory=list)
+    deciders: dict[str, str] = Field(
+        default_factory=dict, description="constraint id -> who decided it (default: the detector's name)."
+    )
+    undetermined: str | None = Field(
+        default=None, description="Why this detector could not judge the call; makes the outcome undetermined."
+    )
 
 
 class InspectReport(_Model):
@@ -185,8 +201,16 @@ class InspectReport(_Model):
         return self.decomposition.constraints
 
 
+JudgeState = Literal["off", "ok", "unused", "skipped", "degraded"]
+
+
 class Report(_Model):
-    """The full result of guarding one call."""
+    """The full result of guarding one call.
+
+    ``constraint_score`` is FaithQA's score over the judged constraints; ``score_range`` and
+    ``coverage`` say how much of it was checked; ``band`` and ``outcome`` are read from the range
+    and the verdicts, so nothing reads "aligned" or "ok" that was not checked.
+    """
 
     query: str
     response: str
@@ -198,17 +222,47 @@ class Report(_Model):
         default=None, description="HypoTermQA answer-level label when the query holds candidate terms."
     )
     errors: list[DetectorFailure] = Field(default_factory=list)
-    judge: str = Field(default="off", description="off | ok | degraded (fell back to offline) | skipped (not sampled)")
+    skipped: dict[str, str] = Field(
+        default_factory=dict, description="Detectors skipped by design (sampling, budget, size limit) -> why."
+    )
+    undetermined: list[str] = Field(
+        default_factory=list, description="Why parts of the call could not be judged (failed stages, unread input)."
+    )
+    judge: JudgeState = Field(
+        default="off",
+        description="off | ok | unused (configured, nothing asked) | skipped (sampling/budget) | degraded (failed)",
+    )
     judge_reason: str | None = None
+    model: str | None = Field(default=None, description="The model that produced the response, when known.")
     weights: dict[str, float] = Field(default_factory=lambda: dict(scoring.DEFAULT_WEIGHTS))
     findings: dict[str, Any] = Field(default_factory=dict)
     duration_ms: float = 0.0
+
+    @model_validator(mode="before")
+    @classmethod
+    def _derived_fields_are_recomputed(cls, data: Any) -> Any:
+        """A dumped report validates again: derived fields (score, band, outcome...) are recomputed."""
+        if isinstance(data, dict):
+            return {k: v for k, v in data.items() if k not in cls.model_computed_fields}
+        return data
 
     @computed_field  # type: ignore[prop-decorator]
     @property
     def constraint_score(self) -> float | None:
         """Constraint Score in [0, 10] over judged constraints; None when none was judged."""
         return scoring.constraint_score(self.constraints, self.weights)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def score_range(self) -> tuple[float, float] | None:
+        """(lower, upper): the score with unknown constraints counted unsatisfied / satisfied."""
+        return scoring.score_range(self.constraints, self.weights)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def coverage(self) -> float | None:
+        """Judged weight / total weight (1.0: every constraint decided); None without constraints."""
+        return scoring.coverage(self.constraints, self.weights)
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -225,11 +279,39 @@ class Report(_Model):
     @computed_field  # type: ignore[prop-decorator]
     @property
     def perfect(self) -> bool:
-        """Every judged constraint satisfied, at least one judged, and no verdict fired."""
-        return self.judged > 0 and all(c.status is not Status.VIOLATED for c in self.constraints) and not self.verdicts
+        """FaithQA's Perfect: every constraint judged and satisfied, and no output-stage verdict."""
+        return (
+            bool(self.constraints)
+            and all(c.status is Status.SATISFIED for c in self.constraints)
+            and not any(v.stage == "output" for v in self.verdicts)
+        )
 
     @computed_field  # type: ignore[prop-decorator]
     @property
-    def band(self) -> Literal["aligned", "partial", "hallucinated"] | None:
-        """aligned (>= 9), partial (7 <= s < 9), hallucinated (< 7); None when unscored."""
-        return scoring.band(self.constraint_score)
+    def band(self) -> scoring.Band:
+        """From the range: aligned (lower >= 9), hallucinated (upper < 7), partial (both in [7, 9)), else
+        undetermined; never aligned beside a warning or critical verdict."""
+        band = scoring.band_of_range(self.score_range)
+        if band == "aligned" and any(v.alarming for v in self.verdicts):
+            return "undetermined"
+        return band
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def outcome(self) -> scoring.OutcomeLabel:
+        """ok | hallucination | undetermined: what dashboards, headers and exit codes read."""
+        return self._outcome()[0]
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def outcome_reasons(self) -> list[str]:
+        """Why the outcome is not ``ok`` (empty when it is)."""
+        return self._outcome()[1]
+
+    def _outcome(self) -> tuple[scoring.OutcomeLabel, list[str]]:
+        alarms = [(v.stage or "output", f"{v.kind} ({v.severity})") for v in self.verdicts if v.alarming]
+        undetermined = list(self.undetermined)
+        undetermined += [f"{e.detector} ({e.stage}) failed: {e.error_type}" for e in self.errors if e.stage != "observe"]
+        if not self.constraints:
+            undetermined.append("no constraints were found in the request")
+        return scoring.outcome_of(scoring.band_of_range(self.score_range), alarms, undetermined)

@@ -13,7 +13,8 @@ __all__ = ["print_inspect", "print_plugins", "print_report"]
 
 _STATUS_STYLE = {"satisfied": "green", "violated": "bold red", "unknown": "yellow"}
 _SEVERITY_STYLE = {"info": "cyan", "warning": "yellow", "critical": "bold red"}
-_BAND_STYLE = {"aligned": "bold green", "partial": "bold yellow", "hallucinated": "bold red", None: "dim"}
+_BAND_STYLE = {"aligned": "bold green", "partial": "bold yellow", "hallucinated": "bold red", "undetermined": "dim"}
+_OUTCOME_STYLE = {"ok": "bold green", "hallucination": "bold red", "undetermined": "bold yellow"}
 
 
 def _console(console: Console | None) -> Console:
@@ -58,11 +59,17 @@ def print_report(report: Report, console: Console | None = None) -> None:
     out = _console(console)
     score = report.constraint_score
     shown = "n/a" if score is None else f"{score:.1f}/10"
-    style = _BAND_STYLE[report.band]
+    rng = report.score_range
+    span = "" if rng is None else f" · range {rng[0]:.1f}-{rng[1]:.1f}"
+    cov = "" if report.coverage is None else f" · coverage {report.coverage:.0%}"
     out.print(
-        f"Constraint Score [{style}]{shown}[/] ({report.band or 'unscored'}) · judged {report.judged}/{report.total}"
-        f" · perfect {'yes' if report.perfect else 'no'} · judge {report.judge}"
+        f"Outcome [{_OUTCOME_STYLE[report.outcome]}]{report.outcome}[/]"
+        f" · band [{_BAND_STYLE[report.band]}]{report.band}[/]"
+        f" · Constraint Score {shown} over judged constraints{span}{cov}"
+        f" · judged {report.judged}/{report.total} · perfect {'yes' if report.perfect else 'no'} · judge {report.judge}"
     )
+    for reason in report.outcome_reasons:
+        out.print(f"  [dim]why not ok:[/] {reason}")
     if report.constraints:
         out.print(_constraints_table(report.constraints, with_status=True))
     if report.verdicts:

@@ -2,6 +2,13 @@
 
 Every plugin call is isolated: an exception or a timeout is recorded as a
 :class:`DetectorFailure` (and on the span), never raised into the call.
+
+Budgets stop work. Each plugin call runs in a worker thread under a time budget; long loops
+inside plugins call :func:`checkpoint`, which raises :class:`BudgetSpent` once the budget is
+gone, so an abandoned call stops at its next checkpoint. A plugin that ignores its budget keeps
+its thread, but never more than one: until that call returns, the plugin is not run again (the
+report says so and its outcome is undetermined), and the pool grows by one thread for each
+abandoned call, so other calls never wait behind it.
 """
 
 from __future__ import annotations
@@ -9,15 +16,18 @@ from __future__ import annotations
 import contextvars
 import copy
 import functools
+import queue
+import threading
 import time
+from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from faithguard.detector import CallContext, Decomposer, Detector
-from faithguard.errors import DetectorError
+from faithguard.errors import BudgetSpent, ConfigError, DetectorError, Skipped
 from faithguard.models import (
     Decomposition,
     DetectorFailure,
@@ -29,7 +39,118 @@ from faithguard.models import (
 )
 from faithguard.telemetry import A_DETECTOR, A_STAGE, Telemetry, mark_error
 
-__all__ = ["Run"]
+__all__ = ["IsolationPool", "Run", "checkpoint"]
+
+
+class _Budget:
+    """The time budget of one plugin call: a deadline and a cancel flag."""
+
+    __slots__ = ("cancelled", "deadline", "name")
+
+    def __init__(self, name: str, seconds: float | None) -> None:
+        self.name = name
+        self.deadline = time.monotonic() + seconds if seconds else None
+        self.cancelled = threading.Event()
+
+    def spent(self) -> bool:
+        return self.cancelled.is_set() or (self.deadline is not None and time.monotonic() > self.deadline)
+
+
+_BUDGET: contextvars.ContextVar[_Budget | None] = contextvars.ContextVar("faithguard_budget", default=None)
+
+
+def checkpoint() -> None:
+    """Raise :class:`BudgetSpent` if the plugin call running in this thread is past its budget.
+
+    Call it inside long loops (per sentence, per candidate term, per chunk). Outside a guarded
+    plugin call it does nothing, so library code may call it unconditionally.
+    """
+    budget = _BUDGET.get()
+    if budget is not None and budget.spent():
+        raise BudgetSpent(budget.name, "time budget spent; stopped at a checkpoint")
+
+
+def _under_budget(budget: _Budget, fn: Callable[[], Any]) -> Any:
+    _BUDGET.set(budget)
+    return fn()
+
+
+class IsolationPool:
+    """Worker threads for plugin calls that an abandoned (hung) call cannot starve.
+
+    ``max_workers`` threads serve ordinary calls; every abandoned call that is still running adds
+    one more, and a plugin with an abandoned call still running is reported as stuck, so it holds at
+    most one thread however often it is called.
+    """
+
+    def __init__(self, max_workers: int) -> None:
+        self._max = max_workers
+        self._queue: queue.SimpleQueue[tuple[Future[Any], Callable[[], Any]] | None] = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._threads = 0
+        self._idle = 0
+        self._abandoned = 0
+        self._stuck: Counter[str] = Counter()
+        self._closed = False
+
+    def submit(self, fn: Callable[[], Any]) -> Future[Any]:
+        """Run ``fn`` in a worker; RuntimeError once the pool is shut down."""
+        future: Future[Any] = Future()
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the isolation pool is shut down")
+            if self._idle > 0:
+                self._idle -= 1  # an idle worker will take it
+            elif self._threads < self._max + self._abandoned:
+                self._threads += 1
+                threading.Thread(target=self._work, name="faithguard-worker", daemon=True).start()
+            # else: every worker is busy; the call waits in the queue for the next free one
+        self._queue.put((future, fn))
+        return future
+
+    def _work(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                with self._lock:
+                    self._threads -= 1
+                return
+            future, fn = item
+            if future.set_running_or_notify_cancel():
+                try:
+                    future.set_result(fn())
+                except BaseException as exc:  # noqa: BLE001 - handed to the waiting caller
+                    future.set_exception(exc)
+            with self._lock:
+                self._idle += 1
+
+    def stuck(self, name: str) -> bool:
+        """Whether an abandoned call of plugin ``name`` is still running."""
+        with self._lock:
+            return self._stuck[name] > 0
+
+    def abandon(self, name: str, future: Future[Any]) -> None:
+        """Stop waiting for ``future``; its thread is replaced until it returns."""
+        if future.cancel():
+            return
+        with self._lock:
+            self._abandoned += 1
+            self._stuck[name] += 1
+
+        def released(_: Future[Any]) -> None:
+            with self._lock:
+                self._abandoned -= 1
+                self._stuck[name] -= 1
+
+        future.add_done_callback(released)
+
+    def shutdown(self) -> None:
+        """Let idle workers exit; abandoned calls end on their own (threads are daemons)."""
+        with self._lock:
+            self._closed = True
+            n = self._threads
+        for _ in range(n):
+            self._queue.put(None)
 
 
 @dataclass
@@ -38,41 +159,61 @@ class Run:
 
     ctx: CallContext
     telemetry: Telemetry
-    pool: ThreadPoolExecutor
+    pool: IsolationPool
     default_timeout: float
     errors: list[DetectorFailure] = field(default_factory=list)
+    skipped: dict[str, str] = field(default_factory=dict)
+    undetermined: list[str] = field(default_factory=list)
     terms: list[TermFinding] = field(default_factory=list)
     #: How many of ctx.verdicts came from the input stage.
     input_verdicts: int = 0
     started: float = field(default_factory=time.perf_counter)
 
     def call_isolated(self, name: str, stage: Any, timeout: float | None, fn: Callable[[], Any]) -> tuple[Any, bool]:
-        """Run ``fn`` in the pool under ``timeout``; (result, ok). Failures are recorded."""
+        """Run ``fn`` in the pool under ``timeout``; (result, ok). Failures are recorded, skips noted."""
         limit = self.default_timeout if timeout is None else timeout
+        seconds = limit if limit and limit > 0 else None
         t0 = time.perf_counter()
         error: BaseException | None = None
         result: Any = None
-        try:
-            future = self.pool.submit(contextvars.copy_context().run, fn)
-        except RuntimeError:
-            # The pool is shutting down (interpreter exit while background reports drain):
-            # run inline, without a time budget, rather than lose the report.
+        budget = _Budget(name, seconds)
+        work = functools.partial(contextvars.copy_context().run, _under_budget, budget, fn)
+        future: Future[Any] | None
+        if self.pool.stuck(name):
+            error = DetectorError(name, "not run: an earlier call is still running past its budget")
             future = None
+        else:
+            try:
+                future = self.pool.submit(work)
+            except RuntimeError:
+                # The pool is shut down (interpreter exit while background reports drain):
+                # run inline rather than lose the report; checkpoints still enforce the budget.
+                future = None
         try:
-            timeout = limit if limit and limit > 0 else None
-            result = fn() if future is None else future.result(timeout=timeout)
+            if error is None:
+                result = work() if future is None else future.result(timeout=seconds)
         except FutureTimeout:
+            budget.cancelled.set()
             if future is not None:
-                future.cancel()
+                self.pool.abandon(name, future)
             error = DetectorError(name, f"timed out after {limit:g}s")
+        except Skipped as exc:
+            self.skipped[name] = _safe_message(exc, self.telemetry.capture_content)
+            self.telemetry.record_skip(name, stage)
+            return None, False
         except Exception as exc:  # noqa: BLE001 - a plugin failure never breaks the call
             error = exc
-        self.telemetry.record_detector(name, stage, time.perf_counter() - t0, error)
+        self.telemetry.record_detector(
+            name, stage, time.perf_counter() - t0, _error_type(error) if error is not None else None
+        )
         if error is not None:
-            message = str(error) if isinstance(error, DetectorError) else f"{type(error).__name__}: {error}"
-            error_type = "timeout" if isinstance(error, DetectorError) else type(error).__qualname__
             self.errors.append(
-                DetectorFailure(detector=name, stage=stage, error_type=error_type, message=message[:500])
+                DetectorFailure(
+                    detector=name,
+                    stage=stage,
+                    error_type=_error_type(error),
+                    message=_safe_message(error, self.telemetry.capture_content),
+                )
             )
             return None, False
         return result, True
@@ -81,13 +222,15 @@ class Run:
         """Try each decomposer in order until one succeeds; record the failures."""
         for decomposer in chain:
             with self.telemetry.span(f"decompose {decomposer.name}", {A_DETECTOR: decomposer.name}) as span:
-                timeout = getattr(decomposer, "timeout", None)
+                timeout = decomposer.timeout if isinstance(decomposer, _Timed) else None
                 result, ok = self.call_isolated(
                     decomposer.name, "decompose", timeout, functools.partial(cached, decomposer)
                 )
                 if ok and isinstance(result, Decomposition):
                     self.ctx.decomposition = result
                     self.ctx.constraints = copy.deepcopy(result.constraints)
+                    if result.undetermined:
+                        self.undetermined.append(f"{decomposer.name}: {result.undetermined}")
                     if span.is_recording():
                         span.set_attribute("faithguard.constraints.total", len(result.constraints))
                     return
@@ -100,11 +243,12 @@ class Run:
                             message="decomposer did not return a Decomposition",
                         )
                     )
-                mark_error(span, RuntimeError(self.errors[-1].message))
-                if decomposer.name == "judge":
-                    skipped = self.errors[-1].error_type == "JudgeSkipped"
-                    self.ctx.findings.setdefault("judge_status", "skipped" if skipped else "degraded")
-                    self.ctx.findings.setdefault("judge_reason", f"decompose: {self.errors[-1].message}")
+                if decomposer.name in self.skipped:
+                    continue
+                mark_error(span, RuntimeError(self.errors[-1].error_type))
+        if not any(e.stage == "decompose" for e in self.errors) or self.ctx.decomposition.decomposer:
+            return
+        self.undetermined.append("no decomposer succeeded: the request's constraints are unknown")
 
     def detect(self, detectors: list[Detector], stage: str) -> None:
         """Run the ``stage`` detectors in order, merging each result into the context."""
@@ -114,7 +258,8 @@ class Run:
             with self.telemetry.span(f"detect {det.name}", {A_DETECTOR: det.name, A_STAGE: stage}) as span:
                 result, ok = self.call_isolated(det.name, stage, det.timeout, functools.partial(det.run, self.ctx))
                 if not ok:
-                    mark_error(span, RuntimeError(self.errors[-1].message))
+                    if det.name not in self.skipped:
+                        mark_error(span, RuntimeError(self.errors[-1].error_type))
                     continue
                 if not isinstance(result, DetectorResult):
                     self.errors.append(
@@ -126,12 +271,12 @@ class Run:
                         )
                     )
                     continue
-                self._merge(det.name, result)
+                self._merge(det.name, stage, result)
                 if span.is_recording():
                     span.set_attribute("faithguard.verdict.count", len(result.verdicts))
                     span.set_attribute("faithguard.constraints.updated", len(result.updates))
 
-    def _merge(self, detector: str, result: DetectorResult) -> None:
+    def _merge(self, detector: str, stage: str, result: DetectorResult) -> None:
         by_id = {c.id: c for c in self.ctx.constraints}
         for cid, (status, reason) in result.updates.items():
             constraint = by_id.get(cid)
@@ -143,11 +288,14 @@ class Run:
                 continue
             constraint.status = Status(status)
             constraint.reason = reason
-            constraint.decided_by = self._decider(detector, constraint.verifier)
+            constraint.decided_by = result.deciders.get(cid) or detector
         for verdict in result.verdicts:
+            update: dict[str, Any] = {"stage": "input" if stage == "input" else "output"}
             if not verdict.detector:
-                verdict = verdict.model_copy(update={"detector": detector})
-            self.ctx.verdicts.append(verdict)
+                update["detector"] = detector
+            self.ctx.verdicts.append(verdict.model_copy(update=update))
+        if result.undetermined:
+            self.undetermined.append(f"{detector}: {result.undetermined}")
         self.ctx.findings.update(result.findings)
         known = {t.term for t in self.terms}
         for term in result.terms:
@@ -155,13 +303,6 @@ class Run:
                 self.terms = [term if t.term == term.term else t for t in self.terms]
             else:
                 self.terms.append(term)
-
-    def _decider(self, detector: str, verifier: str | None) -> str:
-        if detector == "constraints":  # the offline engine: exact verifiers, or lexical evidence
-            return "verifier" if verifier else "offline"
-        if detector == "judge" and self.ctx.judge is not None:
-            return str(getattr(self.ctx.judge, "name", "judge"))
-        return detector
 
     def inspect_report(self) -> InspectReport:
         """The input-stage result."""
@@ -176,13 +317,11 @@ class Run:
             clarification=clarification if isinstance(clarification, str) else None,
         )
 
-    def report(self, response: str, weights: dict[str, float], judge_on: bool) -> Report:
+    def report(self, response: str, weights: dict[str, float], model: str | None = None) -> Report:
         """The full result after the output stage."""
         findings = self.ctx.findings
-        judge = "off"
-        if judge_on:
-            status = findings.get("judge_status")
-            judge = status if status in ("degraded", "skipped") else "ok"
+        use = self.ctx.judge_use
+        judge = "off" if self.ctx.judge is None else use.state
         label = findings.get("answer_label")
         return Report(
             query=self.ctx.query,
@@ -193,8 +332,11 @@ class Run:
             terms=list(self.terms),
             answer_label=label if label in ("valid", "hallucination", "irrelevant") else None,
             errors=list(self.errors),
+            skipped=dict(self.skipped),
+            undetermined=list(self.undetermined),
             judge=judge,
-            judge_reason=str(findings["judge_reason"]) if judge != "off" and findings.get("judge_reason") else None,
+            judge_reason=use.reason if judge != "off" else None,
+            model=model,
             weights=weights,
             findings=_jsonable(findings),
             duration_ms=(time.perf_counter() - self.started) * 1000.0,
@@ -216,4 +358,30 @@ def _jsonable(value: Any) -> Any:
 
 def observer_failure(name: str, exc: BaseException) -> DetectorFailure:
     """The record of an observer (on_report hook or callback) that raised."""
-    return DetectorFailure(detector=name, stage="observe", error_type=type(exc).__qualname__, message=str(exc)[:500])
+    return DetectorFailure(detector=name, stage="observe", error_type=_error_type(exc), message=_safe_message(exc))
+
+
+def _error_type(exc: BaseException) -> str:
+    if isinstance(exc, BudgetSpent) or (isinstance(exc, DetectorError) and "timed out" in str(exc)):
+        return "timeout"
+    if isinstance(exc, DetectorError) and "not run" in str(exc):
+        return "stuck"
+    return type(exc).__qualname__
+
+
+def _safe_message(exc: BaseException, capture_content: bool = False) -> str:
+    """A failure's message without request or response text (unless content capture is on).
+
+    The guard's own budget, configuration and skip messages are written not to quote content; any
+    other exception text may quote the request or an upstream body, so only its type is kept.
+    """
+    if capture_content or isinstance(exc, DetectorError | ConfigError | Skipped):
+        return str(exc)[:500]
+    return f"{type(exc).__qualname__} (message withheld: it may quote content; enable content capture to keep it)"
+
+
+@runtime_checkable
+class _Timed(Protocol):
+    """A plugin object with its own ``timeout`` in seconds (None: the guard's default)."""
+
+    timeout: float | None

@@ -19,7 +19,8 @@ from typing import Any
 from opentelemetry import _logs, metrics, trace
 from opentelemetry.trace import Span, SpanKind, Status, StatusCode
 
-from faithguard.models import Report, Verdict
+from faithguard.models import Report, Severity, Verdict, VerdictKind
+from faithguard.scoring import OUTCOMES
 
 __all__ = ["Telemetry", "capture_content_from_env"]
 
@@ -35,6 +36,11 @@ M_VIOLATED = "faithguard.constraints.violated"
 M_DET_DURATION = "faithguard.detector.duration"
 M_DET_ERRORS = "faithguard.detector.errors"
 M_JUDGE_DEGRADED = "faithguard.judge.degraded"
+M_OUTCOMES = "faithguard.outcomes"
+M_DET_SKIPPED = "faithguard.detector.skipped"
+
+#: At most this many distinct ``gen_ai.request.model`` label values per guard; later ones are "other".
+MAX_MODEL_LABELS = 16
 
 # Attribute keys.
 A_GUARD = "faithguard.guard.name"
@@ -46,6 +52,8 @@ A_CATEGORY = "faithguard.constraint.category"
 A_TIER = "faithguard.constraint.tier"
 A_BAND = "faithguard.band"
 A_JUDGE = "faithguard.judge"
+A_OUTCOME = "faithguard.outcome"
+A_MODEL = "gen_ai.request.model"
 EVENT_EVALUATION = "gen_ai.evaluation.result"
 
 _CAPTURE_ON = {"SPAN_ONLY", "EVENT_ONLY", "SPAN_AND_EVENT", "TRUE", "1", "YES"}
@@ -101,6 +109,37 @@ class Telemetry:
         self.judge_degraded = m.create_counter(
             M_JUDGE_DEGRADED, unit="{request}", description="Requests where the LLM judge fell back to offline"
         )
+        self.outcomes = m.create_counter(
+            M_OUTCOMES, unit="{check}", description="Checked calls by outcome (ok, hallucination, undetermined)"
+        )
+        self.detector_skipped = m.create_counter(
+            M_DET_SKIPPED, unit="{call}", description="Detector runs skipped by design (sampling, budget, limits)"
+        )
+        self._models: set[str] = set()
+
+    def model_label(self, model: str | None) -> str:
+        """A bounded label value for ``model``: itself for the first few models seen, then "other"."""
+        if not model:
+            return "unknown"
+        if model in self._models:
+            return model
+        if len(self._models) < MAX_MODEL_LABELS:
+            self._models.add(model)
+            return model
+        return "other"
+
+    def prime(self, guard: str) -> None:
+        """Create every verdict and outcome series at 0, so that rate()/increase() see the first event."""
+        for kind in VerdictKind:
+            for severity in Severity:
+                for stage in ("input", "output"):
+                    self.verdicts.add(
+                        0,
+                        {A_GUARD: guard, A_KIND: kind.value, A_SEVERITY: severity.value, A_STAGE: stage},
+                    )
+        for outcome in OUTCOMES:
+            self.outcomes.add(0, {A_GUARD: guard, A_OUTCOME: outcome, A_MODEL: "unknown"})
+        self.judge_degraded.add(0, {A_GUARD: guard})
 
     @contextmanager
     def span(
@@ -116,12 +155,16 @@ class Telemetry:
                 mark_error(span, exc)
                 raise
 
-    def record_detector(self, detector: str, stage: str, seconds: float, error: BaseException | None) -> None:
-        """Latency of one detector run, and its failure if any."""
+    def record_detector(self, detector: str, stage: str, seconds: float, error_type: str | None) -> None:
+        """Latency of one detector run, and its failure if any (``error.type``: timeout, stuck, or the class)."""
         attrs = {A_DETECTOR: detector, A_STAGE: stage}
         self.detector_duration.record(seconds, attrs)
-        if error is not None:
-            self.detector_errors.add(1, {**attrs, "error.type": type(error).__qualname__})
+        if error_type is not None:
+            self.detector_errors.add(1, {**attrs, "error.type": error_type})
+
+    def record_skip(self, detector: str, stage: str) -> None:
+        """A detector that skipped this call by design (not an error)."""
+        self.detector_skipped.add(1, {A_DETECTOR: detector, A_STAGE: stage})
 
     def record_input_content(self, span: Span, query: str, documents: list[str]) -> None:
         """Query size and hash on the span; the text only with content capture on."""
@@ -137,10 +180,7 @@ class Telemetry:
     def record_verdicts(self, span: Span, verdicts: list[Verdict], stage: str, guard: str) -> None:
         """Count verdicts, and emit each as a ``gen_ai.evaluation.result`` event in the span's context."""
         for verdict in verdicts:
-            self.verdicts.add(
-                1,
-                {A_KIND: verdict.kind, A_SEVERITY: str(verdict.severity), A_DETECTOR: verdict.detector, A_STAGE: stage},
-            )
+            self.verdicts.add(1, {A_GUARD: guard, A_KIND: verdict.kind, A_SEVERITY: str(verdict.severity), A_STAGE: stage})
             self._emit_evaluation(
                 name=f"faithguard.{verdict.kind}",
                 score=None,
@@ -152,8 +192,9 @@ class Telemetry:
     def record_report(self, span: Span, report: Report, guard: str) -> None:
         """Score, band and verdicts of a finished report: metrics, events, span attributes."""
         score = report.constraint_score
-        band = report.band or "unscored"
+        band = report.band
         self.checks.add(1, {A_GUARD: guard, A_STAGE: "output", A_BAND: band, A_JUDGE: report.judge})
+        self.outcomes.add(1, {A_GUARD: guard, A_OUTCOME: report.outcome, A_MODEL: self.model_label(report.model)})
         if score is not None:
             self.score.record(score, {A_GUARD: guard})
         for c in report.constraints:
@@ -164,9 +205,9 @@ class Telemetry:
         self._emit_evaluation(
             name="faithguard.constraint_score",
             score=score,
-            label=band,
-            explanation=f"{report.judged}/{report.total} constraints judged; {len(report.verdicts)} verdicts",
-            extra={A_GUARD: guard},
+            label=report.outcome,
+            explanation=f"band {band}; {report.judged}/{report.total} constraints judged; {len(report.verdicts)} verdicts",
+            extra={A_GUARD: guard, A_BAND: band},
         )
         if not span.is_recording():
             return
@@ -175,6 +216,8 @@ class Telemetry:
             "faithguard.constraints.judged": report.judged,
             "faithguard.perfect": report.perfect,
             A_BAND: band,
+            A_OUTCOME: report.outcome,
+            "faithguard.coverage": report.coverage if report.coverage is not None else 0.0,
             A_JUDGE: report.judge,
             "faithguard.verdict.count": len(report.verdicts),
             "faithguard.verdict.kinds": sorted({v.kind for v in report.verdicts}),
@@ -186,7 +229,8 @@ class Telemetry:
             attrs["faithguard.constraint_score"] = score
         # OpenInference evaluations: the overall score, then one entry per verdict.
         evals: list[tuple[str, float | None, str, str]] = [
-            ("faithguard.constraint_score", score, band, f"{report.judged}/{report.total} judged")
+            ("faithguard.outcome", None, report.outcome, "; ".join(report.outcome_reasons) or "all checked, no verdict"),
+            ("faithguard.constraint_score", score, band, f"{report.judged}/{report.total} judged"),
         ]
         evals += [(f"faithguard.{v.kind}", None, "fail", self._explain(v)) for v in report.verdicts]
         for i, (name, value, label, explanation) in enumerate(evals):
@@ -224,7 +268,11 @@ class Telemetry:
 
 
 def mark_error(span: Span, exc: BaseException) -> None:
-    """OTel error convention: status ERROR and ``error.type``."""
+    """OTel error convention: status ERROR and ``error.type``.
+
+    The status description is the exception's type only: exception text (of the wrapped function or
+    a plugin) may quote the prompt, and content stays off telemetry unless captured on purpose.
+    """
     if span.is_recording():
-        span.set_status(Status(StatusCode.ERROR, str(exc)[:200]))
+        span.set_status(Status(StatusCode.ERROR, type(exc).__qualname__))
         span.set_attribute("error.type", type(exc).__qualname__)

@@ -1,4 +1,9 @@
-"""``guard.wrap``: guard sync/async LLM-calling functions, including streams."""
+"""``guard.wrap``: guard sync/async LLM-calling functions, including streams.
+
+A thin adapter over :class:`faithguard.lifecycle.GuardedCall`: it turns the lifecycle's decisions
+into what a wrapped function returns (the result, an annotated result, a clarification) or raises
+(:class:`~faithguard.HallucinationBlocked`).
+"""
 
 from __future__ import annotations
 
@@ -8,15 +13,11 @@ import inspect
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from opentelemetry import trace
-from opentelemetry.trace import Span, SpanKind
-
 from faithguard import calls
-from faithguard.errors import HallucinationBlocked
+from faithguard.lifecycle import Decision, GuardedCall
 from faithguard.models import InspectReport, Report
 from faithguard.policy import Action, Policy
-from faithguard.runner import Run, observer_failure
-from faithguard.telemetry import A_GUARD, A_STAGE, mark_error
+from faithguard.telemetry import mark_error
 
 if TYPE_CHECKING:
     from faithguard.guard import Guard
@@ -65,134 +66,52 @@ def call_input(args: Sequence[Any], kwargs: Mapping[str, Any]) -> tuple[str | No
     return query, messages, documents
 
 
-def _has_user_turn(messages: Any) -> bool:
-    if not isinstance(messages, list | tuple):
-        return False
-    for m in messages:
-        role = m.get("role") if isinstance(m, Mapping) else getattr(m, "role", None) or getattr(m, "type", None)
-        if role in ("user", "human"):
-            return True
-    return False
+def _start(
+    guard: Guard,
+    policy: Policy,
+    on_report: Callable[[Report], None] | None,
+    model: str | None,
+    provider: str | None,
+    args: Sequence[Any],
+    kwargs: Mapping[str, Any],
+) -> GuardedCall:
+    query, messages, documents = call_input(args, kwargs)
+    return GuardedCall(
+        guard,
+        policy,
+        query=query,
+        messages=messages,
+        documents=documents,
+        model=model or calls.model_of(kwargs),
+        provider=provider,
+        on_report=on_report,
+    )
 
 
-class _Call:
-    """One wrapped call: root span, input stage, output stage, policy."""
-
-    def __init__(
-        self,
-        guard: Guard,
-        policy: Policy,
-        on_report: Callable[[Report], None] | None,
-        model: str | None,
-        provider: str | None,
-        args: Sequence[Any],
-        kwargs: Mapping[str, Any],
-    ) -> None:
-        self.guard, self.policy, self.on_report = guard, policy, on_report
-        self.model = model or calls.model_of(kwargs)
-        self.provider = provider
-        query, messages, documents = call_input(args, kwargs)
-        self.run: Run | None = None
-        self.root: Span | None = None
-        if (query is None or not query.strip()) and not _has_user_turn(messages):
-            return  # nothing to guard (no request text, no user turn): the call proceeds untouched
-        # Malformed documents or messages are the caller's error: raise rather than silently not guard.
-        self.run = guard._start(query, documents, messages)
-        self.root = guard.telemetry.tracer.start_span(
-            f"guard {guard.name}",
-            attributes={A_GUARD: guard.name, A_STAGE: "call", "openinference.span.kind": "GUARDRAIL"},
-        )
-
-    def before(self) -> Any:
-        """Input stage; returns a fallback value when the policy blocks before the call, else None."""
-        if self.run is None or self.root is None:
-            return None
-        with trace.use_span(self.root, end_on_exit=False):
-            pre = self.guard._inspect_under(self.root, self.run)
-        if self.policy.decide(pre.verdicts) is not Action.BLOCK:
-            return None
-        self.root.set_attribute("faithguard.blocked", "input")
-        self.root.end()
-        if pre.clarification and self.policy.clarify_missing_content:
-            return AnnotatedText(pre.clarification, pre)
-        if self.policy.fallback is not None:
-            return AnnotatedText(self.policy.fallback, pre)
-        raise HallucinationBlocked(pre)
-
-    def chat_span(self) -> Any:
-        """The child span around the wrapped LLM call."""
-        tracer = self.guard.telemetry.tracer
-        attrs: dict[str, Any] = {"gen_ai.operation.name": "chat", "gen_ai.provider.name": self.provider or "unknown"}
-        if self.model:
-            attrs["gen_ai.request.model"] = self.model
-        ctx = trace.set_span_in_context(self.root) if self.root is not None else None
-        return tracer.start_as_current_span(
-            f"chat {self.model}" if self.model else "chat", context=ctx, kind=SpanKind.CLIENT, attributes=attrs
-        )
-
-    def record_output(self, span: Span, output: Any) -> None:
-        """GenAI response attributes on the chat span."""
-        if not span.is_recording():
-            return
-        inp, out = calls.usage_of(output)
-        if inp is not None:
-            span.set_attribute("gen_ai.usage.input_tokens", inp)
-        if out is not None:
-            span.set_attribute("gen_ai.usage.output_tokens", out)
-        rid = output.get("id") if isinstance(output, Mapping) else getattr(output, "id", None)
-        if isinstance(rid, str):
-            span.set_attribute("gen_ai.response.id", rid)
-
-    def fail(self, exc: BaseException) -> None:
-        """The wrapped call raised: close the root span with the error."""
-        if self.root is not None:
-            mark_error(self.root, exc)
-            self.root.end()
-
-    def after(self, output: Any, text: str | None) -> Any:
-        """Output stage (inline or background) and the policy's action on the result."""
-        if self.run is None or self.root is None or text is None:
-            if self.root is not None:
-                self.root.end()
-            return output
-        background = self.guard._background
-        if background is not None:
-            background.submit(functools.partial(self._score_quietly, text))
-            return output
-        report = self._score(text)
-        action = self.policy.decide(report.verdicts)
-        if action is Action.BLOCK:
-            if self.policy.fallback is not None:
-                return AnnotatedText(self.policy.fallback, report)
-            raise HallucinationBlocked(report)
-        if action is Action.ANNOTATE:
-            return attach_report(output, report)
-        return output
-
-    def _score_quietly(self, text: str) -> None:
-        self._score(text)
-
-    def _score(self, text: str) -> Report:
-        assert self.run is not None and self.root is not None
-        try:
-            with trace.use_span(self.root, end_on_exit=False):
-                report = self.guard._output_stage(self.run, text, self.root)
-        finally:
-            self.root.end()
-        if self.on_report is not None:
-            try:
-                self.on_report(report)
-            except Exception as exc:  # noqa: BLE001 - a user callback never breaks the call
-                report.errors.append(observer_failure("on_report", exc))
-        return report
+def _blocked_value(decision: Decision) -> Any:
+    """The value a blocked call returns: the clarification or fallback text, or the raised block."""
+    if decision.text is not None:
+        assert decision.report is not None
+        return AnnotatedText(decision.text, decision.report)
+    raise decision.error()
 
 
-def _stream(call: _Call, chunks: Iterator[Any]) -> Iterator[Any]:
-    return calls.tee_stream(chunks, call.fail, functools.partial(call.after, None))
+def _finish(call: GuardedCall, output: Any) -> Any:
+    """The output stage's decision applied to ``output``: pass through, annotate, or block."""
+    decision = call.after(output)
+    if decision.blocked:
+        return _blocked_value(decision)
+    if decision.action is Action.ANNOTATE and decision.report is not None:
+        return attach_report(output, decision.report)
+    return output
 
 
-def _astream(call: _Call, chunks: AsyncIterator[Any]) -> AsyncIterator[Any]:
-    return calls.atee_stream(chunks, call.fail, functools.partial(call.after, None))
+def _stream(call: GuardedCall, chunks: Iterator[Any]) -> Iterator[Any]:
+    return calls.tee_stream(chunks, call.fail, lambda text: call.after(text=text))
+
+
+def _astream(call: GuardedCall, chunks: AsyncIterator[Any]) -> AsyncIterator[Any]:
+    return calls.atee_stream(chunks, call.fail, lambda text: call.after(text=text))
 
 
 def wrap_callable(
@@ -212,10 +131,10 @@ def wrap_callable(
         async def awrapper(*args: Any, **kwargs: Any) -> Any:
             import asyncio
 
-            call = _Call(guard, policy, on_report, model, provider, args, kwargs)
+            call = _start(guard, policy, on_report, model, provider, args, kwargs)
             blocked = await asyncio.to_thread(call.before)
             if blocked is not None:
-                return blocked
+                return _blocked_value(blocked)
             with call.chat_span() as span:
                 try:
                     output = await fn(*args, **kwargs)
@@ -226,16 +145,16 @@ def wrap_callable(
                 call.record_output(span, output)
             if calls.is_async_stream(output):
                 return _astream(call, output)
-            return await asyncio.to_thread(call.after, output, calls.extract_text(output))
+            return await asyncio.to_thread(_finish, call, output)
 
         return cast(F, awrapper)
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        call = _Call(guard, policy, on_report, model, provider, args, kwargs)
+        call = _start(guard, policy, on_report, model, provider, args, kwargs)
         blocked = call.before()
         if blocked is not None:
-            return blocked
+            return _blocked_value(blocked)
         with call.chat_span() as span:
             try:
                 output = fn(*args, **kwargs)
@@ -248,6 +167,6 @@ def wrap_callable(
             return _astream(call, output)
         if calls.is_stream(output):
             return _stream(call, output)
-        return call.after(output, calls.extract_text(output))
+        return _finish(call, output)
 
     return cast(F, wrapper)

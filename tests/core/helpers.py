@@ -18,9 +18,9 @@ PARIS = [
 
 def bare_guard(constraints: list[Constraint] | None = None, *, extra: list[Any] | None = None, **kw: Any) -> Guard:
     pm, _ = make_plugin_manager(load_entrypoints=False, defaults=False)
+    kw.setdefault("decomposer", StaticDecomposer(constraints if constraints is not None else PARIS))
     return Guard(
         plugin_manager=pm,
-        decomposer=StaticDecomposer(constraints if constraints is not None else PARIS),
         extra_detectors=[KeywordDetector(), *(extra or [])],
         judge=None,
         **kw,

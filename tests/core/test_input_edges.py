@@ -73,7 +73,7 @@ def test_background_reports_survive_a_shut_down_pool() -> None:
     # the remaining jobs must still produce their reports (run inline).
     reports: list[Report] = []
     guard = bare_guard(background=True, extra=[StaticDetector(name="s", stage="output")])
-    guard._pool.shutdown(wait=True)
+    guard._pool.shutdown()
     fn = guard.wrap(ScriptedLLM(["Paris museum three"]), on_report=reports.append)
     fn("Museums in Paris?")
     assert guard.flush(timeout=30)

@@ -21,9 +21,12 @@ def test_spans_events_metrics(otel) -> None:  # type: ignore[no-untyped-def]
     attrs = root.attributes
     assert attrs["faithguard.constraint_score"] == pytest.approx(report.constraint_score)
     assert attrs["faithguard.band"] == report.band
-    assert attrs["evaluations.0.evaluation.name"] == "faithguard.constraint_score"
-    assert attrs["evaluations.1.evaluation.name"] == "faithguard.missing_content"
-    assert attrs["evaluations.1.evaluation.label"] == "fail"
+    assert attrs["faithguard.outcome"] == report.outcome == "hallucination"  # a critical verdict is never "ok"
+    assert attrs["evaluations.0.evaluation.name"] == "faithguard.outcome"
+    assert attrs["evaluations.0.evaluation.label"] == "hallucination"
+    assert attrs["evaluations.1.evaluation.name"] == "faithguard.constraint_score"
+    assert attrs["evaluations.2.evaluation.name"] == "faithguard.missing_content"
+    assert attrs["evaluations.2.evaluation.label"] == "fail"
     # no content by default: lengths and hashes only
     assert "gen_ai.input.messages" not in attrs and attrs["faithguard.query.length"] == len(
         "Summarise the article about Paris"
@@ -37,7 +40,12 @@ def test_spans_events_metrics(otel) -> None:  # type: ignore[no-untyped-def]
     assert "no article" not in str([e.attributes for e in events])
     verdicts = otel.metric_points("faithguard.verdicts")
     assert sum(p.value for p in verdicts) == 1
-    assert dict(verdicts[0].attributes)["faithguard.verdict.kind"] == "missing_content"
+    fired = [p for p in verdicts if p.value]
+    assert dict(fired[0].attributes)["faithguard.verdict.kind"] == "missing_content"
+    # every built-in kind x severity x stage series exists from start-up, at 0 until it fires
+    assert len(verdicts) == 5 * 3 * 2
+    outcomes = {dict(p.attributes)["faithguard.outcome"]: p.value for p in otel.metric_points("faithguard.outcomes")}
+    assert outcomes == {"ok": 0, "hallucination": 1, "undetermined": 0}
     hist = otel.metric_points("faithguard.constraint_score")
     assert (
         hist[0].count == 1

@@ -227,6 +227,10 @@ class OfflineDecomposer:
 
     name = "offline"
 
+    def warmup(self) -> None:
+        """Load the spaCy pipeline and run one parse, outside any call's time budget."""
+        decompose_text("List two rivers in Spain.")
+
     def decompose(self, ctx: CallContext) -> Decomposition:
         """Decompose ``ctx.query``; follow-ups are resolved against the previous user turn."""
         query = ctx.query or ""

@@ -134,6 +134,10 @@ class LexiconSource:
     def __init__(self, min_zipf: float = 0.0) -> None:
         self.min_zipf = min_zipf
 
+    def warmup(self) -> None:
+        """Load wordfreq's English list, outside any call's time budget."""
+        zipf("river")
+
     def lookup(self, term: str, ctx: CallContext) -> bool | None:
         """True for a listed word; False for an unlisted word or a phrase holding one; else None."""
         words = normalize(term).split()

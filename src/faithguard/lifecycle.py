@@ -1,0 +1,278 @@
+"""One guarded LLM call as data: start -> input stage -> the call -> output stage -> outcome.
+
+:class:`GuardedCall` follows the OpenTelemetry GenAI invocation pattern: it is created when a
+call starts (opening the root ``guard {name}`` span), runs the input stage (:meth:`GuardedCall.before`),
+wraps the LLM call in a ``chat {model}`` span, runs the output stage on whatever the model
+returned (:meth:`GuardedCall.after`) and ends. Each stage returns a :class:`Decision` (the policy's
+action as data); nothing here raises for a block. ``Guard.check``/``inspect``, ``guard.wrap``, the
+OpenAI wrapper, the proxy and the LangChain integrations are all thin adapters over this object.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from opentelemetry import trace
+from opentelemetry.trace import Span, SpanKind
+
+from faithguard import calls
+from faithguard.errors import HallucinationBlocked
+from faithguard.models import InspectReport, Report
+from faithguard.policy import Action, Policy
+from faithguard.runner import Run, observer_failure
+from faithguard.telemetry import A_GUARD, A_STAGE, mark_error
+
+if TYPE_CHECKING:
+    from faithguard.guard import Guard
+
+__all__ = ["Decision", "GuardedCall", "tool_calls_in"]
+
+#: Reason recorded when the model answered with tool calls instead of text.
+TOOL_CALL_REASON = "tool_call: the model asked for a tool; there is no answer to score yet"
+
+
+@dataclass
+class Decision:
+    """What the policy made of one stage: the action, the report, and a replacement text when blocked."""
+
+    action: Action
+    report: Report | InspectReport | None
+    #: Clarification or fallback text to return instead of the model's answer (blocked calls only).
+    text: str | None = None
+    #: Stage that decided: "input" (before the LLM call) or "output".
+    stage: str = "output"
+
+    @property
+    def blocked(self) -> bool:
+        """Whether the policy blocked the call."""
+        return self.action is Action.BLOCK
+
+    def error(self) -> HallucinationBlocked:
+        """The exception to raise for a blocked call."""
+        assert self.report is not None
+        return HallucinationBlocked(self.report)
+
+
+def _get(obj: Any, key: str) -> Any:
+    return obj.get(key) if isinstance(obj, Mapping) else getattr(obj, key, None)
+
+
+def tool_calls_in(output: Any) -> list[Any]:
+    """The tool calls of an LLM result whose answer is a tool call (OpenAI chat / Responses,
+    Anthropic messages, LangChain messages); empty for a text answer."""
+    if output is None or isinstance(output, str | bytes):
+        return []
+    choices = _get(output, "choices")
+    if isinstance(choices, Sequence) and not isinstance(choices, str) and choices:
+        message = _get(choices[0], "message")
+        found = _get(message, "tool_calls") if message is not None else None
+        return list(found) if isinstance(found, Sequence) and not isinstance(found, str) else []
+    direct = _get(output, "tool_calls")  # LangChain AIMessage
+    if isinstance(direct, Sequence) and not isinstance(direct, str) and direct:
+        return list(direct)
+    items = _get(output, "output")  # OpenAI Responses
+    if isinstance(items, Sequence) and not isinstance(items, str):
+        return [i for i in items if _get(i, "type") == "function_call"]
+    blocks = _get(output, "content")  # Anthropic messages
+    if isinstance(blocks, Sequence) and not isinstance(blocks, str):
+        return [b for b in blocks if _get(b, "type") == "tool_use"]
+    return []
+
+
+class GuardedCall:
+    """Input checks before, scoring after, for one LLM call.
+
+    ``GuardedCall(guard, query=..., messages=..., documents=..., model=...)`` starts the call.
+    With neither a query nor a user turn there is nothing to guard: :attr:`guarded` is False and
+    every stage passes the call through untouched. Malformed documents or messages raise
+    :class:`~faithguard.InputError` here, before anything runs.
+    """
+
+    def __init__(
+        self,
+        guard: Guard,
+        policy: Policy | None = None,
+        *,
+        query: str | None = None,
+        messages: Sequence[Any] | None = None,
+        documents: Sequence[Any] | None = None,
+        model: str | None = None,
+        provider: str | None = None,
+        operation: str = "call",
+        require: bool = False,
+        on_report: Callable[[Report], None] | None = None,
+    ) -> None:
+        self.guard = guard
+        self.on_report = on_report
+        self.policy = policy or guard.policy
+        self.model = model
+        self.provider = provider
+        self.pre: InspectReport | None = None
+        self.report: Report | None = None
+        self.run: Run | None = None
+        self.root: Span | None = None
+        self._ended = False
+        self._input_done = False
+        if not require and (query is None or not query.strip()) and not _has_user_turn(messages):
+            return  # nothing to guard (no request text, no user turn): the call proceeds untouched
+        self.run = guard._start(query, documents, messages)
+        self.root = guard.telemetry.tracer.start_span(
+            f"guard {guard.name}",
+            attributes={A_GUARD: guard.name, A_STAGE: operation, "openinference.span.kind": "GUARDRAIL"},
+        )
+
+    @property
+    def guarded(self) -> bool:
+        """False when the input had nothing to guard: the call proceeds untouched."""
+        return self.run is not None
+
+    def add_documents(self, documents: Sequence[Any]) -> None:
+        """Documents found during the call (e.g. by a retriever), seen by the output stage."""
+        if self.run is not None:
+            self.run.ctx.documents.extend(calls.normalize("x", documents).documents)
+
+    # -- input stage -----------------------------------------------------------------------------
+
+    def before(self) -> Decision | None:
+        """Run the input stage; a :class:`Decision` when the policy blocks before the call, else None."""
+        pre = self._input()
+        if pre is None or self.policy.decide(pre.verdicts) is not Action.BLOCK:
+            return None
+        assert self.root is not None
+        self.root.set_attribute("faithguard.blocked", "input")
+        self.end()
+        text = pre.clarification if pre.clarification and self.policy.clarify_missing_content else None
+        return Decision(Action.BLOCK, pre, text or self.policy.fallback, "input")
+
+    def _input(self) -> InspectReport | None:
+        if self.run is None or self.root is None:
+            return None
+        if not self._input_done:
+            self._input_done = True
+            run, guard, span = self.run, self.guard, self.root
+            with trace.use_span(span, end_on_exit=False):
+                guard.telemetry.record_input_content(span, run.ctx.query, run.ctx.documents)
+                run.decompose(guard._decomposer_chain(), guard._cached_decompose(run))
+                run.detect(guard.detectors, "input")
+                run.input_verdicts = len(run.ctx.verdicts)
+                self.pre = run.inspect_report()
+                guard.telemetry.record_verdicts(span, self.pre.verdicts, "input", guard.name)
+        return self.pre
+
+    # -- the LLM call ----------------------------------------------------------------------------
+
+    def chat_span(self) -> Any:
+        """Context manager: the ``chat {model}`` client span around the LLM call."""
+        tracer = self.guard.telemetry.tracer
+        attrs: dict[str, Any] = {"gen_ai.operation.name": "chat", "gen_ai.provider.name": self.provider or "unknown"}
+        if self.model:
+            attrs["gen_ai.request.model"] = self.model
+        ctx = trace.set_span_in_context(self.root) if self.root is not None else None
+        return tracer.start_as_current_span(
+            f"chat {self.model}" if self.model else "chat", context=ctx, kind=SpanKind.CLIENT, attributes=attrs
+        )
+
+    def record_output(self, span: Span, output: Any) -> None:
+        """GenAI response attributes (usage, response id and model) on the chat span."""
+        if not span.is_recording():
+            return
+        inp, out = calls.usage_of(output)
+        if inp is not None:
+            span.set_attribute("gen_ai.usage.input_tokens", inp)
+        if out is not None:
+            span.set_attribute("gen_ai.usage.output_tokens", out)
+        rid = _get(output, "id") if not isinstance(output, str) else None
+        if isinstance(rid, str):
+            span.set_attribute("gen_ai.response.id", rid)
+        model = _get(output, "model") if not isinstance(output, str) else None
+        if isinstance(model, str):
+            span.set_attribute("gen_ai.response.model", model)
+            self.model = self.model or model
+
+    def fail(self, exc: BaseException) -> None:
+        """The LLM call failed: close the guard span with the error."""
+        if self.root is not None and not self._ended:
+            mark_error(self.root, exc)
+        self.end()
+
+    # -- output stage ----------------------------------------------------------------------------
+
+    def after(self, output: Any = None, *, text: str | None = None, background: bool | None = None) -> Decision:
+        """Run the output stage on ``output`` (any supported result shape) or ``text``.
+
+        A result that is a tool call is not an answer: it passes through, noted with an
+        ``undetermined`` report (reason ``tool_call``), never scored as empty and never blocked.
+        With ``background`` (default: the guard's setting) scoring is queued and the decision is
+        ``observe`` with no report; the report reaches ``on_report`` observers when done.
+        """
+        if self.run is None or self.root is None:
+            self.end()
+            return Decision(Action.OBSERVE, None)
+        if text is None and output is not None:
+            if tool_calls_in(output):
+                return Decision(Action.OBSERVE, self._tool_call_report())
+            text = calls.extract_text(output)
+        if text is None:
+            self.end()
+            return Decision(Action.OBSERVE, None)
+        queue = self.guard._background if background is None or background else None
+        if queue is not None:
+            queue.submit(functools.partial(self._score, text))
+            return Decision(Action.OBSERVE, None)
+        report = self._score(text)
+        action = self.policy.decide(report.verdicts)
+        if action is Action.BLOCK:
+            return Decision(action, report, self.policy.fallback, "output")
+        return Decision(action, report)
+
+    def _tool_call_report(self) -> Report:
+        assert self.run is not None
+        self._input()
+        self.run.undetermined.append(TOOL_CALL_REASON)
+        report = self.run.report("", self.guard.weights, self.model)
+        if self.root is not None:
+            self.root.set_attribute("faithguard.tool_call", True)
+        self.end()
+        self.report = report
+        return report
+
+    def _score(self, text: str) -> Report:
+        assert self.run is not None and self.root is not None
+        guard, run, span = self.guard, self.run, self.root
+        try:
+            self._input()
+            with trace.use_span(span, end_on_exit=False):
+                run.ctx.response = text
+                run.detect(guard.detectors, "output")
+                report = run.report(text, guard.weights, self.model)
+                guard.telemetry.record_verdicts(span, report.verdicts[run.input_verdicts :], "output", guard.name)
+                guard.telemetry.record_report(span, report, guard.name)
+                guard._notify(report)
+        finally:
+            self.end()
+        self.report = report
+        if self.on_report is not None:
+            try:
+                self.on_report(report)
+            except Exception as exc:  # noqa: BLE001 - a user callback never breaks the call
+                report.errors.append(observer_failure("on_report", exc))
+        return report
+
+    def end(self) -> None:
+        """End the root span (idempotent)."""
+        if self.root is not None and not self._ended:
+            self._ended = True
+            self.root.end()
+
+
+def _has_user_turn(messages: Any) -> bool:
+    if not isinstance(messages, list | tuple):
+        return False
+    for m in messages:
+        role = m.get("role") if isinstance(m, Mapping) else getattr(m, "role", None) or getattr(m, "type", None)
+        if role in ("user", "human"):
+            return True
+    return False
