@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.faithguard-installed
 DATA   ?= ../shared/data
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: demo test lint typecheck eval bench clean
+.PHONY: demo test lint typecheck floors eval bench clean
 
 $(STAMP): pyproject.toml plugins/faithguard-refusal/pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "faithguard needs Python >= 3.11")'
@@ -30,6 +30,14 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+## floors: the core tests on the declared minimum version of every core dependency (a second venv)
+FLOORS := .venv-floors
+floors:
+	test -x $(FLOORS)/bin/python || $(PYTHON) -m venv $(FLOORS)
+	$(FLOORS)/bin/python -m pip install -q --upgrade pip
+	$(FLOORS)/bin/python -m pip install -q $$($(PYTHON) .ci/floors.py) "pytest>=8" "hypothesis>=6.100"
+	PYTHONPATH=src $(FLOORS)/bin/python -m pytest tests/core
+
 ## eval: accuracy figures on ../shared/data (IFEval dev, HypoTermQA dev) and the project's own labelled sets
 eval: $(STAMP)
 	$(BIN)/python -m pip install -q -e ".[peer]" && $(BIN)/python -m pip install -q --no-deps "lm-eval>=0.4" || echo "eval: peer checker not installed; its column is skipped"
@@ -40,4 +48,4 @@ bench: $(STAMP)
 	@for f in benchmarks/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
 
 clean:
-	rm -rf $(VENV) build dist src/*.egg-info out
+	rm -rf $(VENV) $(FLOORS) build dist src/*.egg-info out

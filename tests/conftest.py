@@ -8,7 +8,12 @@ from dataclasses import dataclass
 
 import pytest
 from opentelemetry.sdk._logs import LoggerProvider
-from opentelemetry.sdk._logs.export import InMemoryLogRecordExporter, SimpleLogRecordProcessor
+from opentelemetry.sdk._logs.export import SimpleLogRecordProcessor
+
+try:  # opentelemetry-sdk >= 1.39
+    from opentelemetry.sdk._logs.export import InMemoryLogRecordExporter
+except ImportError:  # the declared floor (1.38) names it InMemoryLogExporter
+    from opentelemetry.sdk._logs.export import InMemoryLogExporter as InMemoryLogRecordExporter
 from opentelemetry.sdk.metrics import MeterProvider
 from opentelemetry.sdk.metrics.export import InMemoryMetricReader
 from opentelemetry.sdk.trace import TracerProvider

@@ -220,7 +220,7 @@ class GuardedCall:
             return Decision(Action.OBSERVE, None)
         queue = self.guard._background if background is None or background else None
         if queue is not None:
-            queue.submit(functools.partial(self._score, text))
+            queue.submit(functools.partial(self._score_quietly, text))
             return Decision(Action.OBSERVE, None)
         report = self._score(text)
         action = self.policy.decide(report.verdicts)
@@ -238,6 +238,9 @@ class GuardedCall:
         self.end()
         self.report = report
         return report
+
+    def _score_quietly(self, text: str) -> None:
+        self._score(text)
 
     def _score(self, text: str) -> Report:
         assert self.run is not None and self.root is not None

@@ -311,7 +311,9 @@ class Report(_Model):
     def _outcome(self) -> tuple[scoring.OutcomeLabel, list[str]]:
         alarms = [(v.stage or "output", f"{v.kind} ({v.severity})") for v in self.verdicts if v.alarming]
         undetermined = list(self.undetermined)
-        undetermined += [f"{e.detector} ({e.stage}) failed: {e.error_type}" for e in self.errors if e.stage != "observe"]
+        undetermined += [
+            f"{e.detector} ({e.stage}) failed: {e.error_type}" for e in self.errors if e.stage != "observe"
+        ]
         if not self.constraints:
             undetermined.append("no constraints were found in the request")
         return scoring.outcome_of(scoring.band_of_range(self.score_range), alarms, undetermined)

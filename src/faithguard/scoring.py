@@ -123,7 +123,6 @@ def band(score: float | None) -> Literal["aligned", "partial", "hallucinated"] |
     return "hallucinated"
 
 
-
 def _weighted(
     constraints: Iterable[_Scorable], weights: Mapping[Tier, float] | Mapping[str, float] | None
 ) -> tuple[float, float, float]:

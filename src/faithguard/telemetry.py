@@ -180,7 +180,9 @@ class Telemetry:
     def record_verdicts(self, span: Span, verdicts: list[Verdict], stage: str, guard: str) -> None:
         """Count verdicts, and emit each as a ``gen_ai.evaluation.result`` event in the span's context."""
         for verdict in verdicts:
-            self.verdicts.add(1, {A_GUARD: guard, A_KIND: verdict.kind, A_SEVERITY: str(verdict.severity), A_STAGE: stage})
+            self.verdicts.add(
+                1, {A_GUARD: guard, A_KIND: verdict.kind, A_SEVERITY: str(verdict.severity), A_STAGE: stage}
+            )
             self._emit_evaluation(
                 name=f"faithguard.{verdict.kind}",
                 score=None,
@@ -206,7 +208,7 @@ class Telemetry:
             name="faithguard.constraint_score",
             score=score,
             label=report.outcome,
-            explanation=f"band {band}; {report.judged}/{report.total} constraints judged; {len(report.verdicts)} verdicts",
+            explanation=f"band {band}; {report.judged}/{report.total} judged; {len(report.verdicts)} verdicts",
             extra={A_GUARD: guard, A_BAND: band},
         )
         if not span.is_recording():
@@ -229,7 +231,12 @@ class Telemetry:
             attrs["faithguard.constraint_score"] = score
         # OpenInference evaluations: the overall score, then one entry per verdict.
         evals: list[tuple[str, float | None, str, str]] = [
-            ("faithguard.outcome", None, report.outcome, "; ".join(report.outcome_reasons) or "all checked, no verdict"),
+            (
+                "faithguard.outcome",
+                None,
+                report.outcome,
+                "; ".join(report.outcome_reasons) or "all checked, no verdict",
+            ),
             ("faithguard.constraint_score", score, band, f"{report.judged}/{report.total} judged"),
         ]
         evals += [(f"faithguard.{v.kind}", None, "fail", self._explain(v)) for v in report.verdicts]

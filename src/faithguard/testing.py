@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -9,7 +10,18 @@ from dataclasses import dataclass, field
 from faithguard.detector import CallContext
 from faithguard.models import Constraint, Decomposition, DetectorResult, Status, SubQuestion, Verdict
 
-__all__ = ["FailingDetector", "KeywordDetector", "ScriptedLLM", "SlowDetector", "StaticDecomposer", "StaticDetector"]
+__all__ = [
+    "CooperativeDetector",
+    "FailingDetector",
+    "HungDetector",
+    "KeywordDetector",
+    "ScriptedLLM",
+    "SkippingDetector",
+    "SlowDetector",
+    "SlowLoadingDecomposer",
+    "StaticDecomposer",
+    "StaticDetector",
+]
 
 
 @dataclass
@@ -100,6 +112,90 @@ class SlowDetector:
         """Sleep, then return nothing."""
         time.sleep(self.seconds)
         return DetectorResult()
+
+
+@dataclass
+class HungDetector:
+    """Ignores its budget: blocks until :meth:`release` (a plugin stuck in a C call or a lock)."""
+
+    name: str = "hung"
+    stage: str = "output"
+    order: int = 150
+    timeout: float | None = 0.2
+    started: int = 0
+    _gate: threading.Event = field(default_factory=threading.Event)
+
+    def run(self, ctx: CallContext) -> DetectorResult:
+        """Block until released (never checks its budget)."""
+        self.started += 1
+        self._gate.wait()
+        return DetectorResult()
+
+    def release(self) -> None:
+        """Let every blocked run return."""
+        self._gate.set()
+
+
+@dataclass
+class CooperativeDetector:
+    """A long loop that calls :func:`faithguard.checkpoint`; records whether it stopped at its budget."""
+
+    name: str = "cooperative"
+    stage: str = "output"
+    order: int = 150
+    timeout: float | None = 0.1
+    stopped: threading.Event = field(default_factory=threading.Event)
+
+    def run(self, ctx: CallContext) -> DetectorResult:
+        """Spin (up to 30 s) until a checkpoint raises."""
+        from faithguard.errors import BudgetSpent
+        from faithguard.runner import checkpoint
+
+        deadline = time.monotonic() + 30.0
+        try:
+            while time.monotonic() < deadline:
+                checkpoint()
+                time.sleep(0.005)
+        except BudgetSpent:
+            self.stopped.set()
+            raise
+        return DetectorResult()
+
+
+@dataclass
+class SkippingDetector:
+    """Skips every call by design (like a judge that samples)."""
+
+    reason: str = "not sampled (sample_rate=0)"
+    name: str = "skipping"
+    stage: str = "output"
+    order: int = 150
+    timeout: float | None = None
+
+    def run(self, ctx: CallContext) -> DetectorResult:
+        """Raise :class:`faithguard.Skipped`."""
+        from faithguard.errors import Skipped
+
+        raise Skipped(self.reason)
+
+
+@dataclass
+class SlowLoadingDecomposer(StaticDecomposer):
+    """A decomposer whose model takes ``load_seconds`` to load on first use (or at :meth:`warmup`)."""
+
+    load_seconds: float = 1.0
+    loaded: bool = False
+
+    def warmup(self) -> None:
+        """Load the (simulated) model."""
+        if not self.loaded:
+            time.sleep(self.load_seconds)
+            self.loaded = True
+
+    def decompose(self, ctx: CallContext) -> Decomposition:
+        """Load if needed, then decompose."""
+        self.warmup()
+        return super().decompose(ctx)
 
 
 @dataclass

@@ -13,7 +13,7 @@ from integ_support import BAD, make_guard
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from prometheus_client.parser import text_string_to_metric_families
 
-from faithguard import Severity, Verdict
+from faithguard import CallContext, DetectorResult, Severity, Verdict
 from faithguard.integrations.prometheus import METRIC_NAMES, prometheus_metrics
 from faithguard.testing import FailingDetector, StaticDetector
 
@@ -28,10 +28,13 @@ TOKEN = re.compile(r"\bfaithguard_[a-z_]+\b")
 def exposition() -> tuple[set[str], set[str]]:
     """Sample names and label names of a real exposition where every faithguard metric has data."""
     metrics = prometheus_metrics()
-    degraded = StaticDetector(
-        verdicts=[Verdict(kind="fabricated_term", severity=Severity.CRITICAL, term="Zorblax")],
-        findings={"judge_status": "degraded", "judge_reason": "test"},
-        name="degraded-judge",
+    class DegradedJudge(StaticDetector):
+        def run(self, ctx: CallContext) -> DetectorResult:
+            ctx.judge_use.record("degraded", "test")
+            return super().run(ctx)
+
+    degraded = DegradedJudge(
+        verdicts=[Verdict(kind="fabricated_term", severity=Severity.CRITICAL, term="Zorblax")], name="degraded-judge"
     )
     guard = make_guard(
         meter_provider=metrics.meter_provider,

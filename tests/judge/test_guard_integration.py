@@ -12,8 +12,13 @@ from faithguard.judge.testing import Reply, default_reply_for
 def test_guard_uses_judge_and_caches_decomposition(chat_server, spans) -> None:
     provider, exporter = spans
     server = chat_server(default=default_reply_for)
-    guard = Guard(judge=JudgeConfig(base_url=server.base_url, model="m"), load_entrypoints=False,
-                  tracer_provider=provider)
+    # the judge's decomposition is opt-in: tried first, the offline decomposer as fallback
+    guard = Guard(
+        judge=JudgeConfig(base_url=server.base_url, model="m"),
+        decomposer=("judge", "offline"),
+        load_entrypoints=False,
+        tracer_provider=provider,
+    )
     query = "Explain why the sky is blue."
     first = guard.check(query, "Rayleigh scattering of sunlight makes the sky blue.")
     second = guard.check(query, "Rayleigh scattering of sunlight makes the sky blue.")
@@ -35,5 +40,6 @@ def test_guard_degrades_when_judge_breaks(chat_server) -> None:
     guard = Guard(judge=JudgeConfig(base_url=server.base_url, model="m", max_retries=0), load_entrypoints=False)
     report = guard.check("Name two rivers in France.", "The Loire and the Rhone.")
     assert report.judge == "degraded"
-    assert report.judge_reason and "503" in report.judge_reason
-    assert report.constraints  # the offline decomposer took over
+    assert report.judge_reason and "JudgeUnavailable" in report.judge_reason  # the type, never the body
+    assert report.constraints  # the offline decomposition is kept
+    assert report.outcome != "ok" or report.coverage == 1.0

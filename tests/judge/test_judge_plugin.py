@@ -64,27 +64,27 @@ def test_detector_judges_only_unknown_non_verifier(ctx, satisfaction_payload) ->
         "c1": (Status.SATISFIED, "judge:m: c1 met"),
         "c2": (Status.VIOLATED, "judge:m: c2 missed"),
     }
-    assert result.findings["judge_status"] == "ok"
+    assert ctx.judge_use.state == "ok"
     assert "- c3 [" not in transport.calls[0][0][1]["content"]  # ids are listed as "- cN [category]"
     assert "- c1 [" in transport.calls[0][0][1]["content"]
     assert len(transport.calls) == 1
 
 
 def test_detector_keeps_earlier_degradation(ctx, satisfaction_payload) -> None:
-    ctx.findings.update(judge_status="degraded", judge_reason="decompose: JudgeOutputError")
+    ctx.judge_use.record("degraded", "decompose: JudgeOutputError")
     ctx.judge = Judge(ScriptedTransport([satisfaction_payload(("c1", True), ("c2", True))]))
     result = judge_plugin.JudgeDetector().run(ctx)
     assert len(result.updates) == 2
-    assert result.findings["judge_status"] == "degraded"
-    assert result.findings["judge_reason"].startswith("decompose: JudgeOutputError; ")
+    assert ctx.judge_use.state == "degraded"  # the worst state of the call wins
+    assert ctx.judge_use.reason == "decompose: JudgeOutputError"
 
 
 def test_detector_degrades_without_raising(ctx) -> None:
     ctx.judge = Judge(ScriptedTransport([JudgeUnavailable("judge unreachable")]), model="m")
     result = judge_plugin.JudgeDetector().run(ctx)
     assert result.updates == {}
-    assert result.findings["judge_status"] == "degraded"
-    assert "JudgeUnavailable" in result.findings["judge_reason"]
+    assert ctx.judge_use.state == "degraded"
+    assert "JudgeUnavailable" in (ctx.judge_use.reason or "")
 
 
 def test_detector_nothing_pending_makes_no_call(ctx) -> None:
@@ -92,8 +92,8 @@ def test_detector_nothing_pending_makes_no_call(ctx) -> None:
         c.status = Status.SATISFIED
     transport = ScriptedTransport()
     ctx.judge = Judge(transport)
-    result = judge_plugin.JudgeDetector().run(ctx)
-    assert result.findings["judge_status"] == "ok" and transport.calls == []
+    judge_plugin.JudgeDetector().run(ctx)
+    assert ctx.judge_use.state == "ok" and transport.calls == []
 
 
 def test_detector_flags_injection(ctx, satisfaction_payload) -> None:
@@ -188,7 +188,7 @@ def test_key_never_leaks(chat_server, no_sleep, ctx, spans, caplog: pytest.LogCa
     caplog.set_level(logging.DEBUG)
     ctx.judge = judge
     result = judge_plugin.JudgeDetector().run(ctx)
-    assert result.findings["judge_status"] == "degraded"
+    assert ctx.judge_use.state == "degraded"
     with pytest.raises(JudgeUnavailable) as info:
         judge.decompose(CallContext(query="q"))
     assert server.requests[0][1]["Authorization"] == f"Bearer {KEY}"  # it was sent...
@@ -196,6 +196,7 @@ def test_key_never_leaks(chat_server, no_sleep, ctx, spans, caplog: pytest.LogCa
         str(info.value),
         repr(info.value),
         json.dumps(result.findings),
+        str(ctx.judge_use.reason),
         repr(judge),
         repr(judge.transport),
         repr(config),

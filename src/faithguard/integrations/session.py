@@ -67,6 +67,7 @@ def verdict_headers(report: Report | InspectReport | None, action: Action) -> di
     score = report.constraint_score if isinstance(report, Report) else None
     band = report.band if isinstance(report, Report) else None
     kinds = sorted({v.kind for v in report.verdicts}) if report is not None else []
+    outcome: str
     if isinstance(report, Report):
         outcome = report.outcome
     elif report is not None and any(v.alarming for v in report.verdicts):

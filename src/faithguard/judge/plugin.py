@@ -33,7 +33,15 @@ class JudgeDecomposer:
         """``ctx.judge.decompose(ctx)``; ConfigError when no judge is configured."""
         if ctx.judge is None:
             raise ConfigError("the 'judge' decomposer needs a configured judge")
-        result: Decomposition = ctx.judge.decompose(ctx)
+        try:
+            result: Decomposition = ctx.judge.decompose(ctx)
+        except JudgeSkipped:
+            ctx.judge_use.record("skipped", "decompose: not sampled or over budget")
+            raise
+        except Exception as exc:
+            ctx.judge_use.record("degraded", f"decompose: {type(exc).__name__}")
+            raise
+        ctx.judge_use.record("ok", "decompose")
         return result
 
 
@@ -96,7 +104,7 @@ class JudgeDetector:
             findings["prompt_injection"] = True
         pending = [c for c in ctx.constraints if c.status is Status.UNKNOWN and c.decided_by != "verifier"]
         if not pending:
-            findings.update(judge_status="ok", judge_reason="no undecided constraint left for the judge")
+            ctx.judge_use.record("ok", "no undecided constraint left for the judge")
             return DetectorResult(findings=findings)
         try:
             detailed = getattr(judge, "satisfy_detailed", None)
@@ -108,10 +116,11 @@ class JudgeDetector:
             else:
                 statuses = judge.satisfy(ctx, pending)
         except JudgeSkipped as exc:  # sampled out or over budget by design: not a failure
-            findings.update(judge_status="skipped", judge_reason=f"{name}: {exc}"[:300])
+            ctx.judge_use.record("skipped", f"{name}: {exc}"[:300])
             return DetectorResult(findings=findings)
         except Exception as exc:  # noqa: BLE001 - the judge must never make the call fragile
-            findings.update(judge_status="degraded", judge_reason=f"{name}: {type(exc).__name__}: {exc}"[:300])
+            # the type only: an upstream error text may echo the request body
+            ctx.judge_use.record("degraded", f"{name}: {type(exc).__name__}")
             return DetectorResult(findings=findings)
         pending_ids = {c.id for c in pending}
         updates: dict[str, tuple[Status, str | None]] = {}
@@ -122,12 +131,8 @@ class JudgeDetector:
         reason = f"{name} decided {len(updates)} of {len(pending)} constraints"
         if answered < len(pending):
             reason += f" ({len(pending) - answered} not answered)"
-        if ctx.findings.get("judge_status") == "degraded":  # e.g. the judge decomposition failed earlier
-            earlier = ctx.findings.get("judge_reason") or "earlier judge step failed"
-            findings.update(judge_status="degraded", judge_reason=f"{earlier}; {reason}")
-        else:
-            findings.update(judge_status="ok", judge_reason=reason)
-        return DetectorResult(updates=updates, findings=findings)
+        ctx.judge_use.record("ok", reason)  # an earlier degraded step stays degraded (worst state wins)
+        return DetectorResult(updates=updates, findings=findings, deciders=dict.fromkeys(updates, name))
 
 
 def _openai_factory(**options: Any) -> Any:

@@ -1,0 +1,103 @@
+"""Issue 10: one call lifecycle, no silent empty reports, budgets that stop work, honest states."""
+
+from __future__ import annotations
+
+import pytest
+
+from faithguard import Decision, GuardedCall, Policy, Report
+from faithguard.cli import main
+from faithguard.testing import (
+    CooperativeDetector,
+    HungDetector,
+    SkippingDetector,
+    SlowLoadingDecomposer,
+)
+
+from .helpers import PARIS, bare_guard
+
+
+def test_a_slow_model_load_happens_at_construction_not_inside_the_budget() -> None:
+    dec = SlowLoadingDecomposer(PARIS, load_seconds=0.6)
+    guard = bare_guard(decomposer=dec, detector_timeout=0.2)
+    assert dec.loaded  # Guard() warmed it up
+    report = guard.check("q", "Paris museum three")
+    assert report.total == 4 and not report.errors
+
+
+def test_without_warmup_a_slow_load_is_reported_not_silent() -> None:
+    dec = SlowLoadingDecomposer(PARIS, load_seconds=0.6)
+    guard = bare_guard(decomposer=dec, detector_timeout=0.2, warmup=False)
+    report = guard.check("q", "Paris museum three")
+    # the decomposition timed out: the report says so, and nothing reads ok
+    assert report.total == 0 and report.outcome == "undetermined" and report.band == "undetermined"
+    assert any("static (decompose) failed: timeout" in r for r in report.outcome_reasons)
+    guard.warmup()
+
+
+def test_a_hung_detector_never_starves_later_checks() -> None:
+    hung = HungDetector(timeout=0.2)
+    guard = bare_guard(extra=[hung], max_workers=2)
+    try:
+        first = guard.check("q", "Paris museum three")
+        assert [e.error_type for e in first.errors] == ["timeout"]
+        reports = [guard.check(f"q{i}", "Paris museum three") for i in range(20)]
+        # later checks do not wait for the stuck plugin: it is reported, not run again
+        assert all([e.error_type for e in r.errors] == ["stuck"] for r in reports)
+        assert all(r.judged == 4 and r.outcome == "undetermined" for r in reports)
+        assert hung.started == 1
+        assert guard._pool._threads <= 2 + 1  # the pool plus one replacement for the stuck call
+    finally:
+        hung.release()
+
+
+def test_a_timed_out_detector_stops_at_its_next_checkpoint() -> None:
+    coop = CooperativeDetector(timeout=0.1)
+    guard = bare_guard(extra=[coop])
+    report = guard.check("q", "Paris museum three")
+    assert [e.error_type for e in report.errors] == ["timeout"]
+    assert coop.stopped.wait(10.0), "the abandoned call kept running past its budget"
+
+
+def test_skipped_is_not_an_error(otel) -> None:  # type: ignore[no-untyped-def]
+    guard = bare_guard(extra=[SkippingDetector()], **otel.providers())
+    report = guard.check("q", "Paris museum three")
+    assert report.errors == [] and report.skipped == {"skipping": "not sampled (sample_rate=0)"}
+    assert report.outcome == "ok"
+    assert not otel.metric_points("faithguard.detector.errors")
+    assert sum(p.value for p in otel.metric_points("faithguard.detector.skipped")) == 1
+
+
+def test_lifecycle_as_data() -> None:
+    guard = bare_guard()
+    call = GuardedCall(guard, Policy.block(), query="Museums in Paris?", model="m-1")
+    assert call.guarded and call.before() is None
+    decision = call.after({"choices": [{"message": {"content": "Paris museum three"}}], "model": "m-1"})
+    assert isinstance(decision, Decision) and not decision.blocked
+    assert isinstance(decision.report, Report) and decision.report.outcome == "ok" and decision.report.model == "m-1"
+    assert GuardedCall(guard, query=None).guarded is False
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        {"choices": [{"message": {"content": None, "tool_calls": [{"id": "t1", "type": "function"}]}}]},
+        {"content": [{"type": "tool_use", "id": "t1", "name": "search", "input": {}}], "stop_reason": "tool_use"},
+        {"output": [{"type": "function_call", "name": "search", "arguments": "{}"}]},
+    ],
+)
+def test_a_tool_call_is_not_an_answer(output: object) -> None:
+    guard = bare_guard()
+    call = GuardedCall(guard, Policy.block(), query="Museums in Paris?")
+    decision = call.after(output)
+    assert not decision.blocked and isinstance(decision.report, Report)
+    assert decision.report.outcome == "undetermined"
+    assert any(r.startswith("tool_call") for r in decision.report.outcome_reasons)
+    assert not any(v.kind == "omission" for v in decision.report.verdicts)
+
+
+def test_cli_fail_on_sets_the_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["check", "-q", "Summarise the attached article.", "-r", "Here is a summary.", "-f", "json"]
+    assert main(args) == 0
+    assert main([*args, "--fail-on", "critical"]) == 3
+    assert main([*args[:-2], "--fail-on", "warning"]) == 3
+    capsys.readouterr()
