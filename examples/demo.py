@@ -66,14 +66,17 @@ def main() -> int:
         f"{len(roots)} guard spans, {by_name['decompose']} decompose spans, {by_name['detect']} detector spans;"
         f" {len(logs.get_finished_logs())} gen_ai.evaluation.result events; {elapsed:.2f}s incl. model load"
     )
-    table = Table("trace id", "band", "score", "verdicts", header_style="bold")
+    table = Table("trace id", "outcome", "band", "score (judged)", "coverage", "verdicts", header_style="bold")
     for span in roots:
         attrs = span.attributes or {}
         score = attrs.get("faithguard.constraint_score")
+        coverage = attrs.get("faithguard.coverage")
         table.add_row(
             f"{span.context.trace_id:032x}"[:16],
+            str(attrs.get("faithguard.outcome")),
             str(attrs.get("faithguard.band")),
             "n/a" if score is None else f"{score:.1f}",
+            "n/a" if not isinstance(coverage, float) else f"{coverage:.0%}",
             ", ".join(attrs.get("faithguard.verdict.kinds", ())) or "-",
         )
     console.print(table)
@@ -84,7 +87,8 @@ def main() -> int:
             for metric in sm.metrics:
                 if metric.name == "faithguard.verdicts":
                     for p in metric.data.data_points:
-                        verdicts[str(dict(p.attributes)["faithguard.verdict.kind"])] += int(p.value)
+                        if p.value:  # every kind's series exists at 0 from start-up
+                            verdicts[str(dict(p.attributes)["faithguard.verdict.kind"])] += int(p.value)
     console.print(
         "metric faithguard.verdicts by kind: " + (", ".join(f"{k}={v}" for k, v in sorted(verdicts.items())) or "none")
     )

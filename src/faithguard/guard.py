@@ -33,9 +33,11 @@ class Guard:
     """Guards LLM calls: input checks before, constraint scoring and verdicts after.
 
     ``Guard()`` is the embedded offline default (spaCy + wordfreq + deterministic
-    verifiers). Pass ``judge=`` (a :class:`faithguard.judge.JudgeConfig`, a judge, or a
-    LangChain chat model) to switch on the LLM judge; the default ``"env"`` reads
-    ``FAITHGUARD_JUDGE_BASE_URL``/``FAITHGUARD_JUDGE_MODEL``.
+    verifiers). Pass ``judge=`` (a :class:`faithguard.judge.JudgeConfig`, an object implementing
+    :class:`~faithguard.Judge`, a LangChain chat model, or the name of a judge factory a plugin
+    registered, built with ``judge_options``) to switch on the LLM judge; the default ``"env"``
+    reads ``FAITHGUARD_JUDGE_BASE_URL``/``FAITHGUARD_JUDGE_MODEL``. Models load at construction
+    (``warmup=False`` defers it to :meth:`warmup` or, worse, to the first call's time budget).
     """
 
     def __init__(
@@ -48,6 +50,7 @@ class Guard:
         extra_detectors: Sequence[Detector] = (),
         knowledge_sources: Sequence[KnowledgeSource] | None = None,
         judge: Any = "env",
+        judge_options: Mapping[str, Any] | None = None,
         policy: Policy | None = None,
         weights: Mapping[str, float] | None = None,
         tracer_provider: trace.TracerProvider | None = None,
@@ -102,6 +105,14 @@ class Guard:
         #: Decomposers tried in order; the first that succeeds is used (e.g. ``("judge", "offline")``).
         self.decomposer_chain: list[Decomposer] = [self._decomposer(d) for d in wanted]
         self.decomposer = self.decomposer_chain[0]
+        if isinstance(judge, str) and judge in self.registry.judges:
+            # a judge factory a plugin registered (register_judges), built with judge_options
+            factory = self.registry.judges[judge]
+            judge = factory(tracer=self.telemetry.tracer, **dict(judge_options or {}))
+        elif judge_options:
+            raise ConfigError(
+                f"judge_options need a registered judge name; registered: {sorted(self.registry.judges) or 'none'}"
+            )
         self.judge: Judge | None = _resolve_judge(judge, self.telemetry)
         self._cache: SingleFlightCache[Decomposition] = SingleFlightCache(maxsize=cache_size, ttl=cache_ttl)
         self._pool = IsolationPool(max_workers)

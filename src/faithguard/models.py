@@ -180,6 +180,12 @@ class DetectorResult(_Model):
     undetermined: str | None = Field(
         default=None, description="Why this detector could not judge the call; makes the outcome undetermined."
     )
+    clarification: str | None = Field(
+        default=None, description="A request for missing input, usable as a fallback answer (input stage)."
+    )
+    answer_label: Literal["valid", "hallucination", "irrelevant"] | None = Field(
+        default=None, description="HypoTermQA answer-level label (output stage)."
+    )
 
 
 class InspectReport(_Model):

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from faithguard.detector import CallContext, Decomposer, Detector
 from faithguard.errors import BudgetSpent, ConfigError, DetectorError, Skipped
@@ -165,6 +165,8 @@ class Run:
     skipped: dict[str, str] = field(default_factory=dict)
     undetermined: list[str] = field(default_factory=list)
     terms: list[TermFinding] = field(default_factory=list)
+    clarification: str | None = None
+    answer_label: Literal["valid", "hallucination", "irrelevant"] | None = None
     #: How many of ctx.verdicts came from the input stage.
     input_verdicts: int = 0
     started: float = field(default_factory=time.perf_counter)
@@ -296,6 +298,10 @@ class Run:
             self.ctx.verdicts.append(verdict.model_copy(update=update))
         if result.undetermined:
             self.undetermined.append(f"{detector}: {result.undetermined}")
+        if result.clarification and self.clarification is None:
+            self.clarification = result.clarification
+        if result.answer_label is not None:
+            self.answer_label = result.answer_label
         self.ctx.findings.update(result.findings)
         known = {t.term for t in self.terms}
         for term in result.terms:
@@ -306,7 +312,6 @@ class Run:
 
     def inspect_report(self) -> InspectReport:
         """The input-stage result."""
-        clarification = self.ctx.findings.get("clarification")
         return InspectReport(
             query=self.ctx.query,
             decomposition=self.ctx.decomposition,
@@ -314,7 +319,7 @@ class Run:
             terms=list(self.terms),
             findings=_jsonable(self.ctx.findings),
             errors=list(self.errors),
-            clarification=clarification if isinstance(clarification, str) else None,
+            clarification=self.clarification,
         )
 
     def report(self, response: str, weights: dict[str, float], model: str | None = None) -> Report:
@@ -322,7 +327,6 @@ class Run:
         findings = self.ctx.findings
         use = self.ctx.judge_use
         judge = "off" if self.ctx.judge is None else use.state
-        label = findings.get("answer_label")
         return Report(
             query=self.ctx.query,
             response=response,
@@ -330,7 +334,7 @@ class Run:
             subquestions=self.ctx.decomposition.subquestions,
             verdicts=list(self.ctx.verdicts),
             terms=list(self.terms),
-            answer_label=label if label in ("valid", "hallucination", "irrelevant") else None,
+            answer_label=self.answer_label,
             errors=list(self.errors),
             skipped=dict(self.skipped),
             undetermined=list(self.undetermined),

@@ -77,10 +77,13 @@ class StaticDetector:
     stage: str = "input"
     order: int = 50
     timeout: float | None = None
+    clarification: str | None = None
 
     def run(self, ctx: CallContext) -> DetectorResult:
         """The configured result."""
-        return DetectorResult(verdicts=list(self.verdicts), findings=dict(self.findings))
+        return DetectorResult(
+            verdicts=list(self.verdicts), findings=dict(self.findings), clarification=self.clarification
+        )
 
 
 @dataclass

@@ -101,3 +101,37 @@ def test_cli_fail_on_sets_the_exit_code(capsys: pytest.CaptureFixture[str]) -> N
     assert main([*args, "--fail-on", "critical"]) == 3
     assert main([*args[:-2], "--fail-on", "warning"]) == 3
     capsys.readouterr()
+
+
+def test_register_judges_feeds_guard_judge_by_name() -> None:
+    from faithguard import CallContext, Constraint, Decomposition, Status, hookimpl
+    from faithguard.plugins import make_plugin_manager
+
+    from .helpers import PARIS
+
+    class TinyJudge:
+        name, cache_key = "judge:tiny", "tiny-v1"
+
+        def __init__(self, verdict: str) -> None:
+            self.verdict = Status(verdict)
+
+        def decompose(self, ctx: CallContext) -> Decomposition:
+            return Decomposition()
+
+        def satisfy(self, ctx: CallContext, constraints: list[Constraint]) -> dict[str, tuple[Status, str]]:
+            return {c.id: (self.verdict, "tiny") for c in constraints}
+
+    class Plugin:
+        @hookimpl
+        def register_judges(self, register):  # type: ignore[no-untyped-def]
+            register("tiny", lambda tracer=None, **options: TinyJudge(**options))
+
+    from faithguard import Guard
+    from faithguard.testing import StaticDecomposer
+
+    pm, _ = make_plugin_manager(load_entrypoints=False, defaults=False)
+    pm.register(Plugin(), name="tiny-judge")
+    guard = Guard(
+        plugin_manager=pm, decomposer=StaticDecomposer(PARIS), judge="tiny", judge_options={"verdict": "satisfied"}
+    )
+    assert isinstance(guard.judge, TinyJudge) and guard.judge.verdict is Status.SATISFIED

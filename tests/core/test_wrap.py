@@ -13,7 +13,7 @@ GOOD = "Paris has three museum gems worth a visit."
 BAD = "The Louvre is big."
 MISSING = StaticDetector(
     [Verdict(kind="missing_content", severity=Severity.CRITICAL)],
-    findings={"clarification": "Please paste the article."},
+    clarification="Please paste the article.",
 )
 
 

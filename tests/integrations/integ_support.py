@@ -77,6 +77,6 @@ def missing_content_detector() -> StaticDetector:
     """An input-stage detector that always reports missing content with a clarification."""
     return StaticDetector(
         verdicts=[Verdict(kind="missing_content", severity=Severity.CRITICAL, explanation="no text attached")],
-        findings={"clarification": "Please paste the text you want summarised."},
+        clarification="Please paste the text you want summarised.",
         name="missing-test",
     )

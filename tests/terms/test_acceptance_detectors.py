@@ -108,11 +108,11 @@ def test_unknown_terms_detector_and_fabrication(index_path: Path) -> None:
     out = FabricatedTermsDetector().run(ctx)
     assert [v.kind for v in out.verdicts] == ["fabricated_term"]
     assert out.verdicts[0].severity.value == "critical"
-    assert out.findings["answer_label"] == "hallucination"
+    assert out.answer_label == "hallucination"
     assert out.terms[0].acceptance == "MENTIONED"
     ctx.response = "I'm not familiar with Nano-Sync Fusion Technology. Could you share a source?"
     out = FabricatedTermsDetector().run(ctx)
-    assert out.verdicts == [] and out.findings["answer_label"] == "valid"
+    assert out.verdicts == [] and out.answer_label == "valid"
 
 
 def test_context_backs_a_term(index_path: Path) -> None:
@@ -159,7 +159,7 @@ def test_known_term_meaning_uses_glossary(tmp_path: Path) -> None:
     ctx = CallContext(query="q", knowledge_sources=[GlossarySource(gl)])
     ctx.findings = {"unknown_terms": [], "known_terms": ["Viral Load"]}
     ctx.response = "Viral load measures the quantity of virus present in a volume of blood."
-    assert FabricatedTermsDetector().run(ctx).findings["answer_label"] == "valid"
+    assert FabricatedTermsDetector().run(ctx).answer_label == "valid"
 
 
 def test_output_detector_without_response_or_terms() -> None:

@@ -234,7 +234,8 @@ class MissingContentDetector:
         ]
         return DetectorResult(
             verdicts=verdicts,
-            findings={"missing_content": findings, "clarification": clarification_text(findings)},
+            findings={"missing_content": findings},
+            clarification=clarification_text(findings),
         )
 
 

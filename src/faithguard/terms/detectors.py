@@ -192,8 +192,8 @@ class FabricatedTermsDetector:
         return DetectorResult(
             verdicts=verdicts,
             terms=findings,
+            answer_label=answer_label(tlabels),
             findings={
-                "answer_label": answer_label(tlabels),
                 "term_acceptance": dict(labels),
                 "term_acceptance_by": decided_by if not missing else ("mixed" if decided_by == "judge" else "offline"),
             },
