@@ -30,7 +30,7 @@ def test_local_run_writes_reports_bad_rows_and_summary(tmp_path: Path) -> None:
     assert [b["line"] for b in bad] == [13, 14]
     assert sorted(_keys(result.reports_path)) == sorted(r["id"] for r in rows)
     s = json.loads(result.summary_path.read_text())
-    assert s["rows"] == {"evaluated": 12, "ok": 12, "errors": 0, "bad_rows": 2}
+    assert s["rows"] == {"evaluated": 12, "ok": 12, "errors": 0, "bad_rows": 2, "with_stage_failures": 0}
     # every 3rd row omits its last keyword: 4 of 12 rows are not perfect
     assert s["perfect_rate"] == pytest.approx(8 / 12)
     assert s["difficulty"]["easy"]["rows"] + s["difficulty"]["hard"]["rows"] == 12

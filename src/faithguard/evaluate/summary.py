@@ -57,6 +57,10 @@ class RowFacts:
     key: str
     ok: bool = True
     perfect: bool = False
+    band: str = "undetermined"
+    outcome: str = "undetermined"
+    #: detectors or decomposers that failed or timed out on this row (the row still has a report)
+    stage_failures: int = 0
     score: float | None = None
     total: int = 0
     judged: int = 0
@@ -121,6 +125,9 @@ def facts_from_row(row: Mapping[str, Any]) -> RowFacts:
     return RowFacts(
         key=str(row.get("key")),
         perfect=bool(report.get("perfect")),
+        band=str(report.get("band") or "undetermined"),
+        outcome=str(report.get("outcome") or "undetermined"),
+        stage_failures=sum(1 for e in report.get("errors") or [] if e.get("stage") != "observe"),
         score=report.get("constraint_score"),
         total=len(constraints),
         judged=sum(1 for c in constraints if c.get("status") in ("satisfied", "violated")),
@@ -324,18 +331,24 @@ def summarize(facts: Sequence[RowFacts], *, bad_rows: int = 0) -> dict[str, Any]
     """The whole summary (JSON-ready) of an evaluation run."""
     ok = [f for f in facts if f.ok]
     decided = [f for f in ok if f.decided]
-    bands = Counter(
-        "unscored" if f.score is None else "aligned" if f.score >= 9 else "partial" if f.score >= 7 else "hallucinated"
-        for f in ok
-    )
+    bands = Counter(f.band for f in ok)
+    outcomes = Counter(f.outcome for f in ok)
     return {
-        "rows": {"evaluated": len(facts), "ok": len(ok), "errors": len(facts) - len(ok), "bad_rows": bad_rows},
+        "rows": {
+            "evaluated": len(facts),
+            "ok": len(ok),
+            "errors": len(facts) - len(ok),
+            "bad_rows": bad_rows,
+            # rows that have a report but lost a stage (timeout, failure): their outcome is undetermined
+            "with_stage_failures": sum(1 for f in ok if f.stage_failures),
+        },
+        "outcomes": {k: outcomes.get(k, 0) for k in ("ok", "hallucination", "undetermined")},
         "perfect_rate": perfect_rate(ok),
         "perfect": sum(1 for f in decided if f.perfect),
         "decided": len(decided),
         "mean_constraint_score": mean_score(ok),
         "scored": sum(1 for f in ok if f.score is not None),
-        "bands": {k: bands.get(k, 0) for k in ("aligned", "partial", "hallucinated", "unscored")},
+        "bands": {k: bands.get(k, 0) for k in ("aligned", "partial", "hallucinated", "undetermined")},
         "score_histogram": score_histogram(ok),
         "difficulty": difficulty_split(ok),
         "violations_by_category": violations_by_category(ok),
