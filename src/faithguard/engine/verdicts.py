@@ -41,7 +41,10 @@ class ConstraintsDetector:
         # response was skipped: its undecided constraints are violated.
         pending = [c.model_copy(update={"status": updates.get(c.id, (c.status, None))[0]}) for c in ctx.constraints]
         updates.update(unanswered_parts(ctx.decomposition.subquestions, pending, view_of(response)))
-        return DetectorResult(updates=updates)
+        by_id = {c.id: c for c in ctx.constraints}
+        # exact verifier checks and the engine's lexical evidence are told apart in reports
+        deciders = {cid: "verifier" if by_id[cid].verifier else "offline" for cid in updates if cid in by_id}
+        return DetectorResult(updates=updates, deciders=deciders)
 
 
 class OmissionDetector:

@@ -79,7 +79,7 @@ def run_dask(
             n_workers=config.workers,
             processes=True,
             threads_per_worker=1,
-            dashboard_address=None,
+            dashboard_address=":0",  # a free port: never clash with another cluster on this host
             host="127.0.0.1",
             silence_logs=logging.ERROR,
         )
