@@ -114,6 +114,7 @@ class GuardedCall:
         self.report: Report | None = None
         self.run: Run | None = None
         self.root: Span | None = None
+        self.response_id: str | None = None
         self._ended = False
         self._input_done = False
         if not require and (query is None or not query.strip()) and not _has_user_turn(messages):
@@ -191,6 +192,11 @@ class GuardedCall:
         if isinstance(model, str):
             span.set_attribute("gen_ai.response.model", model)
             self.model = self.model or model
+        if isinstance(rid, str):
+            self.response_id = rid
+        reasons = _finish_reasons(output)
+        if reasons:
+            span.set_attribute("gen_ai.response.finish_reasons", reasons)
 
     def fail(self, exc: BaseException) -> None:
         """The LLM call failed: close the guard span with the error."""
@@ -251,8 +257,9 @@ class GuardedCall:
                 run.ctx.response = text
                 run.detect(guard.detectors, "output")
                 report = run.report(text, guard.weights, self.model)
-                guard.telemetry.record_verdicts(span, report.verdicts[run.input_verdicts :], "output", guard.name)
-                guard.telemetry.record_report(span, report, guard.name)
+                rid = self.response_id
+                guard.telemetry.record_verdicts(span, report.verdicts[run.input_verdicts :], "output", guard.name, rid)
+                guard.telemetry.record_report(span, report, guard.name, rid)
                 guard._notify(report)
         finally:
             self.end()
@@ -269,6 +276,16 @@ class GuardedCall:
         if self.root is not None and not self._ended:
             self._ended = True
             self.root.end()
+
+
+def _finish_reasons(output: Any) -> list[str]:
+    if output is None or isinstance(output, str | bytes):
+        return []
+    choices = _get(output, "choices")
+    if isinstance(choices, Sequence) and not isinstance(choices, str):
+        return [str(r) for r in (_get(c, "finish_reason") for c in choices) if isinstance(r, str)]
+    stop = _get(output, "stop_reason")  # Anthropic
+    return [stop] if isinstance(stop, str) else []
 
 
 def _has_user_turn(messages: Any) -> bool:

@@ -223,7 +223,8 @@ class Run:
     def decompose(self, chain: list[Decomposer], cached: Callable[[Decomposer], Decomposition]) -> None:
         """Try each decomposer in order until one succeeds; record the failures."""
         for decomposer in chain:
-            with self.telemetry.span(f"decompose {decomposer.name}", {A_DETECTOR: decomposer.name}) as span:
+            attrs = {A_DETECTOR: decomposer.name, "openinference.span.kind": "EVALUATOR"}
+            with self.telemetry.span(f"decompose {decomposer.name}", attrs) as span:
                 timeout = decomposer.timeout if isinstance(decomposer, _Timed) else None
                 result, ok = self.call_isolated(
                     decomposer.name, "decompose", timeout, functools.partial(cached, decomposer)
@@ -257,7 +258,8 @@ class Run:
         for det in detectors:
             if det.stage != stage:
                 continue
-            with self.telemetry.span(f"detect {det.name}", {A_DETECTOR: det.name, A_STAGE: stage}) as span:
+            attrs = {A_DETECTOR: det.name, A_STAGE: stage, "openinference.span.kind": "EVALUATOR"}
+            with self.telemetry.span(f"detect {det.name}", attrs) as span:
                 result, ok = self.call_isolated(det.name, stage, det.timeout, functools.partial(det.run, self.ctx))
                 if not ok:
                     if det.name not in self.skipped:

@@ -177,8 +177,11 @@ class Telemetry:
             msg = [{"role": "user", "parts": [{"type": "text", "content": query}]}]
             span.set_attribute("gen_ai.input.messages", json.dumps(msg, ensure_ascii=False))
 
-    def record_verdicts(self, span: Span, verdicts: list[Verdict], stage: str, guard: str) -> None:
-        """Count verdicts, and emit each as a ``gen_ai.evaluation.result`` event in the span's context."""
+    def record_verdicts(
+        self, span: Span, verdicts: list[Verdict], stage: str, guard: str, response_id: str | None = None
+    ) -> None:
+        """Count verdicts, and emit each as a ``gen_ai.evaluation.result`` event in the span's context
+        (with ``gen_ai.response.id`` of the evaluated completion when known)."""
         for verdict in verdicts:
             self.verdicts.add(
                 1, {A_GUARD: guard, A_KIND: verdict.kind, A_SEVERITY: str(verdict.severity), A_STAGE: stage}
@@ -189,9 +192,10 @@ class Telemetry:
                 label="fail",
                 explanation=self._explain(verdict),
                 extra={A_SEVERITY: str(verdict.severity), A_DETECTOR: verdict.detector, A_GUARD: guard},
+                response_id=response_id,
             )
 
-    def record_report(self, span: Span, report: Report, guard: str) -> None:
+    def record_report(self, span: Span, report: Report, guard: str, response_id: str | None = None) -> None:
         """Score, band and verdicts of a finished report: metrics, events, span attributes."""
         score = report.constraint_score
         band = report.band
@@ -210,6 +214,7 @@ class Telemetry:
             label=report.outcome,
             explanation=f"band {band}; {report.judged}/{report.total} judged; {len(report.verdicts)} verdicts",
             extra={A_GUARD: guard, A_BAND: band},
+            response_id=response_id,
         )
         if not span.is_recording():
             return
@@ -261,7 +266,14 @@ class Telemetry:
         return f"{verdict.kind} ({verdict.severity}) by {verdict.detector}" + (f" on {ids}" if ids else "")
 
     def _emit_evaluation(
-        self, *, name: str, score: float | None, label: str, explanation: str, extra: dict[str, Any]
+        self,
+        *,
+        name: str,
+        score: float | None,
+        label: str,
+        explanation: str,
+        extra: dict[str, Any],
+        response_id: str | None = None,
     ) -> None:
         attrs: dict[str, Any] = {
             "gen_ai.evaluation.name": name,
@@ -271,6 +283,8 @@ class Telemetry:
         }
         if score is not None:
             attrs["gen_ai.evaluation.score.value"] = score
+        if response_id is not None:
+            attrs["gen_ai.response.id"] = response_id
         self.logger.emit(event_name=EVENT_EVALUATION, attributes=attrs)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
+import weakref
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -107,11 +108,16 @@ def _finish(call: GuardedCall, output: Any) -> Any:
 
 
 def _stream(call: GuardedCall, chunks: Iterator[Any]) -> Iterator[Any]:
-    return calls.tee_stream(chunks, call.fail, lambda text: call.after(text=text))
+    stream = calls.tee_stream(chunks, call.fail, lambda text: call.after(text=text))
+    # A stream nobody iterates (or drops half way) still ends its root span when collected.
+    weakref.finalize(stream, call.end)
+    return stream
 
 
 def _astream(call: GuardedCall, chunks: AsyncIterator[Any]) -> AsyncIterator[Any]:
-    return calls.atee_stream(chunks, call.fail, lambda text: call.after(text=text))
+    stream = calls.atee_stream(chunks, call.fail, lambda text: call.after(text=text))
+    weakref.finalize(stream, call.end)
+    return stream
 
 
 def wrap_callable(

@@ -135,3 +135,32 @@ def test_register_judges_feeds_guard_judge_by_name() -> None:
         plugin_manager=pm, decomposer=StaticDecomposer(PARIS), judge="tiny", judge_options={"verdict": "satisfied"}
     )
     assert isinstance(guard.judge, TinyJudge) and guard.judge.verdict is Status.SATISFIED
+
+
+def test_a_stream_nobody_iterates_still_ends_its_root_span(otel) -> None:  # type: ignore[no-untyped-def]
+    import gc
+
+    from faithguard.testing import ScriptedLLM
+
+    guard = bare_guard(**otel.providers())
+    llm = guard.wrap(ScriptedLLM(["Paris museum three"], shape="stream"))
+    stream = llm("Museums in Paris?")
+    assert not [s for s in otel.spans.get_finished_spans() if s.name == "guard default"]
+    del stream
+    gc.collect()
+    assert [s for s in otel.spans.get_finished_spans() if s.name == "guard default"]
+
+
+def test_evaluations_name_the_evaluated_completion(otel) -> None:  # type: ignore[no-untyped-def]
+    from faithguard.testing import ScriptedLLM
+
+    guard = bare_guard(**otel.providers())
+    llm = guard.wrap(ScriptedLLM(["Paris museum three"], shape="completion"))
+    llm("Museums in Paris?")
+    events = [r.log_record for r in otel.logs.get_finished_logs()]
+    assert events and all(e.attributes["gen_ai.response.id"] == "chatcmpl-scripted" for e in events)
+    chat = next(s for s in otel.spans.get_finished_spans() if s.name.startswith("chat"))
+    assert chat.attributes["gen_ai.response.model"] == "scripted-1"
+    assert list(chat.attributes["gen_ai.response.finish_reasons"]) == ["stop"]
+    detect = [s for s in otel.spans.get_finished_spans() if s.name.startswith("detect ")]
+    assert detect and all(s.attributes["openinference.span.kind"] == "EVALUATOR" for s in detect)
