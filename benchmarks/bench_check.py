@@ -22,8 +22,8 @@ then 20 ordinary checks each timed against its own normal time).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
-import math
 import os
 import queue
 import statistics
@@ -83,10 +83,10 @@ def settle(limit: float = 60.0) -> float:
     """Seconds until this process stops burning CPU (abandoned work finishing); ``limit`` if it never does."""
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < limit:
-        c0 = time.process_time()
+        start, c0 = time.perf_counter(), time.process_time()
         time.sleep(0.25)
-        if time.process_time() - c0 < 0.025:
-            return time.perf_counter() - t0
+        if time.process_time() - c0 < 0.025:  # idle for a whole sample: busy until that sample began
+            return start - t0
     return limit
 
 
@@ -135,6 +135,7 @@ def child_scaling(data: Path, lengths: Sequence[int]) -> None:
     query = calls[0]
     guard = build_guard()
     emit(kind="info", query=f"{query.dataset}:{query.key}", query_words=len(query.query.split()))
+    guard.check(query.query, query.response)  # the query's decomposition is cached for every length
     for words in lengths:
         answer = long_answer(calls, words)
         c0, t0 = time.process_time(), time.perf_counter()
@@ -258,8 +259,10 @@ def report_scaling(data: Path, lengths: Sequence[int], deadline: float) -> None:
 
     def on_row(row: dict[str, Any]) -> None:
         if row["kind"] == "info":
-            print(f"query: {row['query']} ({row['query_words']} words); cache state: new query at the first length,"
-                  " cached decomposition after")
+            print(
+                f"query: {row['query']} ({row['query_words']} words); cache state: query decomposition cached"
+                " (checked once with its own answer first), each answer new"
+            )
         else:
             rows.append(row)
             print(
@@ -269,26 +272,32 @@ def report_scaling(data: Path, lengths: Sequence[int], deadline: float) -> None:
                 flush=True,
             )
 
-    done = run_child(["--child", "scaling", "--data", str(data), "--lengths", ",".join(map(str, lengths))],
-                     deadline, on_row)
+    done = run_child(
+        ["--child", "scaling", "--data", str(data), "--lengths", ",".join(map(str, lengths))], deadline, on_row
+    )
     finished = {r["words"] for r in rows}
     for words in lengths:
         if words not in finished:
             print(f"answer {words:>7,} words: did not finish within the deadline (child killed): undetermined")
-    clean = [(float(r["words"]), r["wall"] * 1000) for r in rows if not r["errors"]]
+    clean = [(float(r["words"]), r["cpu"] * 1000) for r in rows if not r["errors"]]
     if len(clean) >= 3:
         slope, intercept = fit(clean)
-        big = [(math.log(w), math.log(ms)) for w, ms in clean if w >= 5000 and ms > 0]
-        exponent = fit(big)[0] if len(big) >= 2 else float("nan")
         print(
-            f"slope (least squares over {len(clean)} lengths without errors): {slope * 1000:.1f} us/word,"
-            f" intercept {intercept:.1f} ms; growth exponent over >= 5k words {exponent:.2f}"
-            "  (1.0 = linear, 2.0 = quadratic)  [linear up to 100k words]"
+            f"slope (CPU, least squares over {len(clean)} lengths without errors): {slope * 1000:.1f} us/word,"
+            f" intercept {intercept:.1f} ms  [linear up to 100k words]"
         )
+        # Linearity: the marginal cost per added word must not grow with the length (it would for n^2).
+        marginal = [(w1, (t1 - t0) / (w1 - w0) * 1000) for (w0, t0), (w1, t1) in itertools.pairwise(clean)]
+        print("marginal CPU per added word: " + ", ".join(f"up to {w:,.0f}: {us:.1f} us" for w, us in marginal))
+        if marginal[0][1] > 0:
+            ratio = marginal[-1][1] / marginal[0][1]
+            print(f"last / first marginal cost: {ratio:.2f}  (about 1 = linear; ~ length ratio = quadratic)")
     else:
         print("slope: undetermined (fewer than 3 lengths finished without errors)")
     if not done or any(r["errors"] for r in rows):
-        print("NOTE: lengths with errors (timeouts) are left out of the slope; their wall time is the budget, not the work.")
+        print(
+            "NOTE: lengths with errors (timeouts) are left out of the slope (their time is the budget, not the work)."
+        )
 
 
 def report_letter(data: Path, chars: int, deadline: float) -> None:
@@ -320,8 +329,10 @@ def report_starvation(data: Path, spin: bool, hangs: int, ordinary: int, deadlin
             print(f"guard pool: {row['max_workers']} threads; {row['hangs']} checks hit the hanging detector")
         elif kind == "normal":
             normal.extend(row["ms"])
-            print(f"normal time of the {len(normal)} ordinary checks (cached, median of 3): "
-                  f"p50 {pct(normal, 0.5):.1f} ms, max {max(normal):.1f} ms")
+            print(
+                f"normal time of the {len(normal)} ordinary checks (cached, median of 3): "
+                f"p50 {pct(normal, 0.5):.1f} ms, max {max(normal):.1f} ms"
+            )
         elif kind == "hang":
             print(f"hanging check {row['i'] + 1}: returned after {row['wall']:.2f} s, errors {row['errors']}")
         elif kind == "after":
@@ -356,8 +367,10 @@ def main_passes(calls: list[Call], back_to_back: int) -> None:
     print(f"model load (spaCy, first use in this process): {(time.perf_counter() - t0) * 1000:.0f} ms")
     guard = build_guard()
     caches = lru_caches()
-    print(f"decomposition cache: {guard._cache._cache.maxsize} entries; {len(caches)} module lru caches: "
-          + ", ".join(f"{fn.__module__.split('.')[-1]}.{fn.__name__}={fn.cache_info().maxsize}" for fn in caches))
+    print(
+        f"decomposition cache: {guard._cache._cache.maxsize} entries; {len(caches)} module lru caches: "
+        + ", ".join(f"{fn.__module__.split('.')[-1]}.{fn.__name__}={fn.cache_info().maxsize}" for fn in caches)
+    )
     print(f"distinct queries in the traffic: {len(calls)} (a cache smaller than this cannot hold them all)")
 
     def run_pass(label: str, target: str) -> None:
@@ -395,7 +408,12 @@ def main() -> int:
     ap.add_argument("--back-to-back", type=int, default=200, help="calls timed in the back-to-back cached pass")
     ap.add_argument("--lengths", default=",".join(map(str, LENGTHS)), help="answer lengths in words")
     ap.add_argument("--chars", type=int, default=1_000_000, help="length of the one-letter answer")
-    ap.add_argument("--hangs", type=int, default=4, help="checks that hit the never-returning detector")
+    ap.add_argument(
+        "--starvation",
+        default="block:1,spin:1,block:4",
+        help="scenarios MODE:HANGS: the detector blocks its thread or spins on the CPU, in HANGS checks (4 = the pool)",
+    )
+    ap.add_argument("--hangs", type=int, default=1, help=argparse.SUPPRESS)
     ap.add_argument("--ordinary", type=int, default=20, help="ordinary checks timed after them")
     ap.add_argument("--deadline", type=float, default=240.0, help="seconds allowed to each child process")
     ap.add_argument("--no-pin", action="store_true", help="do not pin to one core")
@@ -435,8 +453,9 @@ def main() -> int:
     if "letter" in only:
         report_letter(args.data, args.chars, args.deadline / 2)
     if "starvation" in only:
-        for spin in (False, True):
-            report_starvation(args.data, spin, args.hangs, args.ordinary, args.deadline / 2)
+        for scenario in args.starvation.split(","):
+            mode, _, hangs = scenario.partition(":")
+            report_starvation(args.data, mode == "spin", int(hangs or 1), args.ordinary, args.deadline / 2)
     print(f"\nload at end: {load_line()}")
     return 0
 

@@ -60,9 +60,7 @@ def _jsonl(path: Path) -> Iterator[dict[str, object]]:
                 yield json.loads(line)
 
 
-def _prompt_answers(
-    dataset: str, prompts: Path, answers: Path, answer_field: str = "response"
-) -> Iterator[Call]:
+def _prompt_answers(dataset: str, prompts: Path, answers: Path, answer_field: str = "response") -> Iterator[Call]:
     """IFEval/IFBench layout: prompts with keys in one file, answers keyed by prompt text in another."""
     keys: dict[str, str] = {}
     for row in _jsonl(prompts):
@@ -183,8 +181,10 @@ def main() -> int:
     calls, missing = load_traffic(args.data)
     if missing:
         print(f"missing under {args.data}: {', '.join(missing)}")
-    print(f"{len(calls)} calls, {len(distinct_queries(calls))} distinct queries, "
-          f"{sum(c.words for c in calls):,} answer words in all")
+    print(
+        f"{len(calls)} calls, {len(distinct_queries(calls))} distinct queries, "
+        f"{sum(c.words for c in calls):,} answer words in all"
+    )
     for line in summary(calls):
         print(line)
     return 0 if calls else 1
