@@ -1,79 +1,44 @@
-"""`faithguard eval` throughput: one process vs a local Dask cluster, with memory per worker.
+"""`faithguard eval` throughput on real traffic: one process vs a local Dask cluster, with memory.
 
-Generates a synthetic log (fixed seed, 100k rows by default) in a temp dir, then evaluates a
-prefix of it (``--rows``, default 1000) with the full offline guard: once with the local engine
-(one process) and once with ``--engine dask`` (LocalCluster, processes). Rows/s is printed for
-both, with the time the whole log would take at that rate (an extrapolation, stated as such).
-Use ``--rows 100000`` to run the full log.
+The log is built at run time from the dev sets under ``--data`` (``benchmarks/traffic.py``: real
+requests with their real answers, both split parts; nothing is copied into the repo) and written to
+a temp dir. It is evaluated with the full offline guard (judge off) three ways: the local engine
+(one process), ``--engine dask`` on a fresh LocalCluster (cold: cluster start-up and each worker
+loading its models count), and Dask on a running cluster whose workers already built their guard
+(warm). Rows/s and the speed-up over local are printed as measured, with the cores the machine has
+and its load: with 2 cores shared by other work, do not expect 2x. Not pinned: Dask needs the cores.
+Each row's query is new to the process that checks it (no row repeats a query in the first pass).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import random
+import os
 import sys
 import tempfile
 import threading
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _machine import machine
+from _machine import load_line, machine
+from traffic import default_data, load_traffic
 
 from faithguard.evaluate.runner import EvalConfig, EvalResult, GuardSpec, run_eval
 
-TOPICS = [
-    "the Roman Empire",
-    "photosynthesis",
-    "jazz music",
-    "the French Revolution",
-    "volcanoes",
-    "chess openings",
-    "the Apollo program",
-    "honey bees",
-    "quantum computing",
-    "the Silk Road",
-    "coral reefs",
-    "Gothic cathedrals",
-]
-PLACES = ["Paris", "Kyoto", "Peru", "Egypt", "Norway", "Chicago", "Kenya", "Brazil"]
-TEMPLATES = [
-    "List {n} facts about {topic} in {place}.",
-    "Write a short poem about {topic} in exactly {n} stanzas.",
-    "Summarize the history of {topic} in under {w} words, focusing on {place}.",
-    "Explain {topic} to a child in {n} sentences. Do not mention {place}.",
-    "Compare {topic} and {other} before {year}, then list {n} differences.",
-]
-FILLER = [
-    "{topic} has a long and complicated history.",
-    "Many people in {place} still study {topic} today.",
-    "Experts disagree about the details.",
-    "In {year} an important change happened.",
-    "There are at least {n} reasons this matters.",
-    "{other} is often mentioned alongside it.",
-]
 
-
-def make_log(path: Path, rows: int, seed: int = 7) -> None:
-    """Write ``rows`` synthetic calls (query, response, some gold labels) as JSONL."""
-    rnd = random.Random(seed)
+def make_log(path: Path, data: Path) -> int:
+    """Write the dev-set traffic as an eval log (id, query, response, documents); the row count."""
+    calls, missing = load_traffic(data)
+    if missing:
+        print(f"dev sets missing under {data}: {', '.join(missing)}")
     with path.open("w", encoding="utf-8") as fh:
-        for i in range(rows):
-            fields = {
-                "topic": rnd.choice(TOPICS),
-                "other": rnd.choice(TOPICS),
-                "place": rnd.choice(PLACES),
-                "n": rnd.randint(2, 7),
-                "w": rnd.choice([50, 100, 200]),
-                "year": rnd.randint(1700, 2020),
-            }
-            query = rnd.choice(TEMPLATES).format(**fields)
-            response = " ".join(rnd.choice(FILLER).format(**fields) for _ in range(rnd.randint(2, 8)))
-            row = {"id": f"s{i}", "query": query, "response": response}
-            if i % 4 == 0:
-                row["gold_perfect"] = rnd.random() < 0.5
+        for call in calls:
+            row = {"id": f"{call.dataset}:{call.key}", "query": call.query, "response": call.response}
+            if call.documents:
+                row["documents"] = list(call.documents)
             fh.write(json.dumps(row) + "\n")
+    return len(calls)
 
 
 class RssSampler:
@@ -112,10 +77,9 @@ def warm_dask_run(log: Path, tmp: Path, spec: GuardSpec, rows: int, workers: int
         address = cluster.scheduler_address
         run_eval(
             EvalConfig(
-                input=log,
+                input=warm_log(tmp, 2 * workers * chunk),
                 out=tmp / "warmup",
                 guard=spec,
-                limit=2 * workers * chunk,
                 progress=False,
                 engine="dask",
                 scheduler=address,
@@ -137,30 +101,68 @@ def warm_dask_run(log: Path, tmp: Path, spec: GuardSpec, rows: int, workers: int
         )
 
 
+#: A request and answer of our own, for warm-up rows only (never timed, never in the dev traffic).
+WARM_QUERY = "Describe two ways a small bakery could reduce food waste, in under {n} words."
+WARM_ANSWER = "Bake smaller batches late in the day, and give unsold bread to a food bank before closing."
+
+
+def warm_log(tmp: Path, rows: int) -> Path:
+    """A log of ``rows`` warm-up calls of our own, so warming never caches a timed query."""
+    path = tmp / "warm.jsonl"
+    with path.open("w", encoding="utf-8") as fh:
+        for i in range(rows):
+            fh.write(
+                json.dumps({"id": f"warm{i}", "query": WARM_QUERY.format(n=100 + i), "response": WARM_ANSWER}) + "\n"
+            )
+    return path
+
+
+def failures(res: EvalResult) -> tuple[int, int]:
+    """(rows whose check raised, rows whose report lists a detector failure or timeout) in reports.jsonl."""
+    raised = failed = 0
+    with res.reports_path.open(encoding="utf-8") as fh:
+        for line in fh:
+            entry = json.loads(line)
+            if entry.get("error"):
+                raised += 1
+            elif (entry.get("report") or {}).get("errors"):
+                failed += 1
+    return raised, failed
+
+
 def mib(n: float) -> str:
     return f"{n / 2**20:,.0f} MiB"
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--log-rows", type=int, default=100_000, help="rows in the generated log (default 100000)")
-    parser.add_argument("--rows", type=int, default=1000, help="rows evaluated per engine (default 1000)")
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", type=Path, default=default_data(), help="the shared dev sets (../shared/data)")
+    parser.add_argument("--rows", type=int, default=0, help="evaluate only the first N rows (0: all)")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--chunk-size", type=int, default=100)
+    parser.add_argument("--chunk-size", type=int, default=50)
     args = parser.parse_args()
-    rows = min(args.rows, args.log_rows)
     spec = GuardSpec(options=(("judge", None),))
     print(f"machine: {machine()}")
+    print(f"CPU pinning: not pinned (Dask needs the cores); usable cores {len(os.sched_getaffinity(0))}")
+    print(f"load at start: {load_line()}")
     with tempfile.TemporaryDirectory(prefix="fg-bench-eval-") as tmp:
         log = Path(tmp) / "log.jsonl"
-        t0 = time.perf_counter()
-        make_log(log, args.log_rows)
-        print(f"generated {args.log_rows:,} rows ({mib(log.stat().st_size)}) in {time.perf_counter() - t0:.1f}s")
+        total = make_log(log, args.data)
+        if not total:
+            print(f"no traffic under {args.data}: pass --data (the shared dev sets)")
+            return 1
+        rows = min(args.rows, total) if args.rows else total
+        print(
+            f"log: {total} real calls from the dev sets, study and holdout parts ({mib(log.stat().st_size)});"
+            f" evaluating {rows}"
+        )
         results = []
+        # Warm this process (models loaded, as the warm Dask workers are) on rows of our own.
+        run_eval(EvalConfig(input=warm_log(Path(tmp), 20), out=Path(tmp) / "local-warmup", guard=spec, progress=False))
         with RssSampler() as sampler:
             local = run_eval(EvalConfig(input=log, out=Path(tmp) / "local", guard=spec, limit=rows, progress=False))
         local_rss = (sampler.samples[0], max(sampler.samples), sampler.samples[-1]) if sampler.samples else (0, 0, 0)
-        results.append(("local, 1 process", local))
+        results.append(("local, 1 process, warm", local))
         dask = run_eval(
             EvalConfig(
                 input=log,
@@ -176,22 +178,19 @@ def main() -> int:
         results.append((f"dask, {args.workers} workers, cold", dask))
         warm = warm_dask_run(log, Path(tmp), spec, rows, args.workers, args.chunk_size)
         results.append((f"dask, {args.workers} workers, warm", warm))
-        print(f"\nrows evaluated per engine: {rows:,} of {args.log_rows:,}  (full offline guard, judge off)")
-        print(f"{'engine':<22}{'rows':>8}{'seconds':>10}{'rows/s':>10}{'full log at this rate':>24}")
+        print(f"\nrows evaluated per engine: {rows:,}  (full offline guard, judge off, each query new to its process)")
+        print(f"{'engine':<26}{'rows':>8}{'raised':>8}{'w/ detector errors':>20}{'seconds':>10}{'rows/s':>10}")
         for name, res in results:
             rate = res.processed / res.seconds if res.seconds else 0.0
-            full = args.log_rows / rate if rate else float("inf")
-            print(f"{name:<22}{res.processed:>8,}{res.seconds:>10.1f}{rate:>10.1f}{full / 60:>20.1f} min")
+            raised, failed = failures(res)
+            print(f"{name:<26}{res.processed:>8,}{raised:>8,}{failed:>20,}{res.seconds:>10.1f}{rate:>10.1f}")
         base = results[0][1].processed / results[0][1].seconds
         for name, res in results[1:]:
-            print(f"speed-up {name} vs local: {res.processed / res.seconds / base:.2f}x")
-        print("(cold: includes cluster start-up and each worker loading spaCy and building its guard;")
-        print(" warm: a running cluster whose workers already built the guard, as with --scheduler)")
-        if rows < args.log_rows:
-            print(
-                f"NOTE: only the first {rows:,} rows ran; the 'full log' column is an extrapolation. "
-                f"Run with --rows {args.log_rows} to measure the whole log."
-            )
+            print(f"speed-up {name} vs local: {res.processed / res.seconds / base:.2f}x  (measured, not ideal)")
+        print("(local warm: this process loaded the models on warm-up rows of our own first;")
+        print(" dask cold: includes cluster start-up and each worker loading spaCy and building its guard;")
+        print(" dask warm: a running cluster whose workers built their guard on warm-up rows of our own,")
+        print(" as with --scheduler. No warm-up row is in the timed traffic, so every timed query is new.)")
         print("\nmemory (RSS):")
         print(f"  local process: start {mib(local_rss[0])}, peak {mib(local_rss[1])}, end {mib(local_rss[2])}")
         for pid, mem in sorted({**dask.worker_memory, **warm.worker_memory}.items()):
@@ -199,10 +198,12 @@ def main() -> int:
                 f"  dask worker {pid}: after 1st chunk {mib(mem['first'])}, peak {mib(mem['peak'])} "
                 f"over {mem['chunks']} chunks"
             )
-        print(
-            f"summary (local): Perfect rate {local.summary['perfect_rate']}, "
-            f"mean CS {local.summary['mean_constraint_score']}"
-        )
+        for name, res in results:
+            print(
+                f"summary ({name}): Perfect rate {res.summary.get('perfect_rate')}, "
+                f"mean CS {res.summary.get('mean_constraint_score')}"
+            )
+    print(f"load at end: {load_line()}")
     return 0
 
 

@@ -1,0 +1,248 @@
+"""With content capture off, no content or secret reaches any signal faithguard exports (issue 16).
+
+Each case puts marker strings in the query, the response, the documents, the API key and URL
+credentials, runs one path (check, inspect, wrap, a failing plugin, an erroring judge, the proxy),
+then scans every exported signal: spans (attributes, events, status), log records, metric points,
+``report.errors``/``judge_reason`` and everything logged through :mod:`logging`. A case that leaks
+today is marked ``xfail(strict=True)`` with the place it leaks from, so the fix flips it to a pass.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import socket
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+
+from faithguard import DetectorResult, Guard, InspectReport, Report, hookimpl
+from faithguard.detector import CallContext
+from faithguard.plugins import make_plugin_manager
+
+# Marker strings: unlikely in any real text, so a hit is a leak and not a coincidence.
+Q = "qmarkzq7731"
+R = "rmarkzq7732"
+D = "dmarkzq7733"
+KEY = "sk-keymarkzq7734"
+USER, PASSWORD = "usermarkzq7735", "passmarkzq7736"
+MARKERS = (Q, R, D, KEY, USER, PASSWORD)
+
+QUERY = f"List three rivers in Spain and explain {Q} in two sentences, using the attached notes."
+RESPONSE = f"1. Ebro 2. Tagus 3. Douro. The term {R} is not something I know."
+DOCUMENTS = [f"Notes: {D} rivers of Iberia."]
+
+
+def exported(otel: Any, caplog: pytest.LogCaptureFixture, reports: list[Report | InspectReport]) -> str:
+    """Every exported signal as one text: spans, log records, metrics, report errors, logging."""
+    parts = [span.to_json() for span in otel.spans.get_finished_spans()]
+    for data in otel.logs.get_finished_logs():
+        record = data.log_record
+        parts.append(f"{record.event_name} {record.body!r} {dict(record.attributes or {})!r}")
+    metrics = otel.metrics.get_metrics_data()
+    if metrics is not None:
+        parts.append(metrics.to_json())
+    for report in reports:
+        parts += [e.model_dump_json() for e in report.errors]
+        parts.append(str(getattr(report, "judge_reason", "") or ""))
+    parts += [record.getMessage() + repr(record.args) + str(record.exc_text or "") for record in caplog.records]
+    return "\n".join(parts)
+
+
+def assert_clean(text: str) -> None:
+    found = [m for m in MARKERS if m in text]
+    assert not found, f"markers leaked: {found}\n" + "\n".join(
+        line.strip()[:300] for line in text.splitlines() if any(m in line for m in found)
+    )
+
+
+def quiet_guard(otel: Any, **kw: Any) -> Guard:
+    """The default guard (built-in plugins, no entry points), content capture off."""
+    pm, _ = make_plugin_manager(load_entrypoints=False)
+    kw.setdefault("judge", None)
+    return Guard(plugin_manager=pm, capture_content=False, **otel.providers(), **kw)
+
+
+@pytest.fixture(autouse=True)
+def _no_capture_env(monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.delenv("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", raising=False)
+    caplog.set_level(logging.DEBUG)
+
+
+def test_check_and_inspect(otel: Any, caplog: pytest.LogCaptureFixture) -> None:
+    with quiet_guard(otel) as guard:
+        pre = guard.inspect(QUERY, documents=DOCUMENTS)
+        report = guard.check(QUERY, RESPONSE, documents=DOCUMENTS)
+    assert report.query == QUERY  # the report itself carries the content; its exports must not
+    assert_clean(exported(otel, caplog, [pre, report]))
+
+
+def test_check_messages(otel: Any, caplog: pytest.LogCaptureFixture) -> None:
+    messages = [
+        {"role": "system", "content": f"Answer from the notes. {D}"},
+        {"role": "user", "content": QUERY},
+    ]
+    with quiet_guard(otel) as guard:
+        report = guard.check(None, RESPONSE, messages=messages)
+    assert_clean(exported(otel, caplog, [report]))
+
+
+def test_wrap_ok(otel: Any, caplog: pytest.LogCaptureFixture) -> None:
+    with quiet_guard(otel) as guard:
+        reports: list[Report] = []
+        fn = guard.wrap(lambda prompt, **kw: RESPONSE, on_report=reports.append)
+        fn(QUERY, documents=DOCUMENTS, api_key=KEY)
+    assert reports and reports[0].query == QUERY
+    assert_clean(exported(otel, caplog, reports))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="leak: the wrapped function's exception text (prompt, key) reaches the spans: the root and chat span "
+    "status descriptions (telemetry.py:229 mark_error uses str(exc), called from wrapping.py:149 _Call.fail and "
+    "wrapping.py:243) and an 'exception' event with message and stacktrace on the chat span "
+    "(wrapping.py:129 start_as_current_span keeps record_exception=True)",
+)
+def test_wrap_raising_function(otel: Any, caplog: pytest.LogCaptureFixture) -> None:
+    def llm(prompt: str, **kw: Any) -> str:
+        raise RuntimeError(f"upstream refused the prompt {prompt!r} with key {kw.get('api_key')}")
+
+    with quiet_guard(otel) as guard:
+        fn = guard.wrap(llm)
+        with pytest.raises(RuntimeError):  # the caller's own exception is theirs to keep
+            fn(QUERY, documents=DOCUMENTS, api_key=KEY)
+    assert_clean(exported(otel, caplog, []))
+
+
+class LeakyDetector:
+    """A plugin detector that fails with the request in its message (as careless plugins do)."""
+
+    name = "leaky"
+    stage = "output"
+    order = 150
+    timeout: float | None = None
+
+    def run(self, ctx: CallContext) -> DetectorResult:
+        raise ValueError(f"could not handle {ctx.query!r} / {ctx.response!r} / {ctx.documents!r}")
+
+
+class LeakyPlugin:
+    @hookimpl
+    def register_detectors(self, register: Any) -> None:
+        register(LeakyDetector())
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="leak: a plugin's exception text (query, response, documents) goes verbatim into report.errors "
+    "(runner.py:72 Run.call_isolated, message=f'{type}: {error}') and into the detect span status "
+    "(runner.py:117 Run.detect -> telemetry.py:229 mark_error)",
+)
+def test_detector_plugin_raising(otel: Any, caplog: pytest.LogCaptureFixture) -> None:
+    pm, _ = make_plugin_manager(load_entrypoints=False)
+    pm.register(LeakyPlugin(), name="leaky")
+    with Guard(plugin_manager=pm, judge=None, capture_content=False, **otel.providers()) as guard:
+        report = guard.check(QUERY, RESPONSE, documents=DOCUMENTS)
+    assert any(e.detector == "leaky" for e in report.errors)
+    assert_clean(exported(otel, caplog, [report]))
+
+
+class _EchoHandler(BaseHTTPRequestHandler):
+    """A judge endpoint that rejects every request, echoing its credentials and user turns back."""
+
+    requests = 0
+
+    def do_POST(self) -> None:
+        type(self).requests += 1
+        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
+        users = [m.get("content") for m in body.get("messages", []) if m.get("role") == "user"]
+        message = f"bad request from {self.headers.get('Authorization')}: invalid user content {users}"
+        echo = json.dumps({"error": {"message": message}}).encode()
+        self.send_response(400)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(echo)))
+        self.end_headers()
+        self.wfile.write(echo)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def echo_server() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _EchoHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="leak: the judge endpoint's error body (echoing the user turn) reaches report.errors, "
+    "report.judge_reason and the judge spans' status: judge/client.py:205-207 _interpret keeps the body snippet "
+    "in the JudgeError, judge/plugin.py:114 copies it to judge_reason, judge/client.py:292 record_error to the span "
+    "(the API key itself is redacted)",
+)
+def test_judge_endpoint_echoing_errors(otel: Any, caplog: pytest.LogCaptureFixture, echo_server: str) -> None:
+    from pydantic import SecretStr
+
+    from faithguard.judge import JudgeConfig
+
+    config = JudgeConfig(base_url=echo_server, model="judge-test", api_key=SecretStr(KEY), max_retries=0, timeout=5.0)
+    with quiet_guard(otel, judge=config) as guard:
+        report = guard.check(QUERY, RESPONSE, documents=DOCUMENTS)
+    assert _EchoHandler.requests > 0
+    assert_clean(exported(otel, caplog, [report]))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="leak: proxy upstream URL credentials (user:pass@) are returned to the client in the 502 body: "
+    "integrations/proxy.py:176 _Proxy._bad_gateway formats self.upstream into the message",
+)
+def test_proxy_upstream_credentials(otel: Any, caplog: pytest.LogCaptureFixture) -> None:
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from faithguard.integrations.proxy import create_app
+
+    with socket.socket() as s:  # a port nothing listens on: the upstream is unreachable
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    reports: list[Report] = []
+    with quiet_guard(otel) as guard:
+        app = create_app(guard, f"http://{USER}:{PASSWORD}@127.0.0.1:{port}/v1", on_report=reports.append)
+        with TestClient(app) as client:
+            resp = client.post(
+                "/v1/chat/completions",
+                json={"model": "m", "messages": [{"role": "user", "content": QUERY}]},
+                headers={"Authorization": f"Bearer {KEY}"},
+            )
+    assert resp.status_code >= 400
+    assert_clean(exported(otel, caplog, reports) + "\n" + resp.text)
+
+
+@pytest.mark.parametrize(
+    ("query", "response", "kw"),
+    [
+        (f"{Q} rivers \ud800", RESPONSE, {}),
+        (QUERY, RESPONSE, {"documents": [{"body": D}]}),
+        (None, RESPONSE, {"messages": [{"role": "narrator", "content": Q}]}),
+        (f"{Q} " * 200_001, RESPONSE, {}),
+        (QUERY, {"unexpected": R}, {}),
+    ],
+    ids=["surrogate", "document-shape", "no-user-turn", "too-long", "response-shape"],
+)
+def test_input_errors_name_no_content(
+    otel: Any, caplog: pytest.LogCaptureFixture, query: Any, response: Any, kw: dict[str, Any]
+) -> None:
+    from faithguard import InputError
+
+    with quiet_guard(otel) as guard, pytest.raises(InputError) as info:
+        guard.check(query, response, **kw)
+    assert_clean(str(info.value) + repr(info.value.args) + "\n" + exported(otel, caplog, []))
