@@ -172,8 +172,14 @@ class GuardedCall:
         if self.model:
             attrs["gen_ai.request.model"] = self.model
         ctx = trace.set_span_in_context(self.root) if self.root is not None else None
+        # Exceptions are marked by type only (mark_error): their text may quote the prompt.
         return tracer.start_as_current_span(
-            f"chat {self.model}" if self.model else "chat", context=ctx, kind=SpanKind.CLIENT, attributes=attrs
+            f"chat {self.model}" if self.model else "chat",
+            context=ctx,
+            kind=SpanKind.CLIENT,
+            attributes=attrs,
+            record_exception=False,
+            set_status_on_exception=False,
         )
 
     def record_output(self, span: Span, output: Any) -> None:

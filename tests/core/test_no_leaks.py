@@ -99,13 +99,6 @@ def test_wrap_ok(otel: Any, caplog: pytest.LogCaptureFixture) -> None:
     assert_clean(exported(otel, caplog, reports))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="leak: the wrapped function's exception text (prompt, key) reaches the spans: the root and chat span "
-    "status descriptions (telemetry.py:229 mark_error uses str(exc), called from wrapping.py:149 _Call.fail and "
-    "wrapping.py:243) and an 'exception' event with message and stacktrace on the chat span "
-    "(wrapping.py:129 start_as_current_span keeps record_exception=True)",
-)
 def test_wrap_raising_function(otel: Any, caplog: pytest.LogCaptureFixture) -> None:
     def llm(prompt: str, **kw: Any) -> str:
         raise RuntimeError(f"upstream refused the prompt {prompt!r} with key {kw.get('api_key')}")
@@ -135,12 +128,6 @@ class LeakyPlugin:
         register(LeakyDetector())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="leak: a plugin's exception text (query, response, documents) goes verbatim into report.errors "
-    "(runner.py:72 Run.call_isolated, message=f'{type}: {error}') and into the detect span status "
-    "(runner.py:117 Run.detect -> telemetry.py:229 mark_error)",
-)
 def test_detector_plugin_raising(otel: Any, caplog: pytest.LogCaptureFixture) -> None:
     pm, _ = make_plugin_manager(load_entrypoints=False)
     pm.register(LeakyPlugin(), name="leaky")
