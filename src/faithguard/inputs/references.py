@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
+from faithguard.inputs.content_kinds import ContentClass, classify_noun
 from faithguard.inputs.vocab import (
     COMPARE_RE,
     CONTENT_NOUNS,
@@ -71,6 +72,8 @@ _STRONG_GAP = frozenset(
         "linked",
         "above-mentioned",
         "retrieved",
+        "next",
+        "upcoming",
     ]
 )
 _STRONG_AFTER = re.compile(
@@ -79,7 +82,12 @@ _STRONG_AFTER = re.compile(
     r"provided|included|forwarded|received|wrote|written|mentioned|linked|posted|put|added|got)|"
     r"(?:that\s+|which\s+)?you\s+(?:have\s+been\s+|were\s+|are\s+)?(?:given|provided|shown)|"
     r"(?:that\s+|which\s+)?the\s+user\s+(?:provides|gives|shares|sends|pastes|uploads|supplies)|"
-    r"(?:supplied|provided|shown|given|listed|included)\s+(?:below|above|here)|from\s+(?:earlier|before|above))\b",
+    r"(?:supplied|provided|shown|given|listed|included)\s+(?:below|above|here)|from\s+(?:earlier|before|above)|"
+    # content still to come: "the article I'll paste next", "the file we're going to send"
+    r"(?:that\s+|which\s+)?(?:i|we)(?:'ll|\s+will|\s+am\s+going\s+to|'m\s+going\s+to|'re\s+going\s+to|"
+    r"'m\s+about\s+to)\s+(?:send|paste|share|upload|attach|post|forward|give|provide)|"
+    # content the user is receiving right now: "the error message I'm getting"
+    r"(?:that\s+|which\s+)?(?:i'm|i\s+am|we're|we\s+are|i\s+keep|i\s+kept)\s+(?:getting|seeing|receiving|running\s+into))\b",
     re.I,
 )
 _STRONG_BEFORE = re.compile(
@@ -104,6 +112,11 @@ _HOWTO = re.compile(r"^\W*(?:how\s+(?:do|can|should|would|could)\s+(?:i|you|we|o
 _PROGRAMMING_KINDS = frozenset(
     {"file", "text", "data", "table", "image", "spreadsheet", "document", "list", "input", "sentence", "content"}
 )
+_DET_RE = re.compile(rf"\b(?P<det>{_DET})\s+", re.I)
+_WORD_RE = re.compile(r"[\w'’-]+")
+_POSSESSIVE = re.compile(r"\w(?:'s|’s|s'|s’)$")
+#: Words after which a noun phrase cannot continue (supply markers and verbs of showing).
+_STRONG_GAP_ENDS = frozenset({"below", "above", "here", "attached", "shows", "show", "says", "say", "said"})
 _SENT_RE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)|\n", re.M)
 
 
@@ -138,6 +151,7 @@ def find_references(text: str, masked: str, source: str = "query") -> list[Refer
         ref = _definite(m, masked, text, sents, source)
         if ref is not None:
             refs.append(ref)
+    refs.extend(_wordnet_refs(masked, text, sents, source))
     for m in _BARE_RE.finditer(masked):
         sent = _sentence_of(sents, m.start())
         refs.append(Reference(m.group(), "content", 1, m.start(), m.end(), sent, source, True, None, m.start()))
@@ -168,10 +182,17 @@ def _drop_overlaps(refs: list[Reference]) -> list[Reference]:
     return kept
 
 
-def _definite(m: re.Match[str], masked: str, text: str, sents: list[tuple[int, int]], source: str) -> Reference | None:
+def _definite(
+    m: re.Match[str],
+    masked: str,
+    text: str,
+    sents: list[tuple[int, int]],
+    source: str,
+    cls: ContentClass | None = None,
+) -> Reference | None:
     det = m.group("det").lower()
     noun = m.group("noun")
-    kind = kind_of(noun)
+    kind = kind_of(noun) if cls is None else _class_kind(cls)
     if kind is None:
         return None
     sent = _sentence_of(sents, m.start())
@@ -183,8 +204,11 @@ def _definite(m: re.Match[str], masked: str, text: str, sents: list[tuple[int, i
     after = masked[m.end() : m.end() + 100]
     strong = any(w in _STRONG_GAP for w in gap_lower) or bool(_STRONG_AFTER.match(after))
     strong = strong or (bool(_STRONG_BEFORE.search(before)) and det in ("the", "this", "these", "my"))
-    # Explicit demonstratives and possessives on strong kinds are references too.
-    if not strong and kind not in STRONG_KINDS and det not in ("this", "these", "my", "our", "both"):
+    # Explicit demonstratives and possessives (a determiner, or "the customer's") point at content too.
+    possessive = det in ("this", "these", "my", "our", "both") or any(_POSSESSIVE.search(w) for w in gap_words)
+    wn_cls = cls or classify_noun(noun)
+    strong_kind = kind in STRONG_KINDS or (wn_cls is not None and wn_cls.strength == "strong")
+    if not strong and not strong_kind and not possessive:
         return None
     if det == "all" and not any(w.lower() in NUMBER_WORDS or w.isdecimal() for w in gap_words):
         return None
@@ -211,6 +235,47 @@ def _definite(m: re.Match[str], masked: str, text: str, sents: list[tuple[int, i
     return ref
 
 
+def _class_kind(cls: ContentClass) -> str:
+    """The detector kind of a WordNet content class: visual/audio content is an image, writing a document."""
+    if not cls.inline:
+        return "image"
+    return "document" if cls.strength == "strong" else "message"
+
+
+def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: str) -> list[Reference]:
+    """Definite/possessive/demonstrative NPs whose head WordNet classes as content (not in the kind table)."""
+    refs: list[Reference] = []
+    for m in _DET_RE.finditer(masked):
+        pos = m.end()
+        words: list[re.Match[str]] = []
+        for w in _WORD_RE.finditer(masked, pos):
+            if masked[pos : w.start()].strip() or len(words) == 4:
+                break  # punctuation ends the noun phrase
+            low = w.group().lower().strip("'’")
+            if low in GAP_STOP or low in _STRONG_GAP_ENDS:
+                break
+            words.append(w)
+            pos = w.end()
+        for i, w in enumerate(words):
+            word = w.group()
+            if _POSSESSIVE.search(word) or kind_of(word) is not None:
+                if kind_of(word) is not None:
+                    break  # the kind table's own pattern reads this phrase
+                continue
+            cls = classify_noun(word)
+            if cls is None:
+                continue
+            gap = masked[m.end() : w.start()]
+            pat = re.compile(rf"(?P<det>{re.escape(m.group('det'))})\s+(?P<gap>{re.escape(gap)})(?P<noun>{re.escape(word)})")
+            mm = pat.match(masked, m.start())
+            if mm is not None and (i + 1 == len(words) or classify_noun(words[i + 1].group()) is None):
+                ref = _definite(mm, masked, text, sents, source, cls)
+                if ref is not None:
+                    refs.append(ref)
+            break
+    return refs
+
+
 def _non_reference(ref: Reference, m: re.Match[str], masked: str, text: str, sent: tuple[int, int]) -> bool:
     """Pattern filters for mentions that name world entities, creations or generic things."""
     after = masked[m.end() : m.end() + 100]
@@ -235,7 +300,7 @@ def _non_reference(ref: Reference, m: re.Match[str], masked: str, text: str, sen
         return True
     if _HOWTO.match(sentence):
         return True
-    forms = [re.escape(f) for f, k in CONTENT_NOUNS.items() if k == ref.kind]
+    forms = [re.escape(f) for f, k in CONTENT_NOUNS.items() if k == ref.kind] or [re.escape(noun)]
     earlier = masked[: m.start()]
     anaphora = re.compile(r"\b(?:a|an|another)\s+(?:[\w'’-]+\s+){0,3}?(?:" + "|".join(forms) + r")\b", re.I)
     return bool(anaphora.search(earlier))
