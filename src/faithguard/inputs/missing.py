@@ -22,6 +22,9 @@ _MENTION_RE = re.compile(
     + r")\b",
     re.I,
 )
+_URL_RE = re.compile(r"\bhttps?://(?P<host>[\w.-]+)(?:[/?#][^\s<>\"')\]]*)?", re.I)
+#: What introduces a link as the material itself: a colon, a deictic, or a locative preposition.
+_URL_INTRO_RE = re.compile(r"(?::|\b(?:at|from|on|in|this|here|following))\s*$", re.I)
 _GROUP_ORDER = ("doc", "query", "response", "rubric")
 #: Kinds whose content is never prose (photos, charts, videos): see specs/content_classes.json "not_inline".
 _NOT_INLINE = frozenset({"image"})
@@ -135,6 +138,24 @@ def _empty_findings(sc: Scan, refs: list[Reference], where: str) -> list[dict[st
     return out
 
 
+def _link_findings(text: str) -> list[dict[str, Any]]:
+    """A link given as the material to work on ("summarise this page: <url>"): its text was never fetched."""
+    out: list[dict[str, Any]] = []
+    for m in _URL_RE.finditer(text):
+        if not _URL_INTRO_RE.search(text[max(0, m.start() - 40) : m.start()]):
+            continue
+        host = m.group("host")  # the host only: a link's path or query may carry tokens
+        out.append(
+            {
+                "reference": f"the link to {host}",
+                "expected": 1,
+                "found": 0,
+                "explanation": f"The request points to a link ({host}) whose content was not fetched or supplied.",
+            }
+        )
+    return out
+
+
 def _empty_finding(b: Block, where: str) -> dict[str, Any]:
     what = {
         "placeholder": "an unfilled template placeholder",
@@ -160,6 +181,8 @@ def analyse(ctx: CallContext, nlp_factory: Callable[[], Any] | None = None) -> l
     s = scan(ctx.system or "")
     s_refs = [r for r in find_references(s.text, s.masked, "system") if r.strong and r.kind in _SYSTEM_KINDS]
     findings = _empty_findings(q, q_refs, "request") + _empty_findings(s, s_refs, "system prompt")
+    if not any(d and d.strip() for d in ctx.documents):
+        findings += _link_findings(ctx.query or "")
     if not q_refs and not s_refs:
         return findings
 

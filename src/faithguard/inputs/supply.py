@@ -191,11 +191,16 @@ def _scan_labels(clean: str, result: Scan, spans: list[tuple[int, int]]) -> None
     heads = []
     for m in _LABEL_RE.finditer(clean):
         name = (m.group("name") or m.group("hname")).split()
+        letter = len(name) == 2 and len(name[1]) == 1 and "A" <= name[1] <= "H"
+        if letter:
+            name = name[:1]  # "Proposal B:" is item B of the proposals
         k = _label_kind(name[-1])
+        if k is None and (letter or m.group("idx") or m.group("hidx")) and name[-1][:1].isupper():
+            k = name[-1].lower()  # any item labelled with an id is an item of its own kind
         if k is None or _taken(spans, m.start(), m.end()):
             continue
-        heads.append((m, k))
-    for i, (m, k) in enumerate(heads):
+        heads.append((m, k, letter))
+    for i, (m, k, letter) in enumerate(heads):
         stop = heads[i + 1][0].start() if i + 1 < len(heads) else len(clean)
         body_start = m.end()
         region = clean[body_start:stop]
@@ -212,7 +217,7 @@ def _scan_labels(clean: str, result: Scan, spans: list[tuple[int, int]]) -> None
         ) or (brk is not None and i + 1 == len(heads)):
             body = body[: brk.start()]
         end = body_start + lead + len(body)
-        idx_raw = m.group("idx") or m.group("hidx")
+        idx_raw = m.group("idx") or m.group("hidx") or (m.group(0).split(":")[0].split()[-1].strip("#*") if letter else None)
         idx = None if idx_raw is None else (int(idx_raw) if idx_raw.isdecimal() else ord(idx_raw) - 64)
         n = word_count(body)
         slot = not n and i + 1 < len(heads) and not clean[m.end() : heads[i + 1][0].start()].strip()
