@@ -6,8 +6,8 @@ Sets (all written for this project, none copied from an evaluation set):
   after the rules of commit 607c2de were frozen. Scored once there: recall 0.656, FPR 0.000. The rules were
   then revised on the classes of its misses (do-support parse, ids by label name, "the attached X", links,
   definite counts), so its later figures are TUNED-ON too.
-- ``missing_content_fresh2.jsonl`` (fresh #2): written on 2026-11-23 after the rules were frozen again;
-  see the header comment printed below. Not for tuning.
+- ``missing_content_fresh2.jsonl`` (fresh #2): 60 requests (30 positive) written on 2026-11-23 at 07:02 UTC,
+  after the rules were frozen again at commit 21a1a87. Never to be used for tuning.
   Both fresh sets were written by the engineer who wrote the rules: fresh, not independent of their author.
 
 Run from the repo root: PYTHONPATH=src python benchmarks/eval_missing.py

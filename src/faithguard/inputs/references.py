@@ -291,11 +291,15 @@ def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: 
             # "the attached brochure": the participle says the thing was supplied, whatever the noun
             head = words[-1]
             gap = masked[m.end() : head.start()]
-            pat = re.compile(rf"(?P<det>{re.escape(m.group('det'))})\s+(?P<gap>{re.escape(gap)})(?P<noun>{re.escape(head.group())})")
+            pat = re.compile(
+                rf"(?P<det>{re.escape(m.group('det'))})\s+(?P<gap>{re.escape(gap)})(?P<noun>{re.escape(head.group())})"
+            )
             mm = pat.match(masked, m.start())
             if mm is not None:
                 sent = _sentence_of(sents, m.start())
-                refs.append(Reference(mm.group(), "document", 1, mm.start(), mm.end(), sent, source, True, None, head.start()))
+                refs.append(
+                    Reference(mm.group(), "document", 1, mm.start(), mm.end(), sent, source, True, None, head.start())
+                )
             continue
         for i, w in enumerate(words):
             word = w.group()
@@ -307,7 +311,9 @@ def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: 
             if cls is None:
                 continue
             gap = masked[m.end() : w.start()]
-            pat = re.compile(rf"(?P<det>{re.escape(m.group('det'))})\s+(?P<gap>{re.escape(gap)})(?P<noun>{re.escape(word)})")
+            pat = re.compile(
+                rf"(?P<det>{re.escape(m.group('det'))})\s+(?P<gap>{re.escape(gap)})(?P<noun>{re.escape(word)})"
+            )
             mm = pat.match(masked, m.start())
             if mm is not None and (i + 1 == len(words) or classify_noun(words[i + 1].group()) is None):
                 ref = _definite(mm, masked, text, sents, source, cls)

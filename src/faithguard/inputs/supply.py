@@ -217,7 +217,9 @@ def _scan_labels(clean: str, result: Scan, spans: list[tuple[int, int]]) -> None
         ) or (brk is not None and i + 1 == len(heads)):
             body = body[: brk.start()]
         end = body_start + lead + len(body)
-        idx_raw = m.group("idx") or m.group("hidx") or (m.group(0).split(":")[0].split()[-1].strip("#*") if letter else None)
+        idx_raw = (
+            m.group("idx") or m.group("hidx") or (m.group(0).split(":")[0].split()[-1].strip("#*") if letter else None)
+        )
         idx = None if idx_raw is None else (int(idx_raw) if idx_raw.isdecimal() else ord(idx_raw) - 64)
         n = word_count(body)
         slot = not n and i + 1 < len(heads) and not clean[m.end() : heads[i + 1][0].start()].strip()
