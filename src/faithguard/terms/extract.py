@@ -105,6 +105,8 @@ class Candidate:
     start: int
     end: int
     source: str
+    #: Reads as the name of a concept, not a description: a title list's silence about it counts.
+    name_like: bool = True
 
 
 def _zipf(word: str) -> float:
@@ -119,6 +121,8 @@ def _rare_word(word: str) -> bool:
 
 def _noun_chunk(chunk: Any, starts: frozenset[int]) -> Candidate | None:
     tokens = list(chunk)
+    if len(tokens) > 1 and _do_support_verb(chunk.doc, tokens):
+        tokens = tokens[:-1]  # "How does viral load impact ...": the last word is the question's verb
     # A coordination ("health and fitness industry") or possessive ("a person's beliefs") is not one term:
     # keep what follows the last conjunction or possessive marker.
     cut = max((i for i, t in enumerate(tokens) if t.pos_ == "CCONJ" or t.tag_ == "POS"), default=-1)
@@ -146,8 +150,32 @@ def _noun_chunk(chunk: Any, starts: frozenset[int]) -> Candidate | None:
     # A rare word inside a noun phrase ("quantoplexic resonance") marks a technical term.
     rare = any(t.pos_ in {"ADJ", "NOUN", "PROPN", "X"} and _rare_word(t.text) for t in tokens)
     if nouns >= 2 or hyphenated or titled or rare:
-        return Candidate(text, start, end, "noun_chunk")
+        return Candidate(text, start, end, "noun_chunk", _names_one_thing(tokens))
     return None
+
+
+def _do_support_verb(doc: Any, tokens: list[Any]) -> bool:
+    """Whether the chunk's last token is the main verb of a do-support question the tagger read as a noun."""
+    last = tokens[-1]
+    sent = last.sent
+    if not any(t.lower_ in ("do", "does", "did") and t.i < tokens[0].i for t in sent):
+        return False
+    if last.dep_ == "ROOT" or last.head.i == last.i:
+        return True
+    # No main verb in the question at all: the verb hides in a noun chunk, as its bare-form last word.
+    if any(t.tag_ in ("VB", "VBP") for t in sent):
+        return False
+    nxt = doc[last.i + 1] if last.i + 1 < len(doc) else None
+    from faithguard.terms.wordnet import get_wordnet
+
+    return (nxt is None or nxt.pos_ in ("ADP", "DET", "PUNCT")) and get_wordnet().is_verb(last.text)
+
+
+def _names_one_thing(tokens: list[Any]) -> bool:
+    """A singular head names one concept ("information cascade"); a plural head describes a class of things
+    ("social media platforms"), and a phrase ending in a verb form is a misparse, not a name."""
+    head = tokens[-1]
+    return head.tag_ not in {"NNS", "NNPS", "VB", "VBP", "VBZ", "VBD", "VBG", "VBN"}
 
 
 def _title_runs(doc: Any, starts: frozenset[int]) -> list[Candidate]:

@@ -90,14 +90,25 @@ class WordNet:
                     if len(parts) >= 2:
                         self._exc.setdefault(parts[0], parts[1])
         self._synsets: dict[int, Synset] = {}
+        self._verbs: mmap.mmap | None = None
 
     @property
     def available(self) -> bool:
         """Whether the database files were found."""
         return self._index is not None
 
-    def _index_line(self, lemma: str) -> bytes | None:
-        mm = self._index
+    def is_verb(self, word: str) -> bool:
+        """Whether ``word`` as written is a verb lemma (``index.verb``)."""
+        if self._verbs is None:
+            path = self.folder / "index.verb"
+            if not path.is_file():
+                return False
+            with path.open("rb") as fh:
+                self._verbs = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+        return self._index_line(word.lower(), self._verbs) is not None
+
+    def _index_line(self, lemma: str, mm: mmap.mmap | None = None) -> bytes | None:
+        mm = self._index if mm is None else mm
         if mm is None or not lemma:
             return None
         key = lemma.encode("utf-8") + b" "
