@@ -150,8 +150,32 @@ class FabricatedTermsDetector:
     order = 300
     timeout: float | None = None
 
-    def __init__(self, glossary: GlossarySource | None = None) -> None:
+    def __init__(
+        self, glossary: GlossarySource | None = None, sources: Sequence[KnowledgeSource] | None = None
+    ) -> None:
         self._glossary = glossary
+        self._sources = list(sources) if sources is not None else None
+
+    def _answer_sources(self, ctx: CallContext) -> list[KnowledgeSource]:
+        if ctx.knowledge_sources:
+            return list(ctx.knowledge_sources)
+        if self._sources is None:
+            self._sources = default_sources()
+        return self._sources
+
+    def answer_terms(self, ctx: CallContext, asked: Sequence[str]) -> list[TermFinding]:
+        """Names the response introduces (not in the request or its material) that no source backs."""
+        response = ctx.response or ""
+        seen = " ".join([ctx.query or "", ctx.sources_text or "", *asked]).lower()
+        out: list[TermFinding] = []
+        sources = self._answer_sources(ctx)
+        for cand in extract_candidates(response):
+            if cand.source not in NAMED_SOURCES or cand.text.lower() in seen:
+                continue
+            tf = resolve_term(cand.text, ctx, sources, name_like=True)
+            if tf.known is False and classify_terms(response, [cand.text])[cand.text] == "MENTIONED":
+                out.append(tf.model_copy(update={"acceptance": "MENTIONED"}))
+        return out
 
     def _definition(self, term: str, ctx: CallContext) -> str | None:
         sources: list[Any] = [self._glossary, *ctx.knowledge_sources]
@@ -169,8 +193,25 @@ class FabricatedTermsDetector:
         unknown = [str(t) for t in ctx.findings.get("unknown_terms", [])]
         known = [str(t) for t in ctx.findings.get("known_terms", []) if t not in unknown]
         terms = unknown + known
+        introduced = self.answer_terms(ctx, terms)
+        introduced_verdicts = [
+            Verdict(
+                kind=VerdictKind.FABRICATED_TERM.value,
+                severity=Severity.WARNING,
+                term=tf.term,
+                explanation=f"the response introduces {tf.term!r} as real, and no knowledge source backs it",
+                detector=self.name,
+            )
+            for tf in introduced
+        ]
         if not terms:
-            return DetectorResult()
+            if not introduced:
+                return DetectorResult()
+            return DetectorResult(
+                verdicts=introduced_verdicts,
+                terms=introduced,
+                findings={"introduced_terms": [t.term for t in introduced]},
+            )
         rows = ctx.findings.get("term_candidates", [])
         by_term = {str(r["term"]): r for r in rows if isinstance(r, dict) and r.get("term")}
         context_terms = list(by_term)
@@ -211,9 +252,10 @@ class FabricatedTermsDetector:
                     )
                 )
         return DetectorResult(
-            verdicts=verdicts,
-            terms=findings,
+            verdicts=verdicts + introduced_verdicts,
+            terms=findings + introduced,
             findings={
+                "introduced_terms": [t.term for t in introduced],
                 "answer_label": answer_label(tlabels),
                 "term_acceptance": dict(labels),
                 "term_acceptance_by": decided_by if not missing else ("mixed" if decided_by == "judge" else "offline"),
