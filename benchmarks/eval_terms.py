@@ -27,14 +27,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _split import KEYS, split_rows  # noqa: E402
+from _split import KEYS, split_rows
 
-from faithguard.detector import CallContext, KnowledgeSource  # noqa: E402
-from faithguard.terms.acceptance import classify_terms  # noqa: E402
-from faithguard.terms.detectors import UnknownTermsDetector  # noqa: E402
-from faithguard.terms.extract import extract_candidates  # noqa: E402
-from faithguard.terms.normalize import normalize  # noqa: E402
-from faithguard.terms.sources import ContextSource, IndexSource, LexiconSource, WordNetSource  # noqa: E402
+from faithguard.detector import CallContext, KnowledgeSource
+from faithguard.terms.acceptance import classify_terms
+from faithguard.terms.detectors import UnknownTermsDetector
+from faithguard.terms.extract import extract_candidates
+from faithguard.terms.normalize import normalize
+from faithguard.terms.sources import ContextSource, IndexSource, LexiconSource, WordNetSource
 
 ROOT = Path(__file__).resolve().parent.parent
 LABELS = ("UNREAL", "UNKNOWN", "MENTIONED", "ABSENT")
@@ -172,8 +172,10 @@ def main(argv: list[str] | None = None) -> int:
     for part, prow in parts.items():
         n_h = sum(r["isHypotheticalQuestion"] for r in prow)
         print(f"[split: {part}] HypoTermQA-dev: {len(prow)} questions, {n_h} invented")
-        print(f"[split: {part}] candidate recall (gold terms in the question a candidate overlaps): "
-              f"{candidate_recall(prow):.3f}")
+        print(
+            f"[split: {part}] candidate recall (gold terms in the question a candidate overlaps): "
+            f"{candidate_recall(prow):.3f}"
+        )
     wordnet = WordNetSource()
     default: list[KnowledgeSource] = [ContextSource(), *([wordnet] if wordnet.enabled else []), LexiconSource()]
     configs: dict[str, list[KnowledgeSource]] = {"(a) default install": default}
@@ -187,11 +189,15 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.perf_counter()
         probe = IndexSource(args.kb)
         load_ms = (time.perf_counter() - t0) * 1000
-        print(f"DBpedia index {args.kb}: {Path(args.kb).stat().st_size / 1e6:.1f} MB, load {load_ms:.2f} ms, "
-              f"RSS +{_rss_mb() - rss0:.1f} MB at load (memory-mapped: pages load on use)")
+        print(
+            f"DBpedia index {args.kb}: {Path(args.kb).stat().st_size / 1e6:.1f} MB, load {load_ms:.2f} ms, "
+            f"RSS +{_rss_mb() - rss0:.1f} MB at load (memory-mapped: pages load on use)"
+        )
         cov, _h, n_real, _n = source_coverage(parts["study"], probe)
-        print(f"[split: study] DBpedia coverage of real terms, used as the index's confidence: {cov:.3f} "
-              f"({n_real} real terms)")
+        print(
+            f"[split: study] DBpedia coverage of real terms, used as the index's confidence: {cov:.3f} "
+            f"({n_real} real terms)"
+        )
         per_source["dbpedia index"] = probe
         configs["(b) default + DBpedia index"] = [
             ContextSource(),

@@ -6,10 +6,9 @@ import argparse
 
 import pytest
 
-from faithguard.terms.wordnet import available as wordnet_available
-
 from faithguard.detector import Detector, KnowledgeSource
 from faithguard.terms import plugin
+from faithguard.terms.wordnet import available as wordnet_available
 
 
 def test_plugin_hooks(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -114,7 +114,8 @@ _PROGRAMMING_KINDS = frozenset(
 )
 #: An item label with an id at the start of a line: "Proposal A:", "## Option 2", "Candidate #3 -".
 _ID_LABEL_RE = re.compile(
-    r"(?m)^[ \t]*(?:[#*>\-]+[ \t]*)?(?P<name>[A-Z][a-z]+)[ \t]+#?(?P<idx>\d{1,2}|[A-H])\b[ \t]*\**[ \t]*(?:[:：.)\-–]|$)"
+    r"(?m)^[ \t]*(?:[#*>\-]+[ \t]*)?(?P<name>[A-Z][a-z]+)[ \t]+#?(?P<idx>\d{1,2}|[A-H])\b"
+    r"[ \t]*\**[ \t]*(?:[:：.)\-–]|$)"
 )
 _ID_REF_RE = re.compile(
     r"\b(?P<noun>[A-Z][a-z]+)s?[ \t]+#?(?P<idx>\d{1,2}|[A-H])\b"
