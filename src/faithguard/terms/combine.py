@@ -49,10 +49,17 @@ class AssessingSource(Protocol):
         ...
 
 
+_ASSESSING: dict[type, bool] = {}
+
+
 def assess(source: KnowledgeSource, term: str, ctx: CallContext, name_like: bool) -> Evidence:
     """Ask one source; a source that raises abstains (others can still decide)."""
+    kind = type(source)
+    assessing = _ASSESSING.get(kind)
+    if assessing is None:  # a runtime Protocol check is slow: decide once per source type
+        assessing = _ASSESSING[kind] = isinstance(source, AssessingSource)
     try:
-        if isinstance(source, AssessingSource):
+        if assessing:
             return source.assess(term, ctx, name_like)
         answer = source.lookup(term, ctx)
     except Exception:  # noqa: BLE001 - a broken source cannot decide

@@ -364,8 +364,11 @@ class WordNetSource:
         words = normalize(strip_brackets(term)).split()
         if not words or not self._wn.available:
             return None
-        joined = "_".join(words)
-        return True if self._wn.lemma_synsets(joined) or (len(words) > 1 and self._wn.base_forms(joined)) else None
+        return self._listed("_".join(words), len(words) > 1)
+
+    @lru_cache(maxsize=16384)  # noqa: B019 - one reader per process; the cache holds only short strings
+    def _listed(self, joined: str, multiword: bool) -> bool | None:
+        return True if self._wn.lemma_synsets(joined) or (multiword and self._wn.base_forms(joined)) else None
 
     def assess(self, term: str, ctx: CallContext, name_like: bool) -> Evidence:
         """Backs a listed noun; abstains otherwise."""
