@@ -12,7 +12,7 @@ from faithguard.terms.acceptance import classify_terms
 # (class, answer, {term: expected label})
 CASES = [
     # A cue word that is part of a term's own name is not a cue.
-    ("cue_inside_name", "A pump fake can pull a defender off his feet before the real shot.", {"pump fake": "MENTIONED"}),
+    ("cue_inside_name", "A pump fake can pull a defender off his feet.", {"pump fake": "MENTIONED"}),
     ("cue_inside_name", "The fake punt worked because the gunner stayed wide.", {"fake punt": "MENTIONED"}),
     ("cue_inside_name", "The Zellow Pivot is a fake move that no coach teaches.", {"Zellow Pivot": "UNREAL"}),
     # A refusal of one term does not leak to the other term of the sentence.
@@ -41,7 +41,7 @@ CASES = [
     # "made-up" and "fictional" say the term is not real (UNREAL), not that it is unknown.
     ("unreal_adjective", "The Brellick Constant appears to be made-up.", {"Brellick Constant": "UNREAL"}),
     ("unreal_adjective", "The Brellick Constant is a fictional concept.", {"Brellick Constant": "UNREAL"}),
-    ("unreal_adjective", "The Brellick Constant is not a made-up idea; it is in every textbook.", {"Brellick Constant": "MENTIONED"}),
+    ("unreal_adjective", "The Brellick Constant is not a made-up idea.", {"Brellick Constant": "MENTIONED"}),
 ]
 
 
