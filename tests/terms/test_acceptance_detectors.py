@@ -83,8 +83,13 @@ def test_resolve_term_rules(index_path: Path) -> None:
         def lookup(self, term: str, ctx: CallContext) -> bool | None:
             raise RuntimeError("down")
 
+    # An index is a title list, not exhaustive: its silence abstains unless it has a coverage.
     tf = resolve_term("information cascade flux", ctx, [Broken(), IndexSource(index_path), LexiconSource()])
-    assert tf.known is False and tf.backed_by == [] and tf.sources_tried == ["broken", "index", "lexicon"]
+    assert tf.known is None and tf.backed_by == [] and tf.sources_tried == ["broken", "index", "lexicon"]
+    covered = [Broken(), IndexSource(index_path, coverage=0.9), LexiconSource()]
+    assert resolve_term("information cascade flux", ctx, covered).known is False
+    # ...and only for a name-like candidate: a description is not what a title list holds.
+    assert resolve_term("information cascade flux", ctx, covered, name_like=False).known is None
     assert resolve_term("information cascade flux", ctx, [LexiconSource()]).known is None
     assert resolve_term("nanorobotics", ctx, [IndexSource(index_path), LexiconSource()]).backed_by == ["index"]
 
@@ -97,7 +102,7 @@ def _input(query: str, sources: list[Any], documents: list[str] | None = None) -
 def test_unknown_terms_detector_and_fabrication(index_path: Path) -> None:
     det = UnknownTermsDetector()
     assert isinstance(det, Detector) and det.stage == "input" and det.order == 60
-    sources = [ContextSource(), IndexSource(index_path), LexiconSource()]
+    sources = [ContextSource(), IndexSource(index_path, coverage=0.9), LexiconSource()]
     ctx, res = _input("How does nanorobotics relate to Nano-Sync Fusion Technology?", sources)
     assert res.findings["unknown_terms"] == [T]
     assert [v.kind for v in res.verdicts] == ["unknown_term"]

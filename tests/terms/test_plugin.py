@@ -8,6 +8,7 @@ import pytest
 
 from faithguard.detector import Detector, KnowledgeSource
 from faithguard.terms import plugin
+from faithguard.terms.wordnet import available as wordnet_available
 
 
 def test_plugin_hooks(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -21,7 +22,8 @@ def test_plugin_hooks(monkeypatch: pytest.MonkeyPatch) -> None:
     ]
     sources: list[KnowledgeSource] = []
     plugin.register_knowledge_sources(register=sources.append)
-    assert [s.name for s in sources] == ["context", "lexicon"]
+    assert [s.name for s in sources if s.name != "wordnet"] == ["context", "lexicon"]
+    assert ("wordnet" in [s.name for s in sources]) is wordnet_available()
     assert all(isinstance(s, KnowledgeSource) for s in sources)
     parser = argparse.ArgumentParser()
     plugin.register_commands(subparsers=parser.add_subparsers(dest="command"))

@@ -22,7 +22,12 @@ _MENTION_RE = re.compile(
     + r")\b",
     re.I,
 )
+_URL_RE = re.compile(r"\bhttps?://(?P<host>[\w.-]+)(?:[/?#][^\s<>\"')\]]*)?", re.I)
+#: What introduces a link as the material itself: a colon, a deictic, or a locative preposition.
+_URL_INTRO_RE = re.compile(r"(?::|\b(?:at|from|on|in|this|here|following))\s*$", re.I)
 _GROUP_ORDER = ("doc", "query", "response", "rubric")
+#: Kinds whose content is never prose (photos, charts, videos): see specs/content_classes.json "not_inline".
+_NOT_INLINE = frozenset({"image"})
 _SYSTEM_KINDS = frozenset({"context", "document", "source", "content", "passage", "text", "article", "data"})
 
 
@@ -34,6 +39,7 @@ class Supply:
     indices: set[tuple[str, int]] = field(default_factory=set)
     full: int = 0
     small: int = 0
+    attached: int = 0  # documents supplied beside the text (the only supply for a photo or a chart)
 
 
 def _placeholder_like(doc: str) -> bool:
@@ -81,13 +87,19 @@ def _joined(refs: list[Reference]) -> bool:
 
 def _resolve(refs: list[Reference], supply: Supply) -> list[dict[str, Any]]:
     findings: list[dict[str, Any]] = []
-    full, small = supply.full, supply.small
+    full, small, attached = supply.full, supply.small, supply.attached
     needs = _needs([r for r in refs if not _index_present(r, supply)])
     for grp in sorted(needs, key=lambda g: _GROUP_ORDER.index(g) if g in _GROUP_ORDER else 9):
         need, drivers = needs[grp]
         have = supply.typed.get(grp, 0)
         deficit = need - have
-        use = min(max(deficit, 0), full)
+        if all(r.kind in _NOT_INLINE for r in drivers):
+            # A photo, chart or video cannot be pasted as prose: only an attached document stands for it.
+            use = min(max(deficit, 0), attached)
+            attached -= use
+            full -= use
+            deficit -= use
+        use = min(max(deficit, 0), full) if not all(r.kind in _NOT_INLINE for r in drivers) else 0
         full -= use
         deficit -= use
         if deficit > 0 and all(r.kind in SMALL_KINDS or r.kind == "content" for r in drivers):
@@ -119,10 +131,28 @@ def _empty_findings(sc: Scan, refs: list[Reference], where: str) -> list[dict[st
     out: list[dict[str, Any]] = []
     for b in sc.empties:
         if b.origin == "label" and not (
-            b.kind in STRONG_KINDS or b.kind == "context" or b.index is not None or b.kind in referenced
+            b.kind in STRONG_KINDS or b.kind == "context" or b.index is not None or b.kind in referenced or b.slot
         ):
             continue
         out.append(_empty_finding(b, where))
+    return out
+
+
+def _link_findings(text: str) -> list[dict[str, Any]]:
+    """A link given as the material to work on ("summarise this page: <url>"): its text was never fetched."""
+    out: list[dict[str, Any]] = []
+    for m in _URL_RE.finditer(text):
+        if not _URL_INTRO_RE.search(text[max(0, m.start() - 40) : m.start()]):
+            continue
+        host = m.group("host")  # the host only: a link's path or query may carry tokens
+        out.append(
+            {
+                "reference": f"the link to {host}",
+                "expected": 1,
+                "found": 0,
+                "explanation": f"The request points to a link ({host}) whose content was not fetched or supplied.",
+            }
+        )
     return out
 
 
@@ -151,12 +181,15 @@ def analyse(ctx: CallContext, nlp_factory: Callable[[], Any] | None = None) -> l
     s = scan(ctx.system or "")
     s_refs = [r for r in find_references(s.text, s.masked, "system") if r.strong and r.kind in _SYSTEM_KINDS]
     findings = _empty_findings(q, q_refs, "request") + _empty_findings(s, s_refs, "system prompt")
+    if not any(d and d.strip() for d in ctx.documents):
+        findings += _link_findings(ctx.query or "")
     if not q_refs and not s_refs:
         return findings
 
     def supply_for(q_refs: list[Reference], s_refs: list[Reference]) -> Supply:
         sup = Supply()
-        sup.full += sum(1 for d in ctx.documents if d and d.strip() and not _placeholder_like(d))
+        sup.attached = sum(1 for d in ctx.documents if d and d.strip() and not _placeholder_like(d))
+        sup.full += sup.attached
         _add_scan(sup, q, [r.sentence for r in q_refs])
         _add_scan(sup, s, [r.sentence for r in s_refs], min_para=25)
         for m in ctx.history:

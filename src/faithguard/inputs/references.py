@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
+from faithguard.inputs.content_kinds import ContentClass, classify_noun
 from faithguard.inputs.vocab import (
     COMPARE_RE,
     CONTENT_NOUNS,
@@ -47,7 +48,7 @@ _BARE_RE = re.compile(r"\b(?P<det>the|this)\s+(?P<noun>following|below|above)\b(
 _LABEL_REF_RE = re.compile(
     r"\b(?P<noun>(?i:article|document|doc|report|paper|essay|email|passage|text|excerpt|source|transcript|"
     r"attachment|file|response|chapter))s?[ \t]*#?[ \t]*(?P<idx>\d{1,2}|[A-H])\b"
-    r"(?:[ \t]*(?:and|&|,|-|–|to)[ \t]*#?(?P<idx2>\d{1,2}|[A-H])\b)?"
+    r"(?:[ \t]*(?:and|&|,|-|–|to|through|thru)[ \t]*#?(?P<idx2>\d{1,2}|[A-H])\b)?"
 )
 _STRONG_GAP = frozenset(
     [
@@ -71,6 +72,8 @@ _STRONG_GAP = frozenset(
         "linked",
         "above-mentioned",
         "retrieved",
+        "next",
+        "upcoming",
     ]
 )
 _STRONG_AFTER = re.compile(
@@ -79,7 +82,12 @@ _STRONG_AFTER = re.compile(
     r"provided|included|forwarded|received|wrote|written|mentioned|linked|posted|put|added|got)|"
     r"(?:that\s+|which\s+)?you\s+(?:have\s+been\s+|were\s+|are\s+)?(?:given|provided|shown)|"
     r"(?:that\s+|which\s+)?the\s+user\s+(?:provides|gives|shares|sends|pastes|uploads|supplies)|"
-    r"(?:supplied|provided|shown|given|listed|included)\s+(?:below|above|here)|from\s+(?:earlier|before|above))\b",
+    r"(?:supplied|provided|shown|given|listed|included)\s+(?:below|above|here)|from\s+(?:earlier|before|above)|"
+    # content still to come: "the article I'll paste next", "the file we're going to send"
+    r"(?:that\s+|which\s+)?(?:i|we)(?:'ll|\s+will|\s+am\s+going\s+to|'m\s+going\s+to|'re\s+going\s+to|"
+    r"'m\s+about\s+to)\s+(?:send|paste|share|upload|attach|post|forward|give|provide)|"
+    # content the user is receiving right now: "the error message I'm getting"
+    r"(?:that\s+|which\s+)?(?:i'm|i\s+am|we're|we\s+are|i\s+keep|i\s+kept)\s+(?:getting|seeing|receiving|running\s+into))\b",
     re.I,
 )
 _STRONG_BEFORE = re.compile(
@@ -104,6 +112,22 @@ _HOWTO = re.compile(r"^\W*(?:how\s+(?:do|can|should|would|could)\s+(?:i|you|we|o
 _PROGRAMMING_KINDS = frozenset(
     {"file", "text", "data", "table", "image", "spreadsheet", "document", "list", "input", "sentence", "content"}
 )
+#: An item label with an id at the start of a line: "Proposal A:", "## Option 2", "Candidate #3 -".
+_ID_LABEL_RE = re.compile(
+    r"(?m)^[ \t]*(?:[#*>\-]+[ \t]*)?(?P<name>[A-Z][a-z]+)[ \t]+#?(?P<idx>\d{1,2}|[A-H])\b"
+    r"[ \t]*\**[ \t]*(?:[:：.)\-–]|$)"
+)
+_ID_REF_RE = re.compile(
+    r"\b(?P<noun>[A-Z][a-z]+)s?[ \t]+#?(?P<idx>\d{1,2}|[A-H])\b"
+    r"(?:[ \t]*(?:and|&|,|-|–|to|through|thru)[ \t]*#?(?P<idx2>\d{1,2}|[A-H])\b)?"
+)
+#: Participles that say an item was handed over, whatever it is ("the attached brochure").
+_ATTACH_PARTICIPLES = frozenset({"attached", "enclosed", "uploaded", "pasted", "forwarded", "accompanying"})
+_DET_RE = re.compile(rf"\b(?P<det>{_DET})\s+", re.I)
+_WORD_RE = re.compile(r"[\w'’-]+")
+_POSSESSIVE = re.compile(r"\w(?:'s|’s|s'|s’)$")
+#: Words after which a noun phrase cannot continue (supply markers and verbs of showing).
+_STRONG_GAP_ENDS = frozenset({"below", "above", "here", "attached", "shows", "show", "says", "say", "said"})
 _SENT_RE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)|\n", re.M)
 
 
@@ -138,6 +162,7 @@ def find_references(text: str, masked: str, source: str = "query") -> list[Refer
         ref = _definite(m, masked, text, sents, source)
         if ref is not None:
             refs.append(ref)
+    refs.extend(_wordnet_refs(masked, text, sents, source))
     for m in _BARE_RE.finditer(masked):
         sent = _sentence_of(sents, m.start())
         refs.append(Reference(m.group(), "content", 1, m.start(), m.end(), sent, source, True, None, m.start()))
@@ -153,7 +178,24 @@ def find_references(text: str, masked: str, source: str = "query") -> list[Refer
             continue
         sent = _sentence_of(sents, m.start())
         refs.append(Reference(m.group(), kind, max(nums), m.start(), m.end(), sent, source, True, max(nums), m.start()))
+    refs.extend(_label_id_refs(text, masked, sents, source))
     return _drop_overlaps(refs)
+
+
+def _label_id_refs(text: str, masked: str, sents: list[tuple[int, int]], source: str) -> list[Reference]:
+    """'Proposal B' in the prose when the text labels items of that name by id ('Proposal A: ...')."""
+    names = {m.group("name").lower() for m in _ID_LABEL_RE.finditer(text)}
+    if not names:
+        return []
+    out: list[Reference] = []
+    for m in _ID_REF_RE.finditer(masked):
+        name = m.group("noun")
+        if name.lower() not in names:
+            continue
+        nums = [int(i) if i.isdecimal() else ord(i) - 64 for i in (m.group("idx"), m.group("idx2")) if i]
+        sent = _sentence_of(sents, m.start())
+        out.append(Reference(m.group(), name.lower(), max(nums), m.start(), m.end(), sent, source, True, max(nums)))
+    return out
 
 
 def _drop_overlaps(refs: list[Reference]) -> list[Reference]:
@@ -168,10 +210,17 @@ def _drop_overlaps(refs: list[Reference]) -> list[Reference]:
     return kept
 
 
-def _definite(m: re.Match[str], masked: str, text: str, sents: list[tuple[int, int]], source: str) -> Reference | None:
+def _definite(
+    m: re.Match[str],
+    masked: str,
+    text: str,
+    sents: list[tuple[int, int]],
+    source: str,
+    cls: ContentClass | None = None,
+) -> Reference | None:
     det = m.group("det").lower()
     noun = m.group("noun")
-    kind = kind_of(noun)
+    kind = kind_of(noun) if cls is None else _class_kind(cls)
     if kind is None:
         return None
     sent = _sentence_of(sents, m.start())
@@ -183,8 +232,14 @@ def _definite(m: re.Match[str], masked: str, text: str, sents: list[tuple[int, i
     after = masked[m.end() : m.end() + 100]
     strong = any(w in _STRONG_GAP for w in gap_lower) or bool(_STRONG_AFTER.match(after))
     strong = strong or (bool(_STRONG_BEFORE.search(before)) and det in ("the", "this", "these", "my"))
-    # Explicit demonstratives and possessives on strong kinds are references too.
-    if not strong and kind not in STRONG_KINDS and det not in ("this", "these", "my", "our", "both"):
+    # Explicit demonstratives and possessives (a determiner, or "the customer's") point at content too.
+    possessive = det in ("this", "these", "my", "our", "both") or any(_POSSESSIVE.search(w) for w in gap_words)
+    wn_cls = cls or classify_noun(noun)
+    strong_kind = kind in STRONG_KINDS or (wn_cls is not None and wn_cls.strength == "strong")
+    # "the two candidate responses": a definite count picks out specific items the user holds.
+    counted = any((w in NUMBER_WORDS and w != "single") or (w.isdecimal() and 1 < int(w) <= 20) for w in gap_lower)
+    strong_kind = strong_kind or (counted and det == "the")
+    if not strong and not strong_kind and not possessive:
         return None
     if det == "all" and not any(w.lower() in NUMBER_WORDS or w.isdecimal() for w in gap_words):
         return None
@@ -211,6 +266,64 @@ def _definite(m: re.Match[str], masked: str, text: str, sents: list[tuple[int, i
     return ref
 
 
+def _class_kind(cls: ContentClass) -> str:
+    """The detector kind of a WordNet content class: visual/audio content is an image, writing a document."""
+    if not cls.inline:
+        return "image"
+    return "document" if cls.strength == "strong" else "message"
+
+
+def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: str) -> list[Reference]:
+    """Definite/possessive/demonstrative NPs whose head WordNet classes as content (not in the kind table)."""
+    refs: list[Reference] = []
+    for m in _DET_RE.finditer(masked):
+        pos = m.end()
+        words: list[re.Match[str]] = []
+        for w in _WORD_RE.finditer(masked, pos):
+            if masked[pos : w.start()].strip() or len(words) == 4:
+                break  # punctuation ends the noun phrase
+            low = w.group().lower().strip("'’")
+            if low in GAP_STOP or (low in _STRONG_GAP_ENDS and words):
+                break
+            words.append(w)
+            pos = w.end()
+        attached = next((w for w in words[:-1] if w.group().lower() in _ATTACH_PARTICIPLES), None)
+        if attached is not None and kind_of(words[-1].group()) is None:
+            # "the attached brochure": the participle says the thing was supplied, whatever the noun
+            head = words[-1]
+            gap = masked[m.end() : head.start()]
+            pat = re.compile(
+                rf"(?P<det>{re.escape(m.group('det'))})\s+(?P<gap>{re.escape(gap)})(?P<noun>{re.escape(head.group())})"
+            )
+            mm = pat.match(masked, m.start())
+            if mm is not None:
+                sent = _sentence_of(sents, m.start())
+                refs.append(
+                    Reference(mm.group(), "document", 1, mm.start(), mm.end(), sent, source, True, None, head.start())
+                )
+            continue
+        for i, w in enumerate(words):
+            word = w.group()
+            if _POSSESSIVE.search(word) or word.lower() in _STRONG_GAP or kind_of(word) is not None:
+                if kind_of(word) is not None:
+                    break  # the kind table's own pattern reads this phrase
+                continue
+            cls = classify_noun(word)
+            if cls is None:
+                continue
+            gap = masked[m.end() : w.start()]
+            pat = re.compile(
+                rf"(?P<det>{re.escape(m.group('det'))})\s+(?P<gap>{re.escape(gap)})(?P<noun>{re.escape(word)})"
+            )
+            mm = pat.match(masked, m.start())
+            if mm is not None and (i + 1 == len(words) or classify_noun(words[i + 1].group()) is None):
+                ref = _definite(mm, masked, text, sents, source, cls)
+                if ref is not None:
+                    refs.append(ref)
+            break
+    return refs
+
+
 def _non_reference(ref: Reference, m: re.Match[str], masked: str, text: str, sent: tuple[int, int]) -> bool:
     """Pattern filters for mentions that name world entities, creations or generic things."""
     after = masked[m.end() : m.end() + 100]
@@ -235,7 +348,7 @@ def _non_reference(ref: Reference, m: re.Match[str], masked: str, text: str, sen
         return True
     if _HOWTO.match(sentence):
         return True
-    forms = [re.escape(f) for f, k in CONTENT_NOUNS.items() if k == ref.kind]
+    forms = [re.escape(f) for f, k in CONTENT_NOUNS.items() if k == ref.kind] or [re.escape(noun)]
     earlier = masked[: m.start()]
     anaphora = re.compile(r"\b(?:a|an|another)\s+(?:[\w'’-]+\s+){0,3}?(?:" + "|".join(forms) + r")\b", re.I)
     return bool(anaphora.search(earlier))
@@ -257,6 +370,8 @@ def parse_filter(refs: list[Reference], masked: str, nlp: Any) -> list[Reference
             tok = next((t for t in doc if t.idx == offset), None)
             if tok is None:
                 continue
+            if _do_support_subject(doc, tok):
+                continue  # "does the graph show ...": the tagger read the main verb as a noun
             if tok.dep_ == "compound" or (
                 tok.i + 1 < len(doc)
                 and doc[tok.i + 1].pos_ in ("NOUN", "PROPN")
@@ -269,6 +384,14 @@ def parse_filter(refs: list[Reference], masked: str, nlp: Any) -> list[Reference
             elif tok.dep_ == "dobj" and tok.head.lower_ in CREATION_VERBS:
                 dropped.add(id(r))
     return [r for r in refs if id(r) not in dropped]
+
+
+def _do_support_subject(doc: Any, tok: Any) -> bool:
+    """In a do-support question the NP between 'does' and the sentence root is the subject, not a compound."""
+    head = tok.head
+    if head.dep_ != "ROOT" or head.i != tok.i + 1 or head.i + 1 > len(doc):
+        return False
+    return any(t.lemma_ == "do" and t.pos_ == "AUX" for t in doc[: tok.i])
 
 
 def _parse(nlp: Any, text: str) -> Any:

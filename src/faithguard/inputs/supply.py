@@ -18,7 +18,11 @@ _WORD_RE = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 _LABEL_RE = re.compile(
     r"(?m)^[ \t]*(?:[#*>\-]+[ \t]*)?(?P<name>[A-Za-z][A-Za-z-]*(?:[ \t]+[A-Za-z][A-Za-z-]*)?)"
     r"(?:[ \t]*#?(?P<idx>\d{1,2}|[A-H]))?[ \t]*\**[ \t]*[:：][ \t]*"
+    # a markdown heading is a label too: "## Article 2" on a line of its own
+    r"|^[ \t]*#{1,6}[ \t]+(?P<hname>[A-Za-z][A-Za-z-]*(?:[ \t]+[A-Za-z][A-Za-z-]*)?)"
+    r"(?:[ \t]*#?(?P<hidx>\d{1,2}|[A-H]))?[ \t]*(?=\n|$)"
 )
+_HEADING_RE = re.compile(r"(?m)^[ \t]*#{1,6}[ \t]+\S")
 _TAG_RE = re.compile(
     r"<(?P<tag>[A-Za-z][\w-]{0,30})(?:\s[^<>]*)?>(?P<body>(?:(?!<(?P=tag)[\s>]).)*?)</(?P=tag)\s*>", re.S
 )
@@ -57,6 +61,7 @@ class Block:
     words: int
     label: str = ""
     index: int | None = None
+    slot: bool = False  # an empty label directly followed by another label: an unfilled template slot
 
     @property
     def full(self) -> bool:
@@ -185,15 +190,23 @@ def scan(text: str) -> Scan:
 def _scan_labels(clean: str, result: Scan, spans: list[tuple[int, int]]) -> None:
     heads = []
     for m in _LABEL_RE.finditer(clean):
-        name = m.group("name").split()
-        k = kind_of(name[-1])
+        name = (m.group("name") or m.group("hname")).split()
+        letter = len(name) == 2 and len(name[1]) == 1 and "A" <= name[1] <= "H"
+        if letter:
+            name = name[:1]  # "Proposal B:" is item B of the proposals
+        k = _label_kind(name[-1])
+        if k is None and (letter or m.group("idx") or m.group("hidx")) and name[-1][:1].isupper():
+            k = name[-1].lower()  # any item labelled with an id is an item of its own kind
         if k is None or _taken(spans, m.start(), m.end()):
             continue
-        heads.append((m, k))
-    for i, (m, k) in enumerate(heads):
+        heads.append((m, k, letter))
+    for i, (m, k, letter) in enumerate(heads):
         stop = heads[i + 1][0].start() if i + 1 < len(heads) else len(clean)
         body_start = m.end()
         region = clean[body_start:stop]
+        heading = _HEADING_RE.search(region)  # any markdown heading closes the section above it
+        if heading is not None:
+            region = region[: heading.start()]
         lead = len(region) - len(region.lstrip())
         body = region.lstrip()
         brk = _PARA_RE.search(body)
@@ -204,12 +217,28 @@ def _scan_labels(clean: str, result: Scan, spans: list[tuple[int, int]]) -> None
         ) or (brk is not None and i + 1 == len(heads)):
             body = body[: brk.start()]
         end = body_start + lead + len(body)
-        idx_raw = m.group("idx")
+        idx_raw = (
+            m.group("idx") or m.group("hidx") or (m.group(0).split(":")[0].split()[-1].strip("#*") if letter else None)
+        )
         idx = None if idx_raw is None else (int(idx_raw) if idx_raw.isdecimal() else ord(idx_raw) - 64)
         n = word_count(body)
-        block = Block("label", k, m.start(), max(end, m.end()), n, m.group(0).strip(), idx)
+        slot = not n and i + 1 < len(heads) and not clean[m.end() : heads[i + 1][0].start()].strip()
+        block = Block("label", k, m.start(), max(end, m.end()), n, m.group(0).strip(), idx, slot)
         (result.typed if n else result.empties).append(block)
         spans.append((m.start(), max(end, m.end())))
+
+
+def _label_kind(word: str) -> str | None:
+    """Kind of a label's last word: the kind table, else a WordNet content noun."""
+    k = kind_of(word)
+    if k is not None:
+        return k
+    from faithguard.inputs.content_kinds import classify_noun
+
+    cls = classify_noun(word)
+    if cls is None:
+        return None
+    return "image" if not cls.inline else ("document" if cls.strength == "strong" else "message")
 
 
 def free_units(result: Scan, exclude: Sequence[tuple[int, int]] = ()) -> list[Block]:

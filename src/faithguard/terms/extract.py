@@ -105,6 +105,8 @@ class Candidate:
     start: int
     end: int
     source: str
+    #: Reads as the name of a concept, not a description: a title list's silence about it counts.
+    name_like: bool = True
 
 
 def _zipf(word: str) -> float:
@@ -117,7 +119,7 @@ def _rare_word(word: str) -> bool:
     return len(word) >= 4 and word.isalpha() and _zipf(word.lower()) < COMMON_ZIPF
 
 
-def _noun_chunk(chunk: Any, starts: frozenset[int]) -> Candidate | None:
+def _noun_chunk(chunk: Any, starts: frozenset[int], dos: tuple[int, ...] = ()) -> Candidate | None:
     tokens = list(chunk)
     # A coordination ("health and fitness industry") or possessive ("a person's beliefs") is not one term:
     # keep what follows the last conjunction or possessive marker.
@@ -127,6 +129,8 @@ def _noun_chunk(chunk: Any, starts: frozenset[int]) -> Candidate | None:
         tokens = tokens[1:]
     while tokens and (tokens[-1].pos_ == "PUNCT" or tokens[-1].tag_ == "POS"):
         tokens = tokens[:-1]
+    if len(tokens) > 1 and any(i < tokens[0].i for i in dos) and _do_support_verb(chunk.doc, tokens, starts):
+        tokens = tokens[:-1]  # "How does viral load impact ...": the last word is the question's verb
     if not tokens:
         return None
     doc = chunk.doc
@@ -146,8 +150,37 @@ def _noun_chunk(chunk: Any, starts: frozenset[int]) -> Candidate | None:
     # A rare word inside a noun phrase ("quantoplexic resonance") marks a technical term.
     rare = any(t.pos_ in {"ADJ", "NOUN", "PROPN", "X"} and _rare_word(t.text) for t in tokens)
     if nouns >= 2 or hyphenated or titled or rare:
-        return Candidate(text, start, end, "noun_chunk")
+        return Candidate(text, start, end, "noun_chunk", _names_one_thing(tokens))
     return None
+
+
+def _do_support_verb(doc: Any, tokens: list[Any], starts: frozenset[int]) -> bool:
+    """Whether the chunk's last token is the main verb of a do-support question the tagger read as a noun."""
+    last = tokens[-1]
+    # The sentence from the precomputed starts (Token.sent rescans the whole doc on every call).
+    begin = max((i for i in starts if i <= tokens[0].i), default=0)
+    end = min((i for i in starts if i > last.i), default=len(doc))
+    sent = doc[begin:end]
+    if not any(t.lower_ in ("do", "does", "did") and t.i < tokens[0].i for t in sent):
+        return False
+    if last.dep_ == "ROOT" or last.head.i == last.i:
+        return True
+    # No main verb in the question at all: the verb hides in a noun chunk, as its bare-form last word.
+    if any(t.tag_ in ("VB", "VBP") for t in sent):
+        return False
+    nxt = doc[last.i + 1] if last.i + 1 < len(doc) else None
+    if nxt is None or nxt.pos_ != "ADP" or nxt.lower_ == "of":  # "relate to", never "reach of"
+        return False
+    from faithguard.terms.wordnet import get_wordnet
+
+    return get_wordnet().is_verb(last.text)
+
+
+def _names_one_thing(tokens: list[Any]) -> bool:
+    """A singular head names one concept ("information cascade"); a plural head describes a class of things
+    ("social media platforms"), and a phrase ending in a verb form is a misparse, not a name."""
+    head = tokens[-1]
+    return head.tag_ not in {"NNS", "NNPS", "VB", "VBP", "VBZ", "VBD", "VBG", "VBN"}
 
 
 def _title_runs(doc: Any, starts: frozenset[int]) -> list[Candidate]:
@@ -221,8 +254,9 @@ def extract_from_doc(doc: Any) -> list[Candidate]:
     starts = frozenset(s.start for s in doc.sents) if len(doc) else frozenset()
     found: list[Candidate] = _quoted(doc.text)
     found.extend(_title_runs(doc, starts))
+    dos = tuple(t.i for t in doc if t.lower_ in ("do", "does", "did"))  # do-support questions only
     for chunk in doc.noun_chunks:
-        cand = _noun_chunk(chunk, starts)
+        cand = _noun_chunk(chunk, starts, dos)
         if cand is not None:
             found.append(cand)
     for tok in doc:  # rare nouns outside noun chunks (e.g. after a preposition the parser missed)

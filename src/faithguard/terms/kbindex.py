@@ -4,7 +4,8 @@ File layout (little-endian)::
 
     magic  b"FGKBIDX1"                      8 bytes
     count  uint64                           number of fingerprints
-    bits   uint32, reserved uint32          directory bits B
+    bits   uint32, meta uint32              directory bits B; meta = longest title in words (low 8 bits,
+                                            0 = not recorded) | declared coverage in 1/1000 << 8 (0 = none)
     dir    uint64 * (2**B + 1)              start index of each top-B-bit bucket
     keys   uint64 * count                   sorted, unique fingerprints
 
@@ -75,18 +76,26 @@ def _bits_for(count: int) -> int:
     return min(bits, 24)
 
 
-def build_index(titles: Path | Iterable[str], out: Path) -> BuildStats:
-    """Build the index file ``out`` from a titles file (one per line) or an iterable of titles."""
+def build_index(titles: Path | Iterable[str], out: Path, coverage: float | None = None) -> BuildStats:
+    """Build the index file ``out`` from a titles file (one per line) or an iterable of titles.
+
+    ``coverage`` is the share of real names of the user's domain the titles are known to hold (measured by
+    the user); an index with a declared coverage may report a name-like term it lacks as evidence against it.
+    """
+    if coverage is not None and not 0.0 <= coverage <= 1.0:
+        raise ConfigError("coverage must be between 0 and 1")
     source: Iterable[str] = _iter_titles(titles) if isinstance(titles, Path) else titles
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="fgkb-", dir=out.parent) as tmp:
         parts = [open(os.path.join(tmp, f"p{i:03d}"), "wb") for i in range(_PARTITIONS)]  # noqa: SIM115
         n_titles = 0
+        max_words = 0
         try:
             buffers = [array("Q") for _ in range(_PARTITIONS)]
             for title in source:
                 n_titles += 1
+                max_words = max(max_words, min(len(title.split()), 255))
                 for key in title_keys(title):
                     fp = fingerprint(key)
                     buf = buffers[fp >> 56]
@@ -110,7 +119,8 @@ def build_index(titles: Path | Iterable[str], out: Path) -> BuildStats:
         directory = _directory(tmp, bits, total)
         tmp_out = out.with_name(out.name + ".tmp")
         with tmp_out.open("wb") as fh:
-            fh.write(_HEADER.pack(MAGIC, total, bits, 0))
+            meta = max_words | (round((coverage or 0.0) * 1000) << 8)
+            fh.write(_HEADER.pack(MAGIC, total, bits, meta))
             _write_le(directory, fh)
             for i in range(_PARTITIONS):
                 with open(os.path.join(tmp, f"s{i:03d}"), "rb") as part:
@@ -177,12 +187,15 @@ class TermIndex:
         if len(self._mm) < _HEADER.size:
             self.close()
             raise ConfigError(f"term index {self.path} is truncated")
-        magic, count, bits, _ = _HEADER.unpack_from(self._mm, 0)
+        magic, count, bits, meta = _HEADER.unpack_from(self._mm, 0)
         expected = _HEADER.size + 8 * ((1 << bits) + 1) + 8 * count
         if magic != MAGIC or bits > 32 or len(self._mm) != expected:
             self.close()
             raise ConfigError(f"{self.path} is not a faithguard term index (bad header or size)")
         self.count: int = count
+        #: Longest title in words (0: not recorded) and declared coverage (None: not declared).
+        self.max_words: int = meta & 0xFF
+        self.coverage: float | None = ((meta >> 8) & 0xFFFF) / 1000 or None
         self._bits: int = bits
         self._shift = 64 - bits
         dir_start = _HEADER.size

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from faithguard.detector import CallContext, KnowledgeSource
 from faithguard.errors import ConfigError
+from faithguard.terms.combine import PLAIN_DENIAL, Evidence
 from faithguard.terms.kbindex import TermIndex
 from faithguard.terms.normalize import normalize, number_variants, strip_brackets
 
@@ -17,12 +18,14 @@ __all__ = [
     "GlossarySource",
     "IndexSource",
     "LexiconSource",
+    "WordNetSource",
     "default_sources",
     "zipf",
 ]
 
 GLOSSARY_ENV = "FAITHGUARD_GLOSSARY"
 INDEX_ENV = "FAITHGUARD_KB_INDEX"
+COVERAGE_ENV = "FAITHGUARD_KB_COVERAGE"
 
 
 @lru_cache(maxsize=65536)
@@ -56,6 +59,10 @@ class ContextSource:
         if norm and any(" " + v + " " in padded for v in number_variants(norm)):
             return True
         return None
+
+    def assess(self, term: str, ctx: CallContext, name_like: bool) -> Evidence:
+        """Backs a term the call's own material uses; never denies."""
+        return Evidence(self.name, True, 1.0) if self.lookup(term, ctx) else Evidence(self.name, None)
 
 
 class GlossarySource:
@@ -120,6 +127,13 @@ class GlossarySource:
             return True
         return False if self.exhaustive else None
 
+    def assess(self, term: str, ctx: CallContext, name_like: bool) -> Evidence:
+        """Backs a listed term; an exhaustive glossary denies the rest with full confidence."""
+        answer = self.lookup(term, ctx)
+        if answer is None:
+            return Evidence(self.name, None)
+        return Evidence(self.name, answer, 1.0)
+
 
 class LexiconSource:
     """wordfreq's English word list: decides single words only, never multiword phrases.
@@ -154,6 +168,13 @@ class LexiconSource:
         if any(len(w) >= 4 and self._word(w) is False for w in words):
             return False
         return None
+
+    def assess(self, term: str, ctx: CallContext, name_like: bool) -> Evidence:
+        """A listed word backs; a word no English frequency list holds is a coinage (high confidence)."""
+        answer = self.lookup(term, ctx)
+        if answer is None:
+            return Evidence(self.name, None)
+        return Evidence(self.name, answer, 1.0 if answer else PLAIN_DENIAL)
 
     def _word(self, word: str) -> bool | None:
         if not word.isalpha():
@@ -271,14 +292,34 @@ def _compositional(word: str) -> bool:
 
 
 class IndexSource:
-    """A term index built with ``faithguard kb build`` (path from the constructor or FAITHGUARD_KB_INDEX)."""
+    """A term index built with ``faithguard kb build`` (path from the constructor or FAITHGUARD_KB_INDEX).
+
+    An index is a list of titles, never exhaustive: a term it lacks is evidence against the term only when
+    the term reads as a name (not a description), is no longer than the index's longest title, and the
+    index has a coverage (declared at build time, or given here / in FAITHGUARD_KB_COVERAGE). That
+    coverage is the confidence of the denial. Without one, absence abstains.
+    """
 
     name = "index"
 
-    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+    def __init__(
+        self, path: str | os.PathLike[str] | None = None, *, coverage: float | None = None, max_words: int = 0
+    ) -> None:
         raw = path if path is not None else os.environ.get(INDEX_ENV)
         self.path = Path(raw) if raw else None
         self._index: TermIndex | None = TermIndex(self.path) if self.path is not None else None
+        env_cov = os.environ.get(COVERAGE_ENV)
+        if coverage is None and env_cov:
+            try:
+                coverage = float(env_cov)
+            except ValueError as exc:
+                raise ConfigError(f"{COVERAGE_ENV} must be a number between 0 and 1") from exc
+        if coverage is None and self._index is not None:
+            coverage = self._index.coverage
+        if coverage is not None and not 0.0 <= coverage <= 1.0:
+            raise ConfigError("index coverage must be between 0 and 1")
+        self.coverage = coverage
+        self.max_words = max_words or (self._index.max_words if self._index is not None else 0)
 
     @property
     def enabled(self) -> bool:
@@ -291,6 +332,52 @@ class IndexSource:
             return None
         return term in self._index
 
+    def assess(self, term: str, ctx: CallContext, name_like: bool) -> Evidence:
+        """Backs a listed term; denies a missing name-like term within its reach, at its coverage."""
+        if self._index is None:
+            return Evidence(self.name, None)
+        if term in self._index:
+            return Evidence(self.name, True, 1.0)
+        words = len(normalize(strip_brackets(term)).split())
+        reach = self.max_words or 255
+        if name_like and self.coverage and words <= reach:
+            return Evidence(self.name, False, self.coverage)
+        return Evidence(self.name, None)
+
+
+class WordNetSource:
+    """WordNet 3.0 nouns (Debian ``wordnet-base``), multiword lemmas included ("black hole").
+
+    It backs what it lists and never denies: WordNet's 117,000 nouns hold few technical names.
+    """
+
+    name = "wordnet"
+
+    def __init__(self, wordnet: object | None = None) -> None:
+        from faithguard.terms.wordnet import WordNet, get_wordnet
+
+        self._wn: WordNet = wordnet if isinstance(wordnet, WordNet) else get_wordnet()
+
+    @property
+    def enabled(self) -> bool:
+        """Whether the WordNet database is installed."""
+        return self._wn.available
+
+    def lookup(self, term: str, ctx: CallContext) -> bool | None:
+        """True when WordNet lists the term (as written or in a base form); None otherwise."""
+        words = normalize(strip_brackets(term)).split()
+        if not words or not self._wn.available:
+            return None
+        return self._listed("_".join(words), len(words) > 1)
+
+    @lru_cache(maxsize=16384)  # noqa: B019 - one reader per process; the cache holds only short strings
+    def _listed(self, joined: str, multiword: bool) -> bool | None:
+        return True if self._wn.lemma_synsets(joined) or (multiword and self._wn.base_forms(joined)) else None
+
+    def assess(self, term: str, ctx: CallContext, name_like: bool) -> Evidence:
+        """Backs a listed noun; abstains otherwise."""
+        return Evidence(self.name, True, 1.0) if self.lookup(term, ctx) else Evidence(self.name, None)
+
 
 def default_sources() -> list[KnowledgeSource]:
     """The sources enabled by default: context, lexicon, and glossary/index when configured by env."""
@@ -301,5 +388,8 @@ def default_sources() -> list[KnowledgeSource]:
     index = IndexSource()
     if index.enabled:
         sources.append(index)
+    wordnet = WordNetSource()
+    if wordnet.enabled:
+        sources.append(wordnet)
     sources.append(LexiconSource())
     return sources

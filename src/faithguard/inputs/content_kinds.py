@@ -1,0 +1,114 @@
+"""Which nouns name content a request can point at, read from WordNet instead of a hand list.
+
+The classes are a declarative spec (``specs/content_classes.json``): WordNet synsets whose hyponyms are
+content (writing, visual communication, records, messages...). A noun is *strong* when its most
+frequent sense falls under a strong class ("the chart", "the invoice"), *weak* when one of its first
+few senses falls under a weak class ("the customer's complaint", "my function"). Without WordNet
+installed every noun is unclassified: the detector falls back to its own small kind table.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Literal
+
+from faithguard.terms.wordnet import WordNet, get_wordnet
+
+__all__ = ["ContentClass", "classify_noun", "load_classes"]
+
+Strength = Literal["strong", "weak"]
+
+
+@dataclass(frozen=True)
+class ContentClass:
+    """How a noun relates to content: its strength and whether such content can be inline text."""
+
+    strength: Strength
+    inline: bool
+
+
+@dataclass(frozen=True)
+class _Spec:
+    offset: int
+    strength: Strength
+    senses: int
+
+
+@dataclass(frozen=True)
+class _Classes:
+    specs: tuple[_Spec, ...]
+    not_inline: frozenset[int]
+    inline_anyway: frozenset[int]
+
+
+def _read_spec() -> dict[str, object]:
+    text = resources.files("faithguard.inputs").joinpath("specs/content_classes.json").read_text(encoding="utf-8")
+    data: dict[str, object] = json.loads(text)
+    return data
+
+
+def load_classes(wn: WordNet) -> _Classes:
+    """Resolve the spec's synsets in ``wn`` (synsets missing from this WordNet are skipped)."""
+    data = _read_spec()
+    specs: list[_Spec] = []
+    raw_classes = data.get("classes")
+    for item in raw_classes if isinstance(raw_classes, list) else []:
+        lemma, sense = item["synset"]
+        for off in wn.find_synsets([(str(lemma), int(sense))]):
+            strength: Strength = "strong" if item["strength"] == "strong" else "weak"
+            specs.append(_Spec(off, strength, int(item.get("senses", 1))))
+    raw_ni = data.get("not_inline")
+    pairs = raw_ni.get("synsets", []) if isinstance(raw_ni, dict) else []
+    unless = raw_ni.get("unless", []) if isinstance(raw_ni, dict) else []
+    not_inline = frozenset(wn.find_synsets((str(p[0]), int(p[1])) for p in pairs))
+    inline_anyway = frozenset(wn.find_synsets((str(p[0]), int(p[1])) for p in unless))
+    return _Classes(tuple(specs), not_inline, inline_anyway)
+
+
+@lru_cache(maxsize=1)
+def _default_classes() -> _Classes:
+    return load_classes(get_wordnet())
+
+
+def classify_noun(word: str, wn: WordNet | None = None) -> ContentClass | None:
+    """The content class of ``word`` (a noun as written), or None when it does not name content."""
+    if wn is None:
+        return _classify_default(word.lower())
+    return _classify(word.lower(), wn, load_classes(wn))
+
+
+@lru_cache(maxsize=8192)
+def _classify_default(word: str) -> ContentClass | None:
+    wn = get_wordnet()
+    if not wn.available:
+        return None
+    return _classify(word, wn, _default_classes())
+
+
+def _classify(word: str, wn: WordNet, classes: _Classes) -> ContentClass | None:
+    if not word.replace("-", "").isalpha():
+        return None
+    senses = wn.senses(word)
+    if not senses:
+        return None
+    closures = [wn.closure(o) for o in senses[:8]]
+    # The most frequent sense of every base form ("numbers" is both the Book of Numbers and "number").
+    firsts = [wn.closure(offs[0]) for base in wn.base_forms(word) if (offs := wn.lemma_synsets(base))]
+    best: Strength | None = None
+    for spec in classes.specs:
+        if spec.strength == "strong":
+            hit = bool(firsts) and all(spec.offset in c for c in firsts)
+        else:
+            hit = any(spec.offset in c for c in closures[: spec.senses])
+        if hit:
+            if spec.strength == "strong":
+                best = "strong"
+                break
+            best = best or "weak"
+    if best is None:
+        return None
+    inline = not (classes.not_inline & closures[0]) or bool(classes.inline_anyway & closures[0])
+    return ContentClass(best, inline)

