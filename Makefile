@@ -10,6 +10,11 @@ export PYTHONDONTWRITEBYTECODE := 1
 
 $(STAMP): pyproject.toml plugins/faithguard-refusal/pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "faithguard needs Python >= 3.11")'
+	@# WordNet 3.0 data (Debian "wordnet-base", ~28 MB) for the input and term checks; best effort as root,
+	@# without it those checks answer unknown where WordNet would decide (docs/missing-content.md).
+	@if [ ! -f /usr/share/wordnet/index.noun ] && command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends wordnet-base >/dev/null) \
+	  || echo "make: could not install wordnet-base; WordNet-backed checks will answer unknown"; fi
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e ".[dev]" -e plugins/faithguard-refusal
