@@ -12,7 +12,7 @@ from typing import Any
 import fault_server as faults
 import httpx
 import pytest
-from integ_support import GOOD, make_guard
+from integ_support import CHAT, GOOD, URL, client_for, make_guard
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
@@ -20,10 +20,6 @@ from opentelemetry.trace import StatusCode
 
 from faithguard import Guard
 from faithguard.integrations.fake_upstream import FakeOpenAIServer
-from faithguard.integrations.proxy import create_app
-
-CHAT = {"model": "m", "messages": [{"role": "user", "content": "Which museum in Paris should I visit?"}]}
-URL = "/v1/chat/completions"
 
 
 @pytest.fixture
@@ -34,16 +30,6 @@ def traced() -> Iterator[tuple[Guard, InMemorySpanExporter]]:
     guard = make_guard(tracer_provider=provider)
     yield guard, exporter
     guard.close()
-
-
-@contextlib.asynccontextmanager
-async def client_for(guard: Guard, upstream: str, **kwargs: Any) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(guard, upstream, **kwargs)
-    async with (
-        app.router.lifespan_context(app),
-        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://proxy") as client,
-    ):
-        yield client
 
 
 def send(guard: Guard, upstream: str, content: bytes | None = None, **kwargs: Any) -> httpx.Response:
