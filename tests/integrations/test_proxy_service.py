@@ -114,9 +114,7 @@ def test_check_endpoint_scores_a_given_answer(upstream: FakeOpenAIServer) -> Non
                     "/faithguard/check",
                     json={"messages": CHAT["messages"], "response": BAD, "documents": ["The Louvre is in Paris."]},
                 ),
-                await client.post(
-                    "/faithguard/check", json={"query": question, "response": tool_call_message("f", "{}")}
-                ),
+                await client.post("/faithguard/check", json={"query": question, "response": tool_call}),
                 await client.post("/faithguard/check", json={"response": GOOD}),
                 await client.post("/faithguard/check", json={"query": question}),
             ]
