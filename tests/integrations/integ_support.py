@@ -93,6 +93,7 @@ async def client_for(guard: Guard, upstream: str, **kwargs: Any) -> AsyncIterato
     """A client of the proxy app (its lifespan run: warm-up, then the scoring queue stopped at the end)."""
     from faithguard.integrations.proxy import create_app
 
+    kwargs.setdefault("warmup", False)  # the fake guards load no models; test_serve covers warm-up
     app = create_app(guard, upstream, **kwargs)
     async with (
         app.router.lifespan_context(app),

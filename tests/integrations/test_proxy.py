@@ -176,7 +176,7 @@ def test_healthz_metrics_and_passthrough(upstream: FakeOpenAIServer) -> None:
     guard = make_guard(meter_provider=metrics.meter_provider)
 
     async def go() -> tuple[str, httpx.Response, httpx.Response]:
-        async with proxy(guard, upstream.url, metrics=metrics) as client:
+        async with proxy(guard, upstream.url, metrics=metrics, scoring="inline") as client:
             assert (await client.get("/healthz")).json()["status"] == "ok"
             await client.post("/v1/chat/completions", json=CHAT)
             text = (await client.get("/metrics")).text
