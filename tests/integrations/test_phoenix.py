@@ -125,3 +125,23 @@ def test_verdicts_appear_as_annotations_on_the_chat_span(phoenix: str) -> None:
     assert score["annotator_kind"] == "CODE"
     assert score["metadata"]["gen_ai.response.id"] == completion.id
     assert by_name["faithguard.omission"]["result"]["label"] == "fail"
+
+
+def test_the_phoenix_example_posts_to_phoenix(phoenix: str) -> None:
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OTEL_")}
+    env.update(PHOENIX_URL=phoenix, PYTHONPATH=str(root / "src") + os.pathsep + env.get("PYTHONPATH", ""))
+    proc = subprocess.run(
+        [sys.executable, str(root / "examples" / "otlp_phoenix.py")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "failed: 0" in proc.stdout, proc.stdout
+    chat_id = next(line.split(": ")[1] for line in proc.stdout.splitlines() if line.startswith("chat span id: "))
+    names = {a["name"] for a in _annotations(phoenix, chat_id, expect=2)}
+    assert "faithguard.constraint_score" in names
