@@ -192,6 +192,14 @@ def test_input_checks_see_documents_retrieved_inside_the_chain() -> None:
     assert blocked.content == "Which report? Please attach it."
     assert blocked.response_metadata["finish_reason"] == "content_filter"
     assert lonely.last.i == 0  # type: ignore[attr-defined]  # stopped before the model ran
+    ablocked = asyncio.run(GuardRunnable(lonely, guard, policy).ainvoke(QUESTION))
+    assert ablocked.content == "Which report? Please attach it."
+
+    async def collect() -> list[Any]:
+        return [c async for c in GuardRunnable(lonely, guard, policy).astream(QUESTION)]
+
+    assert [c.content for c in asyncio.run(collect())] == ["Which report? Please attach it."]
+    assert lonely.last.i == 0  # type: ignore[attr-defined]
     guard.close()
 
 

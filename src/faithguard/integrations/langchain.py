@@ -283,7 +283,10 @@ class _Gate(BaseCallbackHandler):
     def on_retriever_end(self, documents: Sequence[Any], **kwargs: Any) -> None:
         """The retrieved documents join the call before its input stage."""
         with self._lock:
-            self.call.add_documents(list(documents))
+            try:
+                self.call.add_documents(list(documents))
+            except FaithGuardError as exc:  # a document faithguard cannot read must not break the chain
+                log.debug("faithguard skipped retrieved documents: %s", exc)
 
     def check(self) -> Outcome | None:
         """The input stage, once."""
