@@ -2,13 +2,14 @@
 
 Traffic is real: the prompts of the IFEval dev set (study part only, see ``_split.py``) with the
 GPT-4 answers recorded for them, served by a scripted OpenAI-compatible upstream, so queries are
-distinct and answers have their real lengths. The upstream and the proxy (uvicorn, offline
-``Guard(judge=None)``, the chosen policy and scoring mode) run in a child process; this process
-generates the load. For each concurrency it sends the same request list directly and through
-the proxy and prints p50/p99, the difference (added latency), errors, and the proxy's RSS.
-The first pass over the prompts meets an empty decomposition cache ("new"); later passes are
-cached -- both are printed. CPU is not pinned: the machine's cores are shared with the load
-generator, so added latency includes contention. Bounded: it stops by itself.
+distinct and answers have their real lengths. The proxy (uvicorn, offline ``Guard(judge=None)``,
+the chosen policy and scoring mode) runs in one child process, the upstream in another; this
+process generates the load. For each concurrency it sends the same request list directly and
+through the proxy and prints p50/p99, the difference (added latency), errors, the scoring
+queue's counts and the proxy's RSS. The first pass over the prompts meets an empty decomposition
+cache ("new"); later passes are cached -- both are printed. CPU is not pinned: the machine's cores
+are shared with the load generator, so added latency includes contention. Bounded: it stops by
+itself.
 
     PYTHONPATH=src python benchmarks/bench_proxy.py [--data ../shared/data] [--requests 10000]
         [--concurrency 1,8,32] [--policy observe] [--scoring auto]
@@ -58,33 +59,40 @@ def traffic(data: Path) -> list[tuple[str, str]]:
     return [(r["prompt"], answers[r["prompt"]]) for r in study if r["prompt"] in answers]
 
 
-def serve(conn: Connection, pairs: list[tuple[str, str]], policy: str, scoring: str) -> None:
-    """Child process: the scripted upstream and the proxy on loopback until the parent says stop."""
-    import uvicorn
-
-    from faithguard import Guard
+def serve_upstream(conn: Connection, pairs: list[tuple[str, str]]) -> None:
+    """Child process: the scripted upstream (its own process, so it never competes with the proxy's GIL)."""
     from faithguard.integrations.fake_upstream import FakeOpenAIServer
-    from faithguard.integrations.plugin import build_policy
-    from faithguard.integrations.proxy import create_app
 
     answers = dict(pairs)
 
     def reply(body: dict[str, Any]) -> str:
         return answers.get(str(body["messages"][-1]["content"]), "I do not know.")
 
-    guard = Guard(judge=None)
     with FakeOpenAIServer(reply) as upstream:
-        app = create_app(guard, upstream.url, policy=build_policy(policy), scoring=scoring)
-        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error"))
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        while not server.started:  # the app's startup warms the guard's models
-            time.sleep(0.05)
-        port = server.servers[0].sockets[0].getsockname()[1]
-        conn.send((upstream.url, f"http://127.0.0.1:{port}"))
+        conn.send(upstream.url)
         conn.recv()  # stop
-        server.should_exit = True
-        thread.join(timeout=30)
+
+
+def serve_proxy(conn: Connection, upstream: str, policy: str, scoring: str) -> None:
+    """Child process: the proxy on loopback until the parent says stop."""
+    import uvicorn
+
+    from faithguard import Guard
+    from faithguard.integrations.plugin import build_policy
+    from faithguard.integrations.proxy import create_app
+
+    guard = Guard(judge=None)
+    app = create_app(guard, upstream, policy=build_policy(policy), scoring=scoring)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:  # the app's startup warms the guard's models
+        time.sleep(0.05)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    conn.send(f"http://127.0.0.1:{port}")
+    conn.recv()  # stop
+    server.should_exit = True
+    thread.join(timeout=30)
     guard.close()
 
 
@@ -134,8 +142,12 @@ def main(argv: list[str] | None = None) -> int:
     prompts = [pairs[i % len(pairs)][0] for i in range(args.requests)]
     levels = [int(c) for c in args.concurrency.split(",")]
     ctx = multiprocessing.get_context("spawn")
+    up_parent, up_child = ctx.Pipe()
+    upstream_proc = ctx.Process(target=serve_upstream, args=(up_child, pairs), daemon=True)
+    upstream_proc.start()
+    direct_base = up_parent.recv()
     parent, child = ctx.Pipe()
-    proc = ctx.Process(target=serve, args=(child, pairs, args.policy, args.scoring), daemon=True)
+    proc = ctx.Process(target=serve_proxy, args=(child, direct_base, args.policy, args.scoring), daemon=True)
     proc.start()
     print(f"bench_proxy on {machine()}; CPU unpinned (load generator shares the cores)")
     print(
@@ -145,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     failed = 0
     try:
-        direct_base, proxy_base = parent.recv()
+        proxy_base = parent.recv()
         direct_url, proxy_url = direct_base + "/chat/completions", proxy_base + "/v1/chat/completions"
         rss = [rss_mb(proc.pid)]
         print(f"{'path':<44}{'reqs':>8}{'errors':>7}{'req/s':>8}{'p50 ms':>9}{'p99 ms':>9}")
@@ -162,10 +174,8 @@ def main(argv: list[str] | None = None) -> int:
             first = False
             print(row(f"direct, {c} clients", direct, derr, dsec))
             print(row(f"proxy, {c} clients ({cache})", proxied, perr, psec))
-            if first is False and c == levels[0] and len(pairs) < len(prompts):
-                new = proxied[: len(pairs)] if c == 1 else []
-                if new:
-                    print(row("  of which the first pass (new queries)", new, 0))
+            if c == levels[0] == 1:  # one client: the first pass is the only one with new queries
+                print(row("  of which the first pass (new queries)", proxied[: len(pairs)], 0))
             added = (pct(proxied, 0.5) - pct(direct, 0.5), pct(proxied, 0.99) - pct(direct, 0.99))
             print(f"{'':<4}added latency at {c} clients: p50 {added[0]:+.1f} ms, p99 {added[1]:+.1f} ms")
             failed += derr + perr
@@ -179,6 +189,8 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         parent.send("stop")
         proc.join(timeout=60)
+        up_parent.send("stop")
+        upstream_proc.join(timeout=30)
     if failed:
         print(f"FAILED: {failed} requests failed", file=sys.stderr)
         return 1

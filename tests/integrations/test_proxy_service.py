@@ -149,3 +149,44 @@ def test_tool_call_passes_through_the_proxy_unscored_even_under_block() -> None:
     assert message["content"] is None and message["tool_calls"][0]["function"]["name"] == "weather"
     assert '"tool_calls"' in streamed and streamed.rstrip().endswith("data: [DONE]")
     assert reports == []
+
+
+class GatedInputDetector:
+    """An input detector that waits until the test opens its gate."""
+
+    name = "gated-input-test"
+    stage = "input"
+    order = 10
+    timeout: float | None = None
+
+    def __init__(self) -> None:
+        import threading
+
+        self.gate = threading.Event()
+        self.ran = threading.Event()
+
+    def run(self, ctx: Any) -> DetectorResult:
+        self.ran.set()
+        self.gate.wait(20)
+        return DetectorResult()
+
+
+def test_observe_runs_no_guard_stage_on_the_request_path(upstream: FakeOpenAIServer) -> None:
+    """The answer arrives while the input stage is still blocked: observe has nothing of the guard in the way."""
+    gated = GatedInputDetector()
+    guard = make_guard(extra=[gated])
+    reports: list[Report] = []
+
+    async def go() -> httpx.Response:
+        async with client_for(guard, upstream.url, on_report=reports.append) as client:
+            resp = await asyncio.wait_for(client.post(URL, json=CHAT), timeout=15)
+            assert await asyncio.to_thread(gated.ran.wait, 15)  # the input stage did start, in the background
+            gated.gate.set()
+            app_proxy = client._transport.app.state.proxy  # type: ignore[attr-defined]
+            assert await asyncio.to_thread(app_proxy.scoring.join, 30)
+            return resp
+
+    resp = asyncio.run(go())
+    guard.close()
+    assert resp.status_code == 200 and resp.headers["x-faithguard-score"] == "pending"
+    assert len(reports) == 1 and reports[0].constraint_score == 10.0

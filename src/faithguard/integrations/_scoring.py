@@ -4,8 +4,10 @@ The proxy answers the client at upstream speed and hands the answer's scoring to
 Up to half full, every answer is queued. Past half, only one answer in ``sample_every`` is
 queued ("sampled_out" counts the rest); when full, answers are not queued ("dropped"). A job
 that is not run calls its ``skip`` callback, which closes the call's guard span unscored, so
-memory stays bounded and every span still ends. Counts are kept here and as the
-``faithguard.proxy.scoring.skipped`` counter (attribute ``reason``).
+memory stays bounded and every span still ends. Each worker rests after a job in proportion to
+its length (``duty`` 0.5: as long as the job took), so scoring, which holds the GIL, leaves the
+event loop at least half of the interpreter's time; the queue sheds the load that does not fit.
+Counts are kept here and as the ``faithguard.proxy.scoring.skipped`` counter (attribute ``reason``).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -31,10 +34,12 @@ class _Job:
 class ScoringQueue:
     """Bounded background scoring with sampling under load; daemon workers never hold up exit."""
 
-    def __init__(self, maxsize: int = 256, *, workers: int = 1, sample_every: int = 4, meter: Any = None) -> None:
-        if maxsize < 1 or workers < 1 or sample_every < 1:
-            raise ValueError("maxsize, workers and sample_every must be >= 1")
-        self.maxsize, self.sample_every = maxsize, sample_every
+    def __init__(
+        self, maxsize: int = 256, *, workers: int = 1, sample_every: int = 4, duty: float = 0.5, meter: Any = None
+    ) -> None:
+        if maxsize < 1 or workers < 1 or sample_every < 1 or not 0 < duty <= 1:
+            raise ValueError("maxsize, workers and sample_every must be >= 1, and 0 < duty <= 1")
+        self.maxsize, self.sample_every, self.duty = maxsize, sample_every, duty
         self._queue: queue.Queue[_Job | None] = queue.Queue(maxsize=maxsize)
         self._lock = threading.Lock()
         self._seen_busy = 0
@@ -93,6 +98,7 @@ class ScoringQueue:
             if job is None:
                 self._queue.task_done()
                 return
+            started = time.monotonic()
             try:
                 job.run()
                 outcome = "scored"
@@ -102,6 +108,10 @@ class ScoringQueue:
             with self._lock:
                 self.counts[outcome] += 1
             self._queue.task_done()
+            if self.duty < 1 and not self._stopping:
+                # Scoring is CPU work under the GIL: rest in proportion, so the event loop answering
+                # clients gets the interpreter at least (1 - duty) of the time. Load beyond that is shed.
+                time.sleep((time.monotonic() - started) * (1 - self.duty) / self.duty)
 
     def join(self, timeout: float | None = None) -> bool:
         """Wait until every queued answer is scored; False on timeout."""

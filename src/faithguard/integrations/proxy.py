@@ -163,6 +163,9 @@ class _Proxy:
         self.guard, self.upstream, self.policy, self.client = guard, upstream.rstrip("/"), policy, client
         self.metrics, self.on_report, self.block_text = metrics, on_report, block_text
         self.background, self.scoring, self.timeout, self.max_body_bytes = background, scoring, timeout, max_body_bytes
+        # A policy that can only observe never acts on input verdicts: in background mode its input
+        # stage runs in the scoring queue too, so nothing of the guard's work is on the request path.
+        self.defer_input = background and policy_name(policy) == "observe"
         self.errors = guard.telemetry.meter.create_counter(
             "faithguard.proxy.errors", unit="{request}", description="Proxy requests answered with an error status"
         )
@@ -277,11 +280,12 @@ class _Proxy:
             return self._fail(Problem(400, f"cannot read the request: {exc}", "invalid_request_error"), path)
         finally:
             otel_context.detach(token)
-        blocked = await run_in_threadpool(call.before)
-        if blocked is not None:
-            kinds = sorted({v.kind for v in blocked.report.verdicts}) if blocked.report is not None else []
-            log.info("blocked before the call: %s", ",".join(kinds))
-            return self._blocked(blocked, model, stream)
+        if not self.defer_input:
+            blocked = await run_in_threadpool(call.before)
+            if blocked is not None:
+                kinds = sorted({v.kind for v in blocked.report.verdicts}) if blocked.report is not None else []
+                log.info("blocked before the call: %s", ",".join(kinds))
+                return self._blocked(blocked, model, stream)
         with call.chat_span() as span:
             headers = _forward_headers(request.headers)
             inject_context(headers)  # the upstream's spans become children of the chat span
@@ -388,6 +392,8 @@ class _Proxy:
             return
 
         def run() -> None:
+            if self.defer_input:
+                call.before()  # an observe policy never blocks: the input stage ran off the path too
             self._notify(call.after(text))
 
         def skip() -> None:
