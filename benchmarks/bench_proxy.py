@@ -1,44 +1,43 @@
-"""Loopback load test of the guarding proxy: throughput and added latency vs calling the upstream directly.
+"""Loopback load test of the guarding proxy: added latency over the direct upstream at 1, 8 and 32 clients.
 
-Starts a fake OpenAI-compatible upstream and the proxy (uvicorn, observe policy, offline
-``Guard(judge=None)``) on 127.0.0.1 in a child process, measures added latency one request at a
-time (direct vs through the proxy), then sends ``--requests`` chat completions through the proxy
-with ``--concurrency`` clients for throughput, checks that none failed, and samples the proxy
-process's RSS at start, middle and end. Bounded: it stops by itself.
+Traffic is real: the prompts of the IFEval dev set (study part only, see ``_split.py``) with the
+GPT-4 answers recorded for them, served by a scripted OpenAI-compatible upstream, so queries are
+distinct and answers have their real lengths. The proxy (uvicorn, offline ``Guard(judge=None)``,
+the chosen policy and scoring mode) runs in one child process, the upstream in another; this
+process generates the load. For each concurrency it sends the same request list directly and
+through the proxy and prints p50/p99, the difference (added latency), errors, the scoring
+queue's counts and the proxy's RSS. The first pass over the prompts meets an empty decomposition
+cache ("new"); later passes are cached -- both are printed. CPU is not pinned: the machine's cores
+are shared with the load generator, so added latency includes contention. Bounded: it stops by
+itself.
 
-    PYTHONPATH=src python benchmarks/bench_proxy.py [--requests 10000] [--concurrency 8]
+    PYTHONPATH=src python benchmarks/bench_proxy.py [--data ../shared/data] [--requests 10000]
+        [--concurrency 1,8,32] [--policy observe] [--scoring auto]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import multiprocessing
-import statistics
 import sys
 import threading
 import time
-from collections.abc import Callable
 from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import Any
 
 import httpx
-import uvicorn
 
-from faithguard import Guard, Policy
-from faithguard.integrations.fake_upstream import FakeOpenAIServer
-from faithguard.integrations.proxy import create_app
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _machine import machine, pct
+from _split import KEYS, split_rows
 
-QUERIES = [
-    "Which museum in Paris should I visit first?",
-    "List three rivers in Germany, in alphabetical order.",
-    "Summarise the history of the Eiffel Tower in two sentences.",
-    "Name two novels by Jane Austen published before 1815.",
-]
-ANSWER = "The Louvre museum in Paris is a good first visit; the Rhine, Elbe and Main are rivers in Germany."
+DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 
 
-def rss_mb(pid: int | str = "self") -> float:
+def rss_mb(pid: int) -> float:
     """Resident set size of a process in MiB (Linux /proc)."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -46,113 +45,154 @@ def rss_mb(pid: int | str = "self") -> float:
     return float("nan")
 
 
-def serve(conn: Connection) -> None:
-    """Child process: the fake upstream and the proxy on loopback until the parent says stop."""
-    guard = Guard(judge=None)
-    for q in QUERIES:  # warm the spaCy pipeline and the decomposition cache
-        guard.check(q, ANSWER)
-    with FakeOpenAIServer([ANSWER]) as upstream:
-        config = uvicorn.Config(
-            create_app(guard, upstream.url, policy=Policy.observe()), host="127.0.0.1", port=0, log_level="error"
-        )
-        server = uvicorn.Server(config)
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        while not server.started:
-            time.sleep(0.01)
-        port = server.servers[0].sockets[0].getsockname()[1]
-        conn.send((upstream.url, f"http://127.0.0.1:{port}/v1/chat/completions"))
+def traffic(data: Path) -> list[tuple[str, str]]:
+    """(prompt, recorded answer) pairs of the IFEval dev set's study part."""
+    base = data / "ifeval-dev"
+    rows = [json.loads(line) for line in (base / "input_data.jsonl").read_text().splitlines() if line.strip()]
+    answers: dict[str, str] = {}
+    for path in base.glob("input_response_data_*.jsonl"):
+        for line in path.read_text().splitlines():
+            if line.strip():
+                row = json.loads(line)
+                answers[row["prompt"]] = row["response"]
+    study = split_rows("ifeval", rows, KEYS["ifeval"])["study"]
+    return [(r["prompt"], answers[r["prompt"]]) for r in study if r["prompt"] in answers]
+
+
+def serve_upstream(conn: Connection, pairs: list[tuple[str, str]]) -> None:
+    """Child process: the scripted upstream (its own process, so it never competes with the proxy's GIL)."""
+    from faithguard.integrations.fake_upstream import FakeOpenAIServer
+
+    answers = dict(pairs)
+
+    def reply(body: dict[str, Any]) -> str:
+        return answers.get(str(body["messages"][-1]["content"]), "I do not know.")
+
+    with FakeOpenAIServer(reply) as upstream:
+        conn.send(upstream.url)
         conn.recv()  # stop
-        server.should_exit = True
-        thread.join(timeout=10)
+
+
+def serve_proxy(conn: Connection, upstream: str, policy: str, scoring: str) -> None:
+    """Child process: the proxy on loopback until the parent says stop."""
+    import uvicorn
+
+    from faithguard import Guard
+    from faithguard.integrations.plugin import build_policy
+    from faithguard.integrations.proxy import create_app
+
+    guard = Guard(judge=None)
+    app = create_app(guard, upstream, policy=build_policy(policy), scoring=scoring)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:  # the app's startup warms the guard's models
+        time.sleep(0.05)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    conn.send(f"http://127.0.0.1:{port}")
+    conn.recv()  # stop
+    server.should_exit = True
+    thread.join(timeout=30)
     guard.close()
 
 
-async def load(
-    url: str, n: int, concurrency: int, on_progress: Callable[[], None] | None = None
-) -> tuple[list[float], int]:
-    """Send ``n`` requests with ``concurrency`` workers; (latencies in ms, error count)."""
+async def load(url: str, prompts: list[str], concurrency: int) -> tuple[list[float], int]:
+    """Send one request per prompt with ``concurrency`` workers; (latencies in ms, error count)."""
     latencies: list[float] = []
     errors = 0
-    counter = iter(range(n))
+    work = iter(prompts)
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
 
     async def worker(client: httpx.AsyncClient) -> None:
         nonlocal errors
-        for i in counter:
-            body = {"model": "bench", "messages": [{"role": "user", "content": QUERIES[i % len(QUERIES)]}]}
+        for prompt in work:
+            body = {"model": "bench", "messages": [{"role": "user", "content": prompt}]}
             t0 = time.perf_counter()
             try:
                 resp = await client.post(url, json=body)
-                ok = resp.status_code == 200 and resp.json()["choices"][0]["message"]["content"] == ANSWER
-            except httpx.HTTPError:
+                ok = resp.status_code == 200 and bool(resp.json()["choices"][0]["message"]["content"])
+            except (httpx.HTTPError, ValueError, KeyError):
                 ok = False
             latencies.append((time.perf_counter() - t0) * 1000)
             errors += not ok
-            if on_progress is not None and len(latencies) == n // 2:
-                on_progress()
 
-    async with httpx.AsyncClient(limits=limits, timeout=30.0) as client:
+    async with httpx.AsyncClient(limits=limits, timeout=120.0) as client:
         await asyncio.gather(*(worker(client) for _ in range(concurrency)))
     return latencies, errors
 
 
-def pct(values: list[float], q: float) -> float:
-    """The q-th percentile (0-100)."""
-    return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1] if len(values) > 1 else values[0]
+def row(name: str, lat: list[float], err: int, seconds: float | None = None) -> str:
+    rate = f"{len(lat) / seconds:>8.0f}" if seconds else f"{'':>8}"
+    return f"{name:<44}{len(lat):>8}{err:>7}{rate}{pct(lat, 0.5):>9.1f}{pct(lat, 0.99):>9.1f}"
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the benchmark and print a table; exit 1 on any failed request."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--requests", type=int, default=10000, help="requests through the proxy (default 10000)")
-    parser.add_argument("--concurrency", type=int, default=8, help="clients for the throughput run")
-    parser.add_argument("--latency-requests", type=int, default=1000, help="one-at-a-time requests per path")
+    """Run the benchmark and print the table; exit 1 on any failed request."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the shared data folder")
+    parser.add_argument("--requests", type=int, default=10000, help="requests per concurrency and path")
+    parser.add_argument("--concurrency", default="1,8,32", help="comma-separated client counts")
+    parser.add_argument("--policy", default="observe", choices=("observe", "annotate", "block"))
+    parser.add_argument("--scoring", default="auto", choices=("auto", "inline", "background"))
     args = parser.parse_args(argv)
-    parent, child = multiprocessing.get_context("spawn").Pipe()
-    proc = multiprocessing.get_context("spawn").Process(target=serve, args=(child,), daemon=True)
+    pairs = traffic(args.data)
+    if not pairs:
+        print(f"bench_proxy: no IFEval dev rows under {args.data}", file=sys.stderr)
+        return 2
+    prompts = [pairs[i % len(pairs)][0] for i in range(args.requests)]
+    levels = [int(c) for c in args.concurrency.split(",")]
+    ctx = multiprocessing.get_context("spawn")
+    up_parent, up_child = ctx.Pipe()
+    upstream_proc = ctx.Process(target=serve_upstream, args=(up_child, pairs), daemon=True)
+    upstream_proc.start()
+    direct_base = up_parent.recv()
+    parent, child = ctx.Pipe()
+    proc = ctx.Process(target=serve_proxy, args=(child, direct_base, args.policy, args.scoring), daemon=True)
     proc.start()
+    print(f"bench_proxy on {machine()}; CPU unpinned (load generator shares the cores)")
+    print(
+        f"traffic: ifeval-dev split=study, {len(pairs)} distinct prompts with their recorded GPT-4 answers "
+        f"(answer length p50 {pct([float(len(a)) for _, a in pairs], 0.5):.0f} chars); "
+        f"policy {args.policy}, scoring {args.scoring}"
+    )
+    failed = 0
     try:
-        direct_url, proxy_url = parent.recv()
-        direct_url += "/chat/completions"
-        n1 = args.latency_requests
-        asyncio.run(load(direct_url, 200, 1))  # warm-up
-        asyncio.run(load(proxy_url, 200, 1))
-        # Added latency: one request at a time, so nothing queues behind the guard's CPU work.
-        direct, direct_err = asyncio.run(load(direct_url, n1, 1))
-        proxied1, err1 = asyncio.run(load(proxy_url, n1, 1))
-        # Throughput and memory: the full run with concurrent clients.
-        rss = {"start": rss_mb(proc.pid)}
-        t0 = time.perf_counter()
-        proxied, proxy_err = asyncio.run(
-            load(proxy_url, args.requests, args.concurrency, lambda: rss.__setitem__("middle", rss_mb(proc.pid)))
+        proxy_base = parent.recv()
+        direct_url, proxy_url = direct_base + "/chat/completions", proxy_base + "/v1/chat/completions"
+        rss = [rss_mb(proc.pid)]
+        print(f"{'path':<44}{'reqs':>8}{'errors':>7}{'req/s':>8}{'p50 ms':>9}{'p99 ms':>9}")
+        first = True
+        for c in levels:
+            t0 = time.perf_counter()
+            direct, derr = asyncio.run(load(direct_url, prompts, c))
+            dsec = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            proxied, perr = asyncio.run(load(proxy_url, prompts, c))
+            psec = time.perf_counter() - t0
+            rss.append(rss_mb(proc.pid))
+            cache = "first pass new, then cached" if first else "cached"
+            first = False
+            print(row(f"direct, {c} clients", direct, derr, dsec))
+            print(row(f"proxy, {c} clients ({cache})", proxied, perr, psec))
+            if c == levels[0] == 1:  # one client: the first pass is the only one with new queries
+                print(row("  of which the first pass (new queries)", proxied[: len(pairs)], 0))
+            added = (pct(proxied, 0.5) - pct(direct, 0.5), pct(proxied, 0.99) - pct(direct, 0.99))
+            print(f"{'':<4}added latency at {c} clients: p50 {added[0]:+.1f} ms, p99 {added[1]:+.1f} ms")
+            failed += derr + perr
+        health = httpx.get(proxy_base + "/healthz", timeout=10).json()
+        queue = health["queue"]
+        print(
+            f"scoring ({health['scoring']}): queued {queue['queued']}, scored {queue['scored']}, "
+            f"sampled out {queue['sampled_out']}, dropped {queue['dropped']}, still queued {queue['depth']}"
         )
-        proxy_s = time.perf_counter() - t0
-        rss["end"] = rss_mb(proc.pid)
+        print("proxy RSS MiB after start and each level: " + ", ".join(f"{r:.0f}" for r in rss))
     finally:
         parent.send("stop")
-        proc.join(timeout=15)
-    print("bench_proxy: loopback; proxy + fake upstream in a child process, load generator in this one;")
-    print("offline Guard(judge=None), policy observe (input checks before forwarding, scoring before replying)")
-    print(f"{'path':<34}{'requests':>9}{'errors':>8}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}")
-    rows = [
-        ("direct to upstream, 1 at a time", direct, direct_err, None),
-        ("through proxy, 1 at a time", proxied1, err1, None),
-        (f"through proxy, {args.concurrency} concurrent", proxied, proxy_err, len(proxied) / proxy_s),
-    ]
-    for name, lat, err, rps in rows:
-        rate = f"{rps:>9.0f}" if rps is not None else f"{'':>9}"
-        print(f"{name:<34}{len(lat):>9}{err:>8}{rate}{pct(lat, 50):>9.2f}{pct(lat, 99):>9.2f}")
-    added50, added99 = pct(proxied1, 50) - pct(direct, 50), pct(proxied1, 99) - pct(direct, 99)
-    print(f"added latency (1 at a time): p50 {added50:+.2f} ms, p99 {added99:+.2f} ms")
-    mid = rss.get("middle", float("nan"))
-    print(
-        f"proxy process RSS MiB over {args.requests} requests: start {rss['start']:.1f}, middle {mid:.1f},"
-        f" end {rss['end']:.1f} (end - middle {rss['end'] - mid:+.1f})"
-    )
-    errors = direct_err + err1 + proxy_err
-    if errors:
-        print(f"FAILED: {errors} requests failed", file=sys.stderr)
+        proc.join(timeout=60)
+        up_parent.send("stop")
+        upstream_proc.join(timeout=30)
+    if failed:
+        print(f"FAILED: {failed} requests failed", file=sys.stderr)
         return 1
     return 0
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from faithguard import Guard
 from faithguard.integrations.prometheus import prometheus_metrics
+from faithguard.integrations.warmup import warm
 
 
 def main() -> None:
     metrics = prometheus_metrics()
     guard = Guard(judge=None, meter_provider=metrics.meter_provider)
+    warm(guard)  # load the models now: the first call is then scored like the rest
     answers = ["Visit the Louvre museum in Paris.", "Try the Colosseum in Rome.", "The Orsay museum in Paris."]
     for answer in answers:
         report = guard.check("Which museum in Paris should I visit?", answer)

@@ -11,6 +11,7 @@ from langchain_core.runnables import RunnablePassthrough
 
 from faithguard import Guard, HallucinationBlocked, Policy
 from faithguard.integrations.langchain import FaithGuardCallbackHandler, GuardRunnable
+from faithguard.integrations.warmup import warm
 
 
 class MemoryRetriever(BaseRetriever):
@@ -25,6 +26,7 @@ class MemoryRetriever(BaseRetriever):
 
 def main() -> None:
     guard = Guard(judge=None)
+    warm(guard)  # load the models now: the first call is then scored like the rest
     retriever = MemoryRetriever(docs=[Document(page_content="The Louvre is the largest museum in Paris.")])
     prompt = ChatPromptTemplate.from_messages([("system", "Answer from: {context}"), ("human", "{question}")])
     model = FakeListChatModel(responses=["Visit the Louvre museum in Paris.", "Try the Colosseum in Rome."])

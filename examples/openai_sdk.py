@@ -7,10 +7,12 @@ import openai
 from faithguard import Guard, Policy
 from faithguard.integrations.fake_upstream import FakeOpenAIServer
 from faithguard.integrations.openai import wrap
+from faithguard.integrations.warmup import warm
 
 
 def main() -> None:
     guard = Guard(judge=None)
+    warm(guard)  # load the models now: the first call is then scored like the rest
     with FakeOpenAIServer(["Visit the Louvre museum in Paris."]) as server:
         client = openai.OpenAI(base_url=server.url, api_key="sk-local", max_retries=0)
         wrap(client, guard, policy=Policy.annotate())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from faithguard import Guard, Policy
+from faithguard.integrations.warmup import warm
 
 
 def fake_llm(prompt: str) -> str:
@@ -12,6 +13,7 @@ def fake_llm(prompt: str) -> str:
 
 def main() -> None:
     guard = Guard(judge=None)
+    warm(guard)  # load the models now: the first call is then scored like the rest
     reports = []
     ask = guard.wrap(fake_llm, policy=Policy.observe(), on_report=reports.append)
     answer = ask("Which museum in Paris should I visit first?")

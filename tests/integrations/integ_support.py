@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+import httpx
 
 from faithguard import Category, Constraint, Guard, Policy, Severity, Tier, Verdict
 from faithguard.plugins import make_plugin_manager
@@ -13,6 +17,8 @@ CONSTRAINTS = [
     Constraint(id="c2", text="museum", category=Category.SUBJECT, tier=Tier.MANDATORY),
 ]
 GOOD = "Visit the Louvre museum in Paris."
+CHAT = {"model": "m", "messages": [{"role": "user", "content": "Which museum in Paris should I visit?"}]}
+URL = "/v1/chat/completions"
 BAD = "Visit the Colosseum in Rome."
 
 
@@ -80,3 +86,17 @@ def missing_content_detector() -> StaticDetector:
         clarification="Please paste the text you want summarised.",
         name="missing-test",
     )
+
+
+@contextlib.asynccontextmanager
+async def client_for(guard: Guard, upstream: str, **kwargs: Any) -> AsyncIterator[httpx.AsyncClient]:
+    """A client of the proxy app (its lifespan run: warm-up, then the scoring queue stopped at the end)."""
+    from faithguard.integrations.proxy import create_app
+
+    kwargs.setdefault("warmup", False)  # the fake guards load no models; test_serve covers warm-up
+    app = create_app(guard, upstream, **kwargs)
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://proxy") as client,
+    ):
+        yield client

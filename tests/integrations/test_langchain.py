@@ -154,3 +154,99 @@ def test_runnable_stream_block_raises_at_end(guard: Guard) -> None:
 def test_runnable_async_invoke(guard: Guard) -> None:
     out = asyncio.run(GuardRunnable(rag_chain([GOOD]), guard, Policy.annotate()).ainvoke(QUESTION))
     assert out.response_metadata["faithguard"]["score"] == 10.0
+
+
+class NeedsDocuments:
+    """Input stage: a request about "the report" with no document is missing its content."""
+
+    name = "needs-docs-test"
+    stage = "input"
+    order = 50
+    timeout: float | None = None
+
+    def run(self, ctx: Any) -> Any:
+        from faithguard import DetectorResult, Severity, Verdict
+
+        if ctx.documents:
+            return DetectorResult()
+        verdict = Verdict(kind="missing_content", severity=Severity.CRITICAL, explanation="no document")
+        return DetectorResult(verdicts=[verdict], findings={"clarification": "Which report? Please attach it."})
+
+
+def test_input_checks_see_documents_retrieved_inside_the_chain() -> None:
+    guard = make_guard(extra=[NeedsDocuments()])
+    policy = Policy.block(["missing_content"])
+    model = FakeListChatModel(responses=[GOOD])
+    retriever = MemoryRetriever(docs=[Document(page_content=DOC)])
+    prompt = ChatPromptTemplate.from_messages([("system", "Answer from: {context}"), ("human", "{question}")])
+    chain = {"context": retriever, "question": RunnablePassthrough()} | prompt | model
+    out = GuardRunnable(chain, guard, policy).invoke(QUESTION)
+    assert out.content == GOOD  # the retriever found the document before the input checks ran
+    out = asyncio.run(GuardRunnable(chain, guard, policy).ainvoke(QUESTION))
+    assert out.content == GOOD
+    assert model.i == 0  # FakeListChatModel cycles: two calls went through
+
+    empty = MemoryRetriever(docs=[])
+    lonely = {"context": empty, "question": RunnablePassthrough()} | prompt | FakeListChatModel(responses=[BAD])
+    blocked = GuardRunnable(lonely, guard, policy).invoke(QUESTION)
+    assert blocked.content == "Which report? Please attach it."
+    assert blocked.response_metadata["finish_reason"] == "content_filter"
+    assert lonely.last.i == 0  # type: ignore[attr-defined]  # stopped before the model ran
+    ablocked = asyncio.run(GuardRunnable(lonely, guard, policy).ainvoke(QUESTION))
+    assert ablocked.content == "Which report? Please attach it."
+
+    async def collect() -> list[Any]:
+        return [c async for c in GuardRunnable(lonely, guard, policy).astream(QUESTION)]
+
+    assert [c.content for c in asyncio.run(collect())] == ["Which report? Please attach it."]
+    assert lonely.last.i == 0  # type: ignore[attr-defined]
+    guard.close()
+
+
+def test_string_chain_streams_only_strings(guard: Guard) -> None:
+    from langchain_core.output_parsers import StrOutputParser
+
+    chain = rag_chain([BAD]) | StrOutputParser()
+    chunks = list(GuardRunnable(chain, guard, Policy.annotate()).stream(QUESTION))
+    assert all(isinstance(c, str) for c in chunks)
+    assert "".join(chunks) == BAD  # the annotate tail is an empty string carrying the report
+    assert isinstance(chunks[-1], AnnotatedText) and chunks[-1].report.constraint_score == 0.0  # type: ignore[union-attr]
+
+    async def collect() -> list[Any]:
+        return [c async for c in GuardRunnable(chain, guard, Policy.annotate()).astream(QUESTION)]
+
+    assert "".join(asyncio.run(collect())) == BAD
+    fallback = Policy.block(["omission"], fallback="Unsure.")
+    # a streamed answer cannot be taken back: the block comes as an empty last string carrying the report
+    assert "".join(GuardRunnable(chain, guard, fallback).stream(QUESTION)) == BAD
+
+
+def test_string_chain_blocked_before_the_model_streams_a_string() -> None:
+    from langchain_core.output_parsers import StrOutputParser
+
+    guard = make_guard(extra=[NeedsDocuments()])
+    prompt = ChatPromptTemplate.from_messages([("human", "{question}")])
+    chain = {"question": RunnablePassthrough()} | prompt | FakeListChatModel(responses=[BAD]) | StrOutputParser()
+    chunks = list(GuardRunnable(chain, guard, Policy.block(["missing_content"])).stream(QUESTION))
+    assert chunks == ["Which report? Please attach it."] and isinstance(chunks[0], str)
+    out = GuardRunnable(chain, guard, Policy.block(["missing_content"])).invoke(QUESTION)
+    assert out == "Which report? Please attach it." and isinstance(out, str)
+    guard.close()
+
+
+def test_tool_call_message_is_not_an_answer(guard: Guard) -> None:
+    call = AIMessage(content="", tool_calls=[{"name": "weather", "args": {"city": "Paris"}, "id": "t1"}])
+    model = GenericFakeChatModel(messages=iter([call, call]))
+    out = GuardRunnable(model, guard, Policy.block(["*"], min_severity="info")).invoke(QUESTION)
+    assert out.tool_calls[0]["name"] == "weather"  # returned untouched, not replaced, not raised
+    assert "faithguard" not in out.response_metadata
+    from langchain_core.runnables import RunnableLambda
+
+    piece = {"name": "weather", "args": '{"city": "Paris"}', "id": "t1", "index": 0}
+    streamer = RunnableLambda(lambda _: AIMessageChunk(content="", tool_call_chunks=[piece]))
+    chunks = list(GuardRunnable(streamer, guard, Policy.block(["*"], min_severity="info")).stream(QUESTION))
+    assert len(chunks) == 1 and chunks[0].tool_call_chunks
+    assert all("faithguard" not in c.response_metadata for c in chunks)
+    handler = FaithGuardCallbackHandler(guard)
+    GenericFakeChatModel(messages=iter([call])).invoke(QUESTION, config={"callbacks": [handler]})
+    assert len(handler.reports) == 0

@@ -121,3 +121,37 @@ def test_upstream_error_propagates_unchanged(guard: Guard) -> None:
         wrap(client, guard)
         with pytest.raises(openai.InternalServerError):
             client.chat.completions.create(model="m", messages=MESSAGES)  # type: ignore[arg-type]
+
+
+def test_tool_call_passes_through_unscored_under_block(guard: Guard) -> None:
+    """An agent step (content null + tool_calls) is neither blocked nor scored as an empty answer."""
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    from faithguard.integrations.fake_upstream import tool_call_message
+
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    traced = make_guard(tracer_provider=provider)
+    reports: list[Report] = []
+    reply = tool_call_message("weather", '{"city": "Paris"}')
+    with FakeOpenAIServer([reply]) as srv, _client(srv) as client:
+        wrap(client, traced, Policy.block(fallback="Blocked."), on_report=reports.append)
+        result = client.chat.completions.create(model="m", messages=MESSAGES)  # type: ignore[arg-type]
+        assert isinstance(result, ChatCompletion)
+        assert result.choices[0].message.tool_calls is not None
+        assert result.choices[0].message.tool_calls[0].function.name == "weather"
+        assert result.choices[0].finish_reason == "tool_calls"
+        chunks = list(client.chat.completions.create(model="m", messages=MESSAGES, stream=True))  # type: ignore[call-overload]
+        assert chunks[-1].choices[0].finish_reason == "tool_calls"
+    traced.close()
+    assert reports == []  # nothing was scored: a tool call is not an answer
+    chat = next(s for s in exporter.get_finished_spans() if s.name == "chat m")  # the non-streamed call
+    assert chat.attributes is not None
+    assert chat.attributes["faithguard.tool_calls"] == 1
+    assert chat.attributes["gen_ai.response.finish_reasons"] == ("tool_calls",)
+    assert chat.attributes["gen_ai.response.model"] == "m"
+    roots = [s for s in exporter.get_finished_spans() if s.name.startswith("guard ")]
+    assert len(roots) == 2 and all(s.end_time is not None for s in roots)  # both guard spans closed

@@ -32,6 +32,8 @@ async def proxy(guard: Guard, upstream: str, **kwargs: Any) -> AsyncIterator[htt
         app = create_app(guard, upstream, http_client=upstream_client, **kwargs)
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://proxy") as client:
             yield client
+        # reports scored in the background are delivered before the test reads them
+        assert await asyncio.to_thread(app.state.proxy.scoring.join, 30)
 
 
 def post(guard: Guard, upstream: str, body: object, headers: dict[str, str] | None = None, **kw: Any) -> httpx.Response:
@@ -44,7 +46,7 @@ def post(guard: Guard, upstream: str, body: object, headers: dict[str, str] | No
 
 def test_observe_passes_answer_through_with_verdict_headers(guard: Guard, upstream: FakeOpenAIServer) -> None:
     reports: list[Report] = []
-    resp = post(guard, upstream.url, CHAT, on_report=reports.append)
+    resp = post(guard, upstream.url, CHAT, on_report=reports.append, scoring="inline")
     assert resp.status_code == 200
     body = resp.json()
     assert body["choices"][0]["message"]["content"] == GOOD
@@ -174,7 +176,7 @@ def test_healthz_metrics_and_passthrough(upstream: FakeOpenAIServer) -> None:
     guard = make_guard(meter_provider=metrics.meter_provider)
 
     async def go() -> tuple[str, httpx.Response, httpx.Response]:
-        async with proxy(guard, upstream.url, metrics=metrics) as client:
+        async with proxy(guard, upstream.url, metrics=metrics, scoring="inline") as client:
             assert (await client.get("/healthz")).json()["status"] == "ok"
             await client.post("/v1/chat/completions", json=CHAT)
             text = (await client.get("/metrics")).text

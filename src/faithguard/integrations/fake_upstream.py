@@ -16,32 +16,51 @@ from collections.abc import Callable, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-__all__ = ["FakeOpenAIServer", "completion_body", "stream_events"]
+__all__ = ["FakeOpenAIServer", "completion_body", "stream_events", "tool_call_message"]
 
-Reply = Callable[[dict[str, Any]], str]
+#: A scripted reply: the answer text, or an assistant message dict (e.g. ``{"content": None, "tool_calls": [...]}``).
+ReplyValue = str | dict[str, Any]
+Reply = Callable[[dict[str, Any]], ReplyValue]
 
 
-def completion_body(text: str, model: str, finish_reason: str = "stop") -> dict[str, Any]:
-    """An OpenAI ``chat.completion`` object answering ``text``."""
-    words = len(text.split())
+def tool_call_message(name: str, arguments: str, call_id: str = "call_fake1") -> dict[str, Any]:
+    """An assistant message that only asks for one function call (``content`` is null)."""
+    call = {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+    return {"role": "assistant", "content": None, "tool_calls": [call]}
+
+
+def completion_body(reply: ReplyValue, model: str, finish_reason: str | None = None) -> dict[str, Any]:
+    """An OpenAI ``chat.completion`` object answering ``reply``."""
+    message = {"role": "assistant", "content": reply} if isinstance(reply, str) else {"role": "assistant", **reply}
+    finish = finish_reason or ("tool_calls" if message.get("tool_calls") else "stop")
+    words = len(str(message.get("content") or "").split())
     return {
         "id": f"chatcmpl-fake{int(time.time() * 1000) % 10**9}",
         "object": "chat.completion",
         "created": int(time.time()),
         "model": model,
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": finish_reason}],
+        "choices": [{"index": 0, "message": message, "finish_reason": finish}],
         "usage": {"prompt_tokens": 10, "completion_tokens": words, "total_tokens": 10 + words},
     }
 
 
-def stream_events(text: str, model: str, finish_reason: str = "stop") -> list[bytes]:
-    """The SSE events of a streamed answer: a role chunk, one chunk per word, a finish chunk, ``[DONE]``."""
+def stream_events(reply: ReplyValue, model: str, finish_reason: str | None = None) -> list[bytes]:
+    """The SSE events of a streamed answer: a role chunk, one chunk per word, a finish chunk, ``[DONE]``.
+
+    A tool-call reply streams as one delta carrying the whole call, then ``finish_reason="tool_calls"``.
+    """
     base = {"id": "chatcmpl-fakestream", "object": "chat.completion.chunk", "created": int(time.time()), "model": model}
 
     def event(delta: dict[str, Any], finish: str | None = None) -> bytes:
         body = {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
         return b"data: " + json.dumps(body).encode() + b"\n\n"
 
+    if not isinstance(reply, str):
+        calls = [{"index": i, **c} for i, c in enumerate(reply.get("tool_calls") or [])]
+        delta = {"role": "assistant", "content": reply.get("content"), "tool_calls": calls}
+        return [event(delta), event({}, finish_reason or "tool_calls"), b"data: [DONE]\n\n"]
+    text = reply
+    finish_reason = finish_reason or "stop"
     words = text.split(" ")
     out = [event({"role": "assistant", "content": ""})]
     out += [event({"content": w if i == len(words) - 1 else w + " "}) for i, w in enumerate(words)]
@@ -59,7 +78,7 @@ class FakeOpenAIServer:
 
     def __init__(
         self,
-        replies: Sequence[str] | Reply = ("Hello.",),
+        replies: Sequence[ReplyValue] | Reply = ("Hello.",),
         *,
         host: str = "127.0.0.1",
         port: int = 0,
@@ -81,7 +100,7 @@ class FakeOpenAIServer:
         host, port = self._server.server_address[:2]
         return f"http://{host!s}:{port}/v1"
 
-    def reply_for(self, body: dict[str, Any]) -> str:
+    def reply_for(self, body: dict[str, Any]) -> ReplyValue:
         """The scripted reply to one request."""
         with self._lock:
             n = self.count

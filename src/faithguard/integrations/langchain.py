@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -29,6 +30,7 @@ try:
 except ImportError as exc:  # pragma: no cover - depends on the environment
     raise ImportError("the LangChain integration needs: pip install 'faithguard[langchain]'") from exc
 
+from faithguard import calls
 from faithguard.errors import FaithGuardError, HallucinationBlocked, InputError
 from faithguard.integrations.session import DEFAULT_BLOCK_TEXT, GuardedCall, Outcome, report_summary
 from faithguard.models import Report
@@ -87,10 +89,11 @@ def _messages_of(value: Any) -> list[Any] | None:
 
 
 def _text(output: Any) -> str | None:
+    """The answer text of a chain's output; None for a tool call or a shape that is not text."""
     if isinstance(output, str):
         return output
     if isinstance(output, BaseMessage):
-        return output.text
+        return None if calls.tool_calls_of(output) else output.text
     return None
 
 
@@ -231,7 +234,11 @@ class FaithGuardCallbackHandler(BaseCallbackHandler):
         generations = getattr(response, "generations", None)
         if not generations or not generations[0]:
             return None
-        text = generations[0][0].text
+        generation = generations[0][0]
+        message = getattr(generation, "message", None)
+        if message is not None and calls.tool_calls_of(message):
+            return None  # an agent step that asks for a tool is not an answer
+        text = generation.text
         kind, value = self._inputs.get(run_id, ("prompt", None))
         documents: list[Any] = []
         query: str | None = None
@@ -248,31 +255,85 @@ class FaithGuardCallbackHandler(BaseCallbackHandler):
         return self.guard.check(query, text, documents=documents or None, messages=messages)
 
 
-class _DocumentCollector(BaseCallbackHandler):
-    """Collects what retrievers return during one guarded invocation."""
+class _InputBlocked(Exception):
+    """Raised inside the wrapped chain by :class:`_Gate` to stop it before the model is called."""
 
-    def __init__(self) -> None:
+    def __init__(self, outcome: Outcome) -> None:
+        super().__init__("faithguard blocked the call before the model ran")
+        self.outcome = outcome
+
+
+class _Gate(BaseCallbackHandler):
+    """Runs the input stage where the documents exist: when the first model of the chain starts.
+
+    Retrievers inside the chain have run by then, so their documents are seen by the input
+    checks (a RAG chain is not told its document is missing). A block stops the chain before
+    the model is called; a chain that calls no model gets its input stage after it ends.
+    """
+
+    raise_error = True
+
+    def __init__(self, call: GuardedCall) -> None:
         super().__init__()
-        self.documents: list[Any] = []
+        self.call = call
+        self.outcome: Outcome | None = None
+        self.checked = False
+        self._lock = threading.Lock()
 
     def on_retriever_end(self, documents: Sequence[Any], **kwargs: Any) -> None:
-        """Keep the documents."""
-        self.documents.extend(documents)
+        """The retrieved documents join the call before its input stage."""
+        with self._lock:
+            try:
+                self.call.add_documents(list(documents))
+            except FaithGuardError as exc:  # a document faithguard cannot read must not break the chain
+                log.debug("faithguard skipped retrieved documents: %s", exc)
+
+    def check(self) -> Outcome | None:
+        """The input stage, once."""
+        with self._lock:
+            if not self.checked:
+                self.checked = True
+                self.outcome = self.call.before()
+            return self.outcome
+
+    def _model_starts(self) -> None:
+        outcome = self.check()
+        if outcome is not None:
+            raise _InputBlocked(outcome)
+
+    def on_chat_model_start(self, serialized: Any, messages: Any, **kwargs: Any) -> None:
+        """The first model is about to run: check the input now."""
+        self._model_starts()
+
+    def on_llm_start(self, serialized: Any, prompts: Any, **kwargs: Any) -> None:
+        """The first completion model is about to run: check the input now."""
+        self._model_starts()
 
 
-def _with_collector(config: RunnableConfig | None) -> tuple[RunnableConfig, _DocumentCollector]:
-    collector = _DocumentCollector()
+def _with_gate(config: RunnableConfig | None, gate: _Gate) -> RunnableConfig:
     cfg = ensure_config(config)
     callbacks = cfg.get("callbacks")
     if callbacks is None:
-        cfg["callbacks"] = [collector]
+        cfg["callbacks"] = [gate]
     elif isinstance(callbacks, list):
-        cfg["callbacks"] = [*callbacks, collector]
+        cfg["callbacks"] = [*callbacks, gate]
     else:  # a callback manager
         manager = callbacks.copy()
-        manager.add_handler(collector, inherit=True)
+        manager.add_handler(gate, inherit=True)
         cfg["callbacks"] = manager
-    return cfg, collector
+    return cfg
+
+
+def _blocked_by(exc: BaseException) -> _InputBlocked | None:
+    """The gate's block, also when LangChain wrapped it in another exception."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, _InputBlocked):
+            return current
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return None
 
 
 class GuardRunnable(Runnable[Any, Any]):
@@ -280,11 +341,14 @@ class GuardRunnable(Runnable[Any, Any]):
 
     The query comes from the input (a string, messages, a prompt value, or a dict with
     ``question``/``query``/``input``); documents from a dict's ``documents``/``context``
-    and from any retriever that runs inside. Blocked calls raise
-    ``HallucinationBlocked`` unless the policy has a ``fallback`` (or, before the call, a
-    clarification applies): then that text comes back as an ``AIMessage`` with
-    ``response_metadata["finish_reason"] = "content_filter"``. Annotate puts a summary
-    in ``response_metadata["faithguard"]`` (a string output becomes ``AnnotatedText``).
+    and from any retriever that runs inside: the input checks run when the chain's first
+    model starts, after its retrievers. Blocked calls raise ``HallucinationBlocked``
+    unless the policy has a ``fallback`` (or, before the call, a clarification applies):
+    then that text comes back as an ``AIMessage`` with
+    ``response_metadata["finish_reason"] = "content_filter"`` (a string for a chain whose
+    output is a string). Annotate puts a summary in ``response_metadata["faithguard"]`` (a
+    string output becomes ``AnnotatedText``). An ``AIMessage`` that asks for tool calls is
+    returned as it is, unscored: it is not an answer.
     """
 
     def __init__(self, bound: Runnable[Any, Any], guard: Guard, policy: Policy | None = None) -> None:
@@ -304,17 +368,31 @@ class GuardRunnable(Runnable[Any, Any]):
             provider="langchain",
         )
 
-    @staticmethod
-    def _blocked(outcome: Outcome) -> AIMessage:
+    def _text_output(self) -> bool:
+        try:
+            return self.bound.OutputType is str
+        except Exception:  # noqa: BLE001 - some runnables cannot name their output type
+            return False
+
+    def _blocked(self, outcome: Outcome, *, as_text: bool = False) -> Any:
         if outcome.text is None:
             raise outcome.error()
+        text = outcome.text or DEFAULT_BLOCK_TEXT
+        if as_text:
+            return AnnotatedText(text, outcome.report)
         meta = {"finish_reason": "content_filter", "faithguard": report_summary(outcome.report, outcome.action)}
-        return AIMessage(content=outcome.text or DEFAULT_BLOCK_TEXT, response_metadata=meta)
+        return AIMessage(content=text, response_metadata=meta)
 
     @staticmethod
     def _finish(outcome: Outcome, output: Any) -> Any:
         if outcome.blocked:
-            return GuardRunnable._blocked(outcome)
+            text = outcome.text
+            if text is None:
+                raise outcome.error()
+            if isinstance(output, str):
+                return AnnotatedText(text, outcome.report)
+            meta = {"finish_reason": "content_filter", "faithguard": report_summary(outcome.report, outcome.action)}
+            return AIMessage(content=text, response_metadata=meta)
         if outcome.action is not Action.ANNOTATE or outcome.report is None:
             return output
         summary = report_summary(outcome.report, outcome.action)
@@ -326,55 +404,62 @@ class GuardRunnable(Runnable[Any, Any]):
         return output
 
     def invoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
-        """Check, call the wrapped runnable, score, apply the policy."""
+        """Call the wrapped runnable (input checks when its first model starts), score, apply the policy."""
         call = self._call(input)
-        blocked = call.before()
-        if blocked is not None:
-            return self._blocked(blocked)
-        cfg, collector = _with_collector(config)
+        gate = _Gate(call)
         with call.chat_span():
             try:
-                output = self.bound.invoke(input, cfg, **kwargs)
+                output = self.bound.invoke(input, _with_gate(config, gate), **kwargs)
             except BaseException as exc:
+                blocked = _blocked_by(exc)
+                if blocked is not None:
+                    return self._blocked(blocked.outcome, as_text=self._text_output())
                 call.fail(exc)
                 raise
-        call.add_documents(collector.documents)
+        late = gate.check()  # a chain that called no model
+        if late is not None:
+            return self._blocked(late, as_text=isinstance(output, str))
         return self._finish(call.after(_text(output)), output)
 
     async def ainvoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
         """Async :meth:`invoke`; the guard's stages run in worker threads."""
         call = self._call(input)
-        blocked = await asyncio.to_thread(call.before)
-        if blocked is not None:
-            return self._blocked(blocked)
-        cfg, collector = _with_collector(config)
+        gate = _Gate(call)
         with call.chat_span():
             try:
-                output = await self.bound.ainvoke(input, cfg, **kwargs)
+                output = await self.bound.ainvoke(input, _with_gate(config, gate), **kwargs)
             except BaseException as exc:
+                blocked = _blocked_by(exc)
+                if blocked is not None:
+                    return self._blocked(blocked.outcome, as_text=self._text_output())
                 call.fail(exc)
                 raise
-        call.add_documents(collector.documents)
+        late = await asyncio.to_thread(gate.check)
+        if late is not None:
+            return self._blocked(late, as_text=isinstance(output, str))
         return self._finish(await asyncio.to_thread(call.after, _text(output)), output)
 
     def stream(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Iterator[Any]:
-        """Chunks pass through; scored at the end (annotate adds a last empty chunk with the summary)."""
+        """Chunks pass through; scored at the end. Annotate adds a last empty chunk of the stream's own type."""
         call = self._call(input)
-        blocked = call.before()
-        if blocked is not None:
-            yield self._blocked_chunk(blocked)
-            return
-        cfg, collector = _with_collector(config)
-        parts: list[str] = []
+        gate = _Gate(call)
+        joined = _Joined()
         try:
-            for chunk in self.bound.stream(input, cfg, **kwargs):
-                parts.append(_text(chunk) or "")
+            for chunk in self.bound.stream(input, _with_gate(config, gate), **kwargs):
+                joined.add(chunk)
                 yield chunk
         except BaseException as exc:
-            call.fail(exc)
-            raise
-        call.add_documents(collector.documents)
-        tail = self._stream_tail(call.after("".join(parts)))
+            blocked = _blocked_by(exc)
+            if blocked is None:
+                call.fail(exc)
+                raise
+            yield self._blocked_chunk(blocked.outcome, joined.text_chunks or self._text_output())
+            return
+        late = gate.check()
+        if late is not None:
+            yield self._blocked_chunk(late, joined.text_chunks)
+            return
+        tail = self._stream_tail(call.after(joined.text), joined.text_chunks)
         if tail is not None:
             yield tail
 
@@ -386,33 +471,60 @@ class GuardRunnable(Runnable[Any, Any]):
     ) -> AsyncIterator[Any]:
         """Async :meth:`stream`."""
         call = self._call(input)
-        blocked = await asyncio.to_thread(call.before)
-        if blocked is not None:
-            yield self._blocked_chunk(blocked)
-            return
-        cfg, collector = _with_collector(config)
-        parts: list[str] = []
+        gate = _Gate(call)
+        joined = _Joined()
         try:
-            async for chunk in self.bound.astream(input, cfg, **kwargs):
-                parts.append(_text(chunk) or "")
+            async for chunk in self.bound.astream(input, _with_gate(config, gate), **kwargs):
+                joined.add(chunk)
                 yield chunk
         except BaseException as exc:
-            call.fail(exc)
-            raise
-        call.add_documents(collector.documents)
-        tail = self._stream_tail(await asyncio.to_thread(call.after, "".join(parts)))
+            blocked = _blocked_by(exc)
+            if blocked is None:
+                call.fail(exc)
+                raise
+            yield self._blocked_chunk(blocked.outcome, joined.text_chunks or self._text_output())
+            return
+        late = await asyncio.to_thread(gate.check)
+        if late is not None:
+            yield self._blocked_chunk(late, joined.text_chunks)
+            return
+        tail = self._stream_tail(await asyncio.to_thread(call.after, joined.text), joined.text_chunks)
         if tail is not None:
             yield tail
 
-    def _blocked_chunk(self, outcome: Outcome) -> AIMessageChunk:
-        message = self._blocked(outcome)
+    def _blocked_chunk(self, outcome: Outcome, as_text: bool) -> Any:
+        message = self._blocked(outcome, as_text=as_text)
+        if isinstance(message, str):
+            return message
         return AIMessageChunk(content=message.content, response_metadata=message.response_metadata)
 
     @staticmethod
-    def _stream_tail(outcome: Outcome) -> AIMessageChunk | None:
+    def _stream_tail(outcome: Outcome, as_text: bool) -> Any:
+        """The last chunk: the report, as an empty chunk of the stream's type (str streams stay str)."""
         if outcome.blocked and outcome.text is None:
             raise outcome.error()
         if outcome.action in (Action.ANNOTATE, Action.BLOCK) and outcome.report is not None:
+            if as_text:
+                return AnnotatedText("", outcome.report)
             meta = {"faithguard": report_summary(outcome.report, outcome.action)}
             return AIMessageChunk(content="", response_metadata=meta)
         return None
+
+
+class _Joined:
+    """The text of a stream of chunks, and whether they were strings or carried a tool call."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.text_chunks = False
+        self.tool_call = False
+
+    def add(self, chunk: Any) -> None:
+        self.text_chunks = self.text_chunks or isinstance(chunk, str)
+        self.tool_call = self.tool_call or calls.chunk_has_tool_call(chunk)
+        self.parts.append(_text(chunk) or "")
+
+    @property
+    def text(self) -> str | None:
+        """None for a tool call: nothing to score."""
+        return None if self.tool_call else "".join(self.parts)

@@ -21,6 +21,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from faithguard import calls
+from faithguard.integrations._spans import record_response
 from faithguard.integrations.session import GuardedCall, Outcome
 from faithguard.models import Report
 from faithguard.policy import Action, Policy
@@ -92,10 +93,13 @@ def _finish(outcome: Outcome, result: Any, model: str) -> Any:
     return result
 
 
-def _on_stream_end(call: GuardedCall, notify: Callable[[Outcome], None]) -> Callable[[str], None]:
-    """What happens when a stream ends: score, notify, and raise when the policy blocks without fallback."""
+def _on_stream_end(call: GuardedCall, notify: Callable[[Outcome], None]) -> Callable[[str | None], None]:
+    """What happens when a stream ends: score, notify, and raise when the policy blocks without fallback.
 
-    def finish(text: str) -> None:
+    ``text`` is None when the stream was a tool call: the guard span closes unscored.
+    """
+
+    def finish(text: str | None) -> None:
         outcome = call.after(text)
         notify(outcome)
         if outcome.blocked and outcome.text is None:
@@ -160,7 +164,7 @@ def wrap(
                     call.fail(exc)
                     raise
                 if not stream:
-                    call.record_output(span, result)
+                    record_response(call, span, result)
             if stream:
                 return _guard_astream(call, result, notify)
             outcome = await asyncio.to_thread(call.after, calls.extract_text(result))
@@ -185,7 +189,7 @@ def wrap(
                     call.fail(exc)
                     raise
                 if not stream:
-                    call.record_output(span, result)
+                    record_response(call, span, result)
             if stream:
                 return _guard_stream(call, result, notify)
             outcome = call.after(calls.extract_text(result))

@@ -24,6 +24,23 @@ def register_commands(subparsers: Any) -> None:
     p.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8088, help="bind port (default 8088)")
     p.add_argument("--policy", choices=_POLICIES, default="observe", help="what verdicts do (default observe)")
+    p.add_argument(
+        "--scoring",
+        choices=("auto", "inline", "background"),
+        default="auto",
+        help="score before answering (inline) or after, in a bounded queue (background); auto: background "
+        "under observe, inline otherwise",
+    )
+    p.add_argument("--queue-size", type=int, default=256, help="background scoring queue (default 256)")
+    p.add_argument("--timeout", type=float, default=120.0, help="seconds per upstream exchange before 504")
+    p.add_argument("--max-body-bytes", type=int, default=8 * 1024 * 1024, help="request body limit (413 past it)")
+    p.add_argument(
+        "--otlp-endpoint",
+        default=None,
+        help="export spans and evaluation events over OTLP/HTTP, e.g. http://127.0.0.1:4318 (default: the "
+        "OTEL_EXPORTER_OTLP_* variables when set)",
+    )
+    p.add_argument("--shutdown-timeout", type=float, default=3.0, help="seconds to finish requests on Ctrl-C")
     p.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
     p.set_defaults(handler=serve)
 
@@ -42,7 +59,13 @@ def build_policy(name: str) -> Any:
 
 
 def serve(args: argparse.Namespace) -> int:
-    """Run the proxy with uvicorn until interrupted; returns the exit code."""
+    """Run the proxy with uvicorn until interrupted; returns the exit code.
+
+    The guard's models load in the app's startup, before uvicorn binds the port. On Ctrl-C
+    uvicorn gives open requests ``--shutdown-timeout`` seconds; queued scoring is dropped
+    (counted), telemetry is flushed, and scoring threads still busy are abandoned so that the
+    process exits promptly.
+    """
     import sys
 
     try:
@@ -57,17 +80,74 @@ def serve(args: argparse.Namespace) -> int:
         )
         return 2
     from faithguard.guard import Guard
+    from faithguard.integrations._proxy_io import redact_url
+    from faithguard.integrations.tracing import otlp_configured, otlp_providers
 
+    otlp = None
+    if args.otlp_endpoint or otlp_configured():
+        try:
+            otlp = otlp_providers(args.otlp_endpoint, service_name="faithguard-proxy")
+        except ImportError as exc:
+            print(f"faithguard serve: {exc}", file=sys.stderr)
+            return 2
     metrics = prometheus_metrics()
-    guard = Guard(meter_provider=metrics.meter_provider)
-    app = create_app(guard, args.upstream, policy=build_policy(args.policy), metrics=metrics)
+    guard = Guard(
+        meter_provider=metrics.meter_provider,
+        tracer_provider=otlp.tracer_provider if otlp else None,
+        logger_provider=otlp.logger_provider if otlp else None,
+    )
+    try:
+        app = create_app(
+            guard,
+            args.upstream,
+            policy=build_policy(args.policy),
+            metrics=metrics,
+            timeout=args.timeout,
+            scoring=args.scoring,
+            queue_size=args.queue_size,
+            max_body_bytes=args.max_body_bytes,
+        )
+    except ValueError as exc:
+        print(f"faithguard serve: {exc}", file=sys.stderr)
+        return 2
+    traced = f", traces to {redact_url(args.otlp_endpoint or 'OTEL_EXPORTER_OTLP_ENDPOINT')}" if otlp else ""
     print(
-        f"faithguard proxy on http://{args.host}:{args.port}/v1 -> {args.upstream} (policy {args.policy})",
+        f"faithguard proxy on http://{args.host}:{args.port}/v1 -> {redact_url(args.upstream)} "
+        f"(policy {args.policy}{traced}); loading models first",
         file=sys.stderr,
     )
     try:
-        uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+        uvicorn.run(
+            app,
+            host=args.host,
+            port=args.port,
+            log_level=args.log_level,
+            timeout_graceful_shutdown=args.shutdown_timeout,
+        )
     finally:
         guard.close()
         metrics.shutdown()
+        if otlp is not None:
+            otlp.shutdown()
+    _exit_if_threads_hang()
     return 0
+
+
+def _exit_if_threads_hang(grace: float = 1.0) -> None:
+    """Exit now when non-daemon worker threads (a detector still running) would hold the interpreter open."""
+    import os
+    import sys
+    import threading
+    import time
+
+    deadline = time.monotonic() + grace
+    for t in threading.enumerate():
+        if t is threading.main_thread() or t.daemon:
+            continue
+        t.join(timeout=max(0.0, deadline - time.monotonic()))
+    busy = [t.name for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon and t.is_alive()]
+    if busy:
+        print(f"faithguard serve: abandoning {len(busy)} busy worker thread(s) to exit promptly", file=sys.stderr)
+        sys.stderr.flush()
+        sys.stdout.flush()
+        os._exit(0)

@@ -1,16 +1,32 @@
 """A guarding, OpenAI-compatible proxy (ASGI, Starlette): ``create_app(guard, upstream)``.
 
-``POST /v1/chat/completions`` is forwarded to ``upstream`` after the input checks; the
-answer is scored and the verdicts returned in ``x-faithguard-*`` headers and (annotate
-and block policies, non-streamed answers) a ``faithguard`` field of the JSON body.
-Streams pass through chunk by chunk and are scored after the last chunk, off the
-client's path. Other ``/v1/*`` requests are forwarded unguarded. ``GET /healthz`` and
-``GET /metrics`` (Prometheus text, when a registry is given) are served locally.
-Request headers (Authorization included) are forwarded and never logged.
+``POST /v1/chat/completions`` is forwarded to ``upstream`` after the input checks. How the
+answer is scored depends on ``scoring``: ``"inline"`` scores before answering and returns the
+verdicts in ``x-faithguard-*`` headers (and, under annotate and block, a ``faithguard`` field of
+the JSON body); ``"background"`` answers at upstream speed (``x-faithguard-score: pending``) and
+scores in a bounded queue (see :class:`~faithguard.integrations._scoring.ScoringQueue`);
+``"auto"`` (default) is background under an observe policy, inline otherwise. Streams pass
+through chunk by chunk and are always scored in the background after the last chunk. A
+completion that asks for tool calls is passed through unscored (``x-faithguard-outcome:
+tool_call``).
+
+``POST /faithguard/check`` scores an answer the caller already has: ``{"query", "response",
+"documents", "messages"}`` -> ``{"report": ..., "action": ...}``. ``GET /healthz`` and ``GET
+/metrics`` (Prometheus text, when a registry is given) are served locally; other ``/v1/*``
+requests are forwarded unguarded.
+
+Limits: request bodies over ``max_body_bytes`` get 413; bodies that are not strict JSON (NaN,
+Infinity, unpaired surrogates, nesting past 64 levels) get 400; an upstream that fails,
+stalls, resets, sends a short or undecodable body or an unreadable completion gets 502, or 504
+past ``timeout`` -- with the guard span closed as an error. Request headers (Authorization
+included) are forwarded and never logged; the upstream URL is logged and reported without
+credentials or query values. The caller's W3C ``traceparent`` is joined; the upstream gets the
+chat span's.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -20,14 +36,18 @@ from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
 import httpx
+from opentelemetry import context as otel_context
 from starlette.applications import Starlette
-from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from faithguard import calls
+from faithguard.errors import FaithGuardError
+from faithguard.integrations._proxy_io import MAX_BODY_BYTES, Problem, SSEText, parse_json, read_limited, redact_url
+from faithguard.integrations._scoring import ScoringQueue
+from faithguard.integrations._spans import record_response
 from faithguard.integrations.session import (
     DEFAULT_BLOCK_TEXT,
     GuardedCall,
@@ -35,14 +55,17 @@ from faithguard.integrations.session import (
     report_summary,
     verdict_headers,
 )
+from faithguard.integrations.tracing import caller_context, inject_context
+from faithguard.integrations.warmup import warm
 from faithguard.models import Report
 from faithguard.policy import Action, Policy
+from faithguard.telemetry import mark_error
 
 if TYPE_CHECKING:
     from faithguard.guard import Guard
     from faithguard.integrations.prometheus import PrometheusMetrics
 
-__all__ = ["BLOCK_FINISH_REASON", "create_app", "error_body"]
+__all__ = ["BLOCK_FINISH_REASON", "create_app", "error_body", "policy_name"]
 
 log = logging.getLogger("faithguard.proxy")
 
@@ -63,16 +86,27 @@ _HOP_BY_HOP = {
     "content-length",
     "content-encoding",
 }
+_SCORING_MODES = ("auto", "inline", "background")
 
 
 def error_body(message: str, type_: str, code: str | None = None) -> dict[str, Any]:
     """An OpenAI-style error object."""
-    return {"error": {"message": message, "type": type_, "param": None, "code": code}}
+    return Problem(0, message, type_, code).body()
+
+
+def policy_name(policy: Policy) -> str:
+    """The strongest action a policy can take: ``Policy.block()`` is "block" though its default is annotate."""
+    actions = [policy.default, *(rule.action for rule in policy.rules)]
+    return str(max(actions, key=lambda a: a.rank))
 
 
 def _forward_headers(headers: Any, *, response: bool = False) -> dict[str, str]:
     drop = _HOP_BY_HOP | ({"server", "date"} if response else {"accept-encoding"})
     return {k: v for k, v in headers.items() if k.lower() not in drop}
+
+
+def _problem(exc: Problem) -> JSONResponse:
+    return JSONResponse(exc.body(), status_code=exc.status)
 
 
 def _blocked_completion(text: str, model: str) -> dict[str, Any]:
@@ -96,31 +130,18 @@ def _blocked_stream(text: str, model: str) -> list[bytes]:
     return [b"data: " + json.dumps(d).encode() + b"\n\n" for d in (first, last)] + [b"data: [DONE]\n\n"]
 
 
-class _SSEText:
-    """Accumulates the assistant text of an SSE chat-completions stream, fed raw bytes."""
+def _ms(started: float) -> float:
+    return (time.perf_counter() - started) * 1000
 
-    def __init__(self) -> None:
-        self._buffer = b""
-        self.parts: list[str] = []
 
-    def feed(self, data: bytes) -> None:
-        self._buffer += data
-        while b"\n" in self._buffer:
-            line, self._buffer = self._buffer.split(b"\n", 1)
-            line = line.strip()
-            if not line.startswith(b"data:"):
-                continue
-            payload = line[5:].strip()
-            if not payload or payload == b"[DONE]":
-                continue
-            try:
-                self.parts.append(calls.chunk_text(json.loads(payload)))
-            except ValueError:
-                continue
-
-    @property
-    def text(self) -> str:
-        return "".join(self.parts)
+def _upstream_problem(exc: BaseException) -> Problem:
+    """502 for an upstream that failed, 504 for one that took too long; the message names only the error type."""
+    if isinstance(exc, Problem):
+        return exc
+    name = type(exc).__name__
+    if isinstance(exc, TimeoutError | httpx.TimeoutException):
+        return Problem(504, f"upstream timed out ({name})", "upstream_error", "gateway_timeout")
+    return Problem(502, f"upstream unreachable or failed: {name}", "upstream_error", "bad_gateway")
 
 
 class _Proxy:
@@ -133,17 +154,48 @@ class _Proxy:
         metrics: PrometheusMetrics | None,
         on_report: Callable[[Report], None] | None,
         block_text: str,
+        *,
+        background: bool,
+        scoring: ScoringQueue,
+        timeout: float,
+        max_body_bytes: int,
     ) -> None:
         self.guard, self.upstream, self.policy, self.client = guard, upstream.rstrip("/"), policy, client
         self.metrics, self.on_report, self.block_text = metrics, on_report, block_text
+        self.background, self.scoring, self.timeout, self.max_body_bytes = background, scoring, timeout, max_body_bytes
+        # A policy that can only observe never acts on input verdicts: in background mode its input
+        # stage runs in the scoring queue too, so nothing of the guard's work is on the request path.
+        self.defer_input = background and policy_name(policy) == "observe"
+        self.errors = guard.telemetry.meter.create_counter(
+            "faithguard.proxy.errors", unit="{request}", description="Proxy requests answered with an error status"
+        )
 
     def _url(self, path: str) -> str:
         # upstream may be given with or without the /v1 suffix
         base = self.upstream[:-3] if self.upstream.endswith("/v1") else self.upstream
         return base + path
 
+    def _fail(self, exc: Problem, path: str, call: GuardedCall | None = None, span: Any = None) -> JSONResponse:
+        """Answer with ``exc``'s status; close the call's spans as errors; count it."""
+        self.errors.add(1, {"http.response.status_code": exc.status, "error.type": exc.code or exc.type})
+        if span is not None:
+            mark_error(span, exc)
+        if call is not None:
+            call.fail(exc)
+        level = logging.WARNING if exc.status >= 500 else logging.INFO
+        log.log(level, "%s on %s: %s (upstream %s)", exc.status, path, exc.message, redact_url(self.upstream))
+        return _problem(exc)
+
     async def healthz(self, request: Request) -> Response:
-        return JSONResponse({"status": "ok", "guard": self.guard.name, "policy": str(self.policy.default)})
+        body = {
+            "status": "ok",
+            "guard": self.guard.name,
+            "policy": policy_name(self.policy),
+            "default_action": str(self.policy.default),
+            "scoring": "background" if self.background else "inline",
+            "queue": self.scoring.stats(),
+        }
+        return JSONResponse(body)
 
     async def metrics_endpoint(self, request: Request) -> Response:
         from faithguard.integrations.prometheus import CONTENT_TYPE
@@ -153,92 +205,138 @@ class _Proxy:
         data = await run_in_threadpool(self.metrics.exposition)
         return Response(data, media_type=CONTENT_TYPE)
 
+    async def _read_json(self, request: Request) -> Any:
+        data = await read_limited(request.headers.get("content-length"), request.stream(), self.max_body_bytes)
+        return parse_json(data)
+
     async def passthrough(self, request: Request) -> Response:
         """Forward any other /v1 request unguarded."""
-        body = await request.body()
+        try:
+            body = await read_limited(request.headers.get("content-length"), request.stream(), self.max_body_bytes)
+        except Problem as exc:
+            return self._fail(exc, request.url.path)
+        headers = _forward_headers(request.headers)
         req = self.client.build_request(
-            request.method,
-            self._url(request.url.path),
-            params=request.query_params,
-            headers=_forward_headers(request.headers),
-            content=body,
+            request.method, self._url(request.url.path), params=request.query_params, headers=headers, content=body
         )
         try:
-            resp = await self.client.send(req)
-        except httpx.HTTPError as exc:
-            return self._bad_gateway(exc, request.url.path)
+            async with asyncio.timeout(self.timeout):
+                resp = await self.client.send(req)
+        except (httpx.HTTPError, TimeoutError) as exc:
+            return self._fail(_upstream_problem(exc), request.url.path)
         return Response(
             resp.content, status_code=resp.status_code, headers=_forward_headers(resp.headers, response=True)
         )
 
-    def _bad_gateway(self, exc: Exception, path: str) -> Response:
-        log.warning("upstream error on %s: %s", path, type(exc).__name__)
-        message = f"upstream {self.upstream} unreachable or failed: {type(exc).__name__}"
-        return JSONResponse(error_body(message, "upstream_error", "bad_gateway"), status_code=502)
+    async def check(self, request: Request) -> Response:
+        """``POST /faithguard/check``: score an answer the caller already has; the report as JSON."""
+        try:
+            body = await self._read_json(request)
+            if not isinstance(body, dict) or "response" not in body:
+                raise Problem(
+                    400, "the body must be an object with 'response' and a query or messages", "invalid_request_error"
+                )
+        except Problem as exc:
+            return self._fail(exc, request.url.path)
+        response = body["response"]
+        if calls.tool_calls_of(response):
+            return JSONResponse({"scored": False, "reason": "tool_call", "report": None})
+        args = (body.get("query"), response, body.get("documents"), body.get("messages"))
+        token = otel_context.attach(caller_context(request.headers))
+        try:
+            report = await run_in_threadpool(self.guard.check, *args)
+        except FaithGuardError as exc:  # InputError and friends: the client's input, said in one line
+            return self._fail(Problem(400, str(exc), "invalid_request_error"), request.url.path)
+        finally:
+            otel_context.detach(token)
+        self._notify_report(report)
+        action = self.policy.decide(report.verdicts)
+        return JSONResponse(
+            {"scored": True, "action": str(action), "report": report.model_dump(mode="json")},
+            headers=verdict_headers(report, action),
+        )
 
     async def chat(self, request: Request) -> Response:
         started = time.perf_counter()
+        path = request.url.path
         try:
-            body = json.loads(await request.body())
-        except ValueError as exc:
-            return JSONResponse(error_body(f"invalid JSON body: {exc}", "invalid_request_error"), status_code=400)
-        if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
-            msg = "the body must be a JSON object with a 'messages' list"
-            return JSONResponse(error_body(msg, "invalid_request_error", "messages"), status_code=400)
-        ext = body.pop(REQUEST_EXTENSION, None)
-        documents = ext.get("documents") if isinstance(ext, dict) else None
-        if documents is not None and not isinstance(documents, list):
-            msg = "faithguard.documents must be a list"
-            return JSONResponse(error_body(msg, "invalid_request_error", "faithguard"), status_code=400)
+            body = await self._read_json(request)
+            if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
+                raise Problem(400, "the body must be a JSON object with a 'messages' list", "invalid_request_error")
+            ext = body.pop(REQUEST_EXTENSION, None)
+            documents = ext.get("documents") if isinstance(ext, dict) else None
+            if documents is not None and not isinstance(documents, list):
+                raise Problem(400, "faithguard.documents must be a list", "invalid_request_error", "faithguard")
+        except Problem as exc:
+            return self._fail(exc, path)
         model = str(body.get("model") or "unknown")
         stream = bool(body.get("stream"))
+        token = otel_context.attach(caller_context(request.headers))
         try:
             call = GuardedCall(
                 self.guard, self.policy, messages=body["messages"], documents=documents, model=model, provider="openai"
             )
-        except Exception as exc:  # noqa: BLE001 - malformed messages/documents are the client's error
-            return JSONResponse(error_body(f"cannot read the request: {exc}", "invalid_request_error"), status_code=400)
-        blocked = await run_in_threadpool(call.before)
-        if blocked is not None:
-            kinds = sorted({v.kind for v in blocked.report.verdicts}) if blocked.report is not None else []
-            log.info("blocked before the call: %s", ",".join(kinds))
-            return self._blocked(blocked, model, stream)
-        req = self.client.build_request(
-            "POST", self._url("/v1/chat/completions"), headers=_forward_headers(request.headers), json=body
-        )
+        except FaithGuardError as exc:  # malformed messages/documents are the client's error
+            return self._fail(Problem(400, f"cannot read the request: {exc}", "invalid_request_error"), path)
+        finally:
+            otel_context.detach(token)
+        if not self.defer_input:
+            blocked = await run_in_threadpool(call.before)
+            if blocked is not None:
+                kinds = sorted({v.kind for v in blocked.report.verdicts}) if blocked.report is not None else []
+                log.info("blocked before the call: %s", ",".join(kinds))
+                return self._blocked(blocked, model, stream)
         with call.chat_span() as span:
+            headers = _forward_headers(request.headers)
+            inject_context(headers)  # the upstream's spans become children of the chat span
+            req = self.client.build_request("POST", self._url("/v1/chat/completions"), headers=headers, json=body)
             try:
-                resp = await self.client.send(req, stream=True)
-            except httpx.HTTPError as exc:
-                call.fail(exc)
-                return self._bad_gateway(exc, request.url.path)
-            span.set_attribute("http.response.status_code", resp.status_code)
-        if resp.status_code != 200:
-            data = await resp.aread()
-            await resp.aclose()
-            call.fail(RuntimeError(f"upstream status {resp.status_code}"))
-            return Response(data, status_code=resp.status_code, headers=_forward_headers(resp.headers, response=True))
-        if stream:
-            return self._stream(call, resp)
-        data = await resp.aread()
-        await resp.aclose()
-        try:
-            completion = json.loads(data)
-        except ValueError:
-            call.fail(ValueError("upstream returned invalid JSON"))
-            return self._bad_gateway(ValueError("invalid JSON from upstream"), request.url.path)
-        call.record_output(span, completion)
-        outcome = await run_in_threadpool(call.after, calls.extract_text(completion))
-        self._notify(outcome)
+                async with asyncio.timeout(self.timeout):
+                    resp = await self.client.send(req, stream=True)
+                    span.set_attribute("http.response.status_code", resp.status_code)
+                    if stream and resp.status_code == 200:
+                        return self._stream(call, resp, path)
+                    try:
+                        data = await resp.aread()
+                    finally:
+                        await resp.aclose()
+                if resp.status_code != 200:
+                    status_error = RuntimeError(f"upstream status {resp.status_code}")
+                    mark_error(span, status_error)
+                    call.fail(status_error)
+                    return Response(data, resp.status_code, headers=_forward_headers(resp.headers, response=True))
+                completion = parse_json(data, upstream=True)
+                if not isinstance(completion, dict):
+                    raise Problem(502, "upstream sent a completion that is not an object", "upstream_error")
+                try:
+                    text = calls.extract_text(completion)
+                except FaithGuardError:
+                    raise Problem(502, "upstream sent a message whose content is not text", "upstream_error") from None
+                record_response(call, span, completion)
+            except (httpx.HTTPError, TimeoutError, Problem) as exc:
+                return self._fail(_upstream_problem(exc), path, call, span)
         headers = _forward_headers(resp.headers, response=True)
+        if calls.tool_calls_of(completion):
+            call.after(None)  # closes the guard span unscored: a tool call is not an answer
+            headers.update(verdict_headers(None, Action.OBSERVE))
+            headers["x-faithguard-outcome"] = "tool_call"
+            log.info("chat %s -> tool call, passed through unscored in %.1f ms", model, _ms(started))
+            return Response(data, status_code=200, headers=headers)
+        if self.background:
+            self._score_later(call, text)
+            headers.update(verdict_headers(None, Action.OBSERVE))
+            headers["x-faithguard-score"] = "pending"
+            log.info("chat %s -> scoring in background, answered in %.1f ms", model, _ms(started))
+            return Response(data, status_code=200, headers=headers)
+        outcome = await run_in_threadpool(call.after, text)
+        self._notify(outcome)
         headers.update(verdict_headers(outcome.report, outcome.action))
-        log.info("chat %s -> %s in %.1f ms", model, outcome.action, (time.perf_counter() - started) * 1000)
+        log.info("chat %s -> %s in %.1f ms", model, outcome.action, _ms(started))
         if outcome.blocked:
-            text = outcome.text or self.block_text
-            blocked_body = _blocked_completion(text, model)
+            blocked_body = _blocked_completion(outcome.text or self.block_text, model)
             blocked_body[REQUEST_EXTENSION] = report_summary(outcome.report, outcome.action)
             return JSONResponse(blocked_body, headers=verdict_headers(outcome.report, outcome.action))
-        if outcome.action is Action.ANNOTATE and isinstance(completion, dict):
+        if outcome.action is Action.ANNOTATE:
             completion[REQUEST_EXTENSION] = report_summary(outcome.report, outcome.action)
             return JSONResponse(completion, headers=headers)
         return Response(data, status_code=200, headers=headers)
@@ -259,42 +357,58 @@ class _Proxy:
         body[REQUEST_EXTENSION] = report_summary(outcome.report, outcome.action)
         return JSONResponse(body, headers=headers)
 
-    def _stream(self, call: GuardedCall, resp: httpx.Response) -> Response:
-        sse = _SSEText()
-        state = {"complete": False}
+    def _stream(self, call: GuardedCall, resp: httpx.Response, path: str) -> Response:
+        sse = SSEText()
 
         async def gen() -> AsyncIterator[bytes]:
+            failed = False
             try:
                 async for chunk in resp.aiter_bytes():
                     sse.feed(chunk)
                     yield chunk
-                state["complete"] = True
-            except BaseException as exc:
+            except (httpx.HTTPError, TimeoutError) as exc:
+                # The status line is sent: say it in the stream (OpenAI clients raise on an error event).
+                failed = True
+                problem = _upstream_problem(exc)
+                self._fail(problem, path, call)
+                yield b"data: " + json.dumps(problem.body()).encode() + b"\n\n"
+            except BaseException as exc:  # the client went away (cancelled) or the server is stopping
+                failed = True
                 call.fail(exc)
                 raise
             finally:
                 await resp.aclose()
-
-        async def score() -> None:
-            if not state["complete"]:
-                return
-            outcome = await run_in_threadpool(call.after, sse.text)
-            self._notify(outcome)
+                if not failed:
+                    self._score_later(call, sse.text)
 
         headers = _forward_headers(resp.headers, response=True)
         headers["x-faithguard-score"] = "pending"
-        return StreamingResponse(
-            gen(),
-            status_code=200,
-            headers=headers,
-            media_type=resp.headers.get("content-type", "text/event-stream"),
-            background=BackgroundTask(score),
-        )
+        media = resp.headers.get("content-type", "text/event-stream")
+        return StreamingResponse(gen(), status_code=200, headers=headers, media_type=media)
+
+    def _score_later(self, call: GuardedCall, text: str | None) -> None:
+        if text is None:  # a tool call, or a stream with unreadable lines: nothing to score
+            call.after(None)
+            return
+
+        def run() -> None:
+            if self.defer_input:
+                call.before()  # an observe policy never blocks: the input stage ran off the path too
+            self._notify(call.after(text))
+
+        def skip() -> None:
+            call.after(None)
+
+        self.scoring.submit(run, skip)
 
     def _notify(self, outcome: Outcome) -> None:
-        if self.on_report is not None and isinstance(outcome.report, Report):
+        if isinstance(outcome.report, Report):
+            self._notify_report(outcome.report)
+
+    def _notify_report(self, report: Report) -> None:
+        if self.on_report is not None:
             try:
-                self.on_report(outcome.report)
+                self.on_report(report)
             except Exception:
                 log.exception("on_report callback failed")
 
@@ -309,27 +423,60 @@ def create_app(
     on_report: Callable[[Report], None] | None = None,
     block_text: str = DEFAULT_BLOCK_TEXT,
     timeout: float = 120.0,
+    scoring: str = "auto",
+    queue_size: int = 256,
+    max_body_bytes: int = MAX_BODY_BYTES,
+    warmup: bool = True,
 ) -> Starlette:
     """The guarding proxy as an ASGI app forwarding to ``upstream`` (e.g. ``http://127.0.0.1:11434/v1``).
 
     ``http_client`` (an ``httpx.AsyncClient``) is used as given and not closed; otherwise the
     app owns one and closes it on shutdown. ``metrics`` (see
     :func:`faithguard.integrations.prometheus.prometheus_metrics`, whose meter provider the
-    guard should use) enables ``GET /metrics``.
+    guard should use) enables ``GET /metrics``. ``timeout`` bounds each upstream exchange
+    (504 past it) and, for streams, each wait for the next chunk. ``scoring`` is "auto",
+    "inline" or "background" (module docs); ``queue_size`` bounds the background queue.
+    With ``warmup``, the app's startup loads the guard's models before the server accepts
+    connections (uvicorn runs the lifespan before it binds).
     """
+    if scoring not in _SCORING_MODES:
+        raise ValueError(f"scoring must be one of {', '.join(_SCORING_MODES)}, not {scoring!r}")
+    if max_body_bytes < 1 or timeout <= 0:
+        raise ValueError("max_body_bytes must be >= 1 and timeout > 0")
+    chosen = policy or guard.policy
+    background = scoring == "background" or (scoring == "auto" and policy_name(chosen) == "observe")
     own = http_client is None
-    client = http_client or httpx.AsyncClient(timeout=httpx.Timeout(timeout, connect=5.0))
-    proxy = _Proxy(guard, upstream, policy or guard.policy, client, metrics, on_report, block_text)
+    client = http_client or httpx.AsyncClient(timeout=httpx.Timeout(timeout, connect=min(timeout, 5.0)))
+    queue = ScoringQueue(queue_size, meter=guard.telemetry.meter)
+    proxy = _Proxy(
+        guard,
+        upstream,
+        chosen,
+        client,
+        metrics,
+        on_report,
+        block_text,
+        background=background,
+        scoring=queue,
+        timeout=timeout,
+        max_body_bytes=max_body_bytes,
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        yield
-        if own:
-            await client.aclose()
+        if warmup:
+            await run_in_threadpool(warm, guard)
+        try:
+            yield
+        finally:
+            queue.stop()
+            if own:
+                await client.aclose()
 
     routes = [
         Route("/healthz", proxy.healthz, methods=["GET"]),
         Route("/metrics", proxy.metrics_endpoint, methods=["GET"]),
+        Route("/faithguard/check", proxy.check, methods=["POST"]),
         Route("/v1/chat/completions", proxy.chat, methods=["POST"]),
         Route("/v1/{path:path}", proxy.passthrough, methods=["GET", "POST", "DELETE"]),
     ]

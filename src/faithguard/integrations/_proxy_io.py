@@ -1,0 +1,178 @@
+"""What the proxy reads from clients and upstreams: bounded bodies, strict JSON, SSE text, redacted URLs.
+
+Every failure here is a :class:`Problem` carrying the HTTP status the proxy answers with: 4xx for
+what the client sent, 502/504 for what the upstream did. None of the messages quote the body.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from faithguard import calls
+from faithguard.errors import InputError
+
+__all__ = ["MAX_BODY_BYTES", "MAX_JSON_DEPTH", "Problem", "SSEText", "parse_json", "read_limited", "redact_url"]
+
+#: Default limit on a request body. The library reads at most 1M characters of text per call
+#: (``calls.MAX_INPUT_CHARS``); 8 MiB leaves room for UTF-8 and the JSON around that text.
+MAX_BODY_BYTES = 8 * 1024 * 1024
+#: Deepest JSON nesting accepted. Chat requests (messages, content parts, tool schemas) need far
+#: less; the limit keeps recursive parsers and walkers far from Python's recursion limit.
+MAX_JSON_DEPTH = 64
+#: Longest SSE line buffered while looking for its end; a longer line is passed on but not read.
+MAX_SSE_LINE = 4 * 1024 * 1024
+
+
+class Problem(Exception):
+    """A request the proxy answers with an error status instead of forwarding or scoring it."""
+
+    def __init__(self, status: int, message: str, type_: str, code: str | None = None) -> None:
+        super().__init__(message)
+        self.status, self.message, self.type, self.code = status, message, type_, code
+
+    def body(self) -> dict[str, Any]:
+        """The OpenAI-style error object."""
+        return {"error": {"message": self.message, "type": self.type, "param": None, "code": self.code}}
+
+
+def redact_url(url: str) -> str:
+    """``url`` without credentials or query values: ``https://user:key@h/v1?k=s`` -> ``https://h/v1?k=***``."""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+    except ValueError:
+        return "<unparseable url>"
+    if ":" in host:  # IPv6 literal
+        host = f"[{host}]"
+    try:
+        netloc = f"{host}:{parts.port}" if parts.port is not None else host
+    except ValueError:
+        netloc = host
+    query = "&".join(f"{item.split('=', 1)[0]}=***" for item in parts.query.split("&") if item)
+    return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
+
+
+async def read_limited(declared: str | None, chunks: AsyncIterator[bytes], limit: int) -> bytes:
+    """The whole body, or :class:`Problem` 413 as soon as it (or its ``content-length``) passes ``limit``."""
+    too_large = Problem(413, f"request body is larger than {limit} bytes", "invalid_request_error", "body_too_large")
+    if declared is not None:
+        try:
+            if int(declared) > limit:
+                raise too_large
+        except ValueError:
+            raise Problem(400, "content-length is not a number", "invalid_request_error") from None
+    data = bytearray()
+    async for chunk in chunks:
+        data += chunk
+        if len(data) > limit:
+            raise too_large
+    return bytes(data)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _check_tree(value: Any, max_depth: int) -> None:
+    """Depth and text validity of parsed JSON, walked without recursion."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth > max_depth:
+                raise ValueError(f"JSON nested deeper than {max_depth} levels")
+            children = list(item.items()) if isinstance(item, dict) else [(None, v) for v in item]
+            for key, child in children:
+                if isinstance(key, str):
+                    _check_text(key)
+                stack.append((child, depth + 1))
+        elif isinstance(item, str):
+            _check_text(item)
+
+
+def _check_text(text: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError("a string holds an unpaired surrogate (invalid Unicode)") from None
+
+
+def parse_json(data: bytes, *, upstream: bool = False, max_depth: int = MAX_JSON_DEPTH) -> Any:
+    """Strict JSON: no NaN/Infinity, no unpaired surrogates, at most ``max_depth`` levels.
+
+    Raises :class:`Problem`: 400 for a client's body, 502 for an upstream's (``upstream=True``).
+    """
+    try:
+        value = json.loads(data, parse_constant=_reject_constant)
+        _check_tree(value, max_depth)
+    except RecursionError:
+        value, reason = None, f"JSON nested deeper than {max_depth} levels"
+    except UnicodeDecodeError:
+        value, reason = None, "body is not UTF-8"
+    except ValueError as exc:
+        value, reason = None, str(exc).split(":", 1)[0]  # json's message quotes no content before the colon
+    else:
+        return value
+    if upstream:
+        raise Problem(502, f"upstream sent unreadable JSON: {reason}", "upstream_error", "bad_gateway")
+    raise Problem(400, f"invalid JSON body: {reason}", "invalid_request_error")
+
+
+class SSEText:
+    """The assistant text of a chat-completions SSE stream, fed raw bytes. Never raises.
+
+    A line it cannot read (bad JSON, nested too deep, too long) is passed on by the proxy
+    untouched and marks the text ``broken``: the answer is then not scored, rather than scored
+    on a part of it.
+    """
+
+    def __init__(self) -> None:
+        self._buffer = bytearray()
+        self._skipping = False
+        self.parts: list[str] = []
+        self.tool_call = False
+        self.done = False
+        self.broken = False
+
+    def feed(self, data: bytes) -> None:
+        """Read the complete lines in ``data`` (plus what was buffered)."""
+        self._buffer += data
+        while True:
+            end = self._buffer.find(b"\n")
+            if end < 0:
+                if len(self._buffer) > MAX_SSE_LINE:
+                    self._buffer.clear()
+                    self._skipping = self.broken = True
+                return
+            line = bytes(self._buffer[:end]).strip()
+            del self._buffer[: end + 1]
+            if self._skipping:  # the rest of an over-long line
+                self._skipping = False
+                continue
+            self._line(line)
+
+    def _line(self, line: bytes) -> None:
+        if not line.startswith(b"data:"):
+            return
+        payload = line[5:].strip()
+        if payload == b"[DONE]":
+            self.done = True
+            return
+        if not payload:
+            return
+        try:
+            chunk = parse_json(payload, upstream=True)
+            self.parts.append(calls.chunk_text(chunk))
+            self.tool_call = self.tool_call or calls.chunk_has_tool_call(chunk)
+        except (Problem, InputError, TypeError, AttributeError):
+            self.broken = True
+
+    @property
+    def text(self) -> str | None:
+        """The joined answer; None for a tool call or a stream with unreadable lines."""
+        if self.tool_call or self.broken:
+            return None
+        return "".join(self.parts)
