@@ -18,7 +18,7 @@ from faithguard import calls, plugins, scoring
 from faithguard.cache import SingleFlightCache
 from faithguard.detector import CallContext, Decomposer, Detector, Judge, KnowledgeSource, Warmable
 from faithguard.errors import ConfigError, InputError
-from faithguard.lifecycle import GuardedCall, tool_calls_in
+from faithguard.lifecycle import GuardedCall
 from faithguard.models import Decomposition, InspectReport, Report
 from faithguard.policy import Policy
 from faithguard.runner import IsolationPool, Run, observer_failure
@@ -178,7 +178,7 @@ class Guard:
         ``response`` is text or any supported result shape (OpenAI chat/Responses, Anthropic, LangChain
         message); a tool-call result gives an ``undetermined`` report with reason ``tool_call``.
         """
-        if calls.extract_text(response) is None and not tool_calls_in(response):
+        if calls.extract_text(response) is None and not calls.tool_calls_of(response):
             raise InputError(f"cannot read a response text from {type(response).__name__}")
         call = GuardedCall(
             self, query=query, documents=documents, messages=messages, model=model, operation="output", require=True

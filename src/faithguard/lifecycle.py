@@ -28,7 +28,7 @@ from faithguard.telemetry import A_GUARD, A_STAGE, mark_error
 if TYPE_CHECKING:
     from faithguard.guard import Guard
 
-__all__ = ["Decision", "GuardedCall", "tool_calls_in"]
+__all__ = ["Decision", "GuardedCall"]
 
 #: Reason recorded when the model answered with tool calls instead of text.
 TOOL_CALL_REASON = "tool_call: the model asked for a tool; there is no answer to score yet"
@@ -58,28 +58,6 @@ class Decision:
 
 def _get(obj: Any, key: str) -> Any:
     return obj.get(key) if isinstance(obj, Mapping) else getattr(obj, key, None)
-
-
-def tool_calls_in(output: Any) -> list[Any]:
-    """The tool calls of an LLM result whose answer is a tool call (OpenAI chat / Responses,
-    Anthropic messages, LangChain messages); empty for a text answer."""
-    if output is None or isinstance(output, str | bytes):
-        return []
-    choices = _get(output, "choices")
-    if isinstance(choices, Sequence) and not isinstance(choices, str) and choices:
-        message = _get(choices[0], "message")
-        found = _get(message, "tool_calls") if message is not None else None
-        return list(found) if isinstance(found, Sequence) and not isinstance(found, str) else []
-    direct = _get(output, "tool_calls")  # LangChain AIMessage
-    if isinstance(direct, Sequence) and not isinstance(direct, str) and direct:
-        return list(direct)
-    items = _get(output, "output")  # OpenAI Responses
-    if isinstance(items, Sequence) and not isinstance(items, str):
-        return [i for i in items if _get(i, "type") == "function_call"]
-    blocks = _get(output, "content")  # Anthropic messages
-    if isinstance(blocks, Sequence) and not isinstance(blocks, str):
-        return [b for b in blocks if _get(b, "type") == "tool_use"]
-    return []
 
 
 class GuardedCall:
@@ -224,7 +202,7 @@ class GuardedCall:
             self.end()
             return Decision(Action.OBSERVE, None)
         if text is None and output is not None:
-            if tool_calls_in(output):
+            if calls.tool_calls_of(output):
                 return Decision(Action.OBSERVE, self._tool_call_report())
             text = calls.extract_text(output)
         if text is None:

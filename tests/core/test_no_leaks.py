@@ -187,11 +187,6 @@ def test_judge_endpoint_echoing_errors(otel: Any, caplog: pytest.LogCaptureFixtu
     assert_clean(exported(otel, caplog, [report]))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="leak: proxy upstream URL credentials (user:pass@) are returned to the client in the 502 body: "
-    "integrations/proxy.py:176 _Proxy._bad_gateway formats self.upstream into the message",
-)
 def test_proxy_upstream_credentials(otel: Any, caplog: pytest.LogCaptureFixture) -> None:
     pytest.importorskip("starlette")
     from starlette.testclient import TestClient
