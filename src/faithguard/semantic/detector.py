@@ -93,10 +93,11 @@ def chunk_passages(text: str, *, words: int = PASSAGE_WORDS, limit: int = MAX_PA
     current: list[str] = []
     for piece in pieces:
         toks = _WORD.findall(piece)
-        while toks:
+        start = 0
+        while start < len(toks):
             room = words - len(current)
-            current.extend(toks[:room])
-            toks = toks[room:]
+            current.extend(toks[start : start + room])
+            start += room
             if len(current) >= words:
                 passages.append(" ".join(current))
                 current = []
