@@ -65,7 +65,7 @@ class JudgeConfig(BaseModel):
         default=5.0, ge=0, description="Longest Retry-After waited for, seconds; a longer one degrades at once."
     )
     call_budget: float = Field(
-        default=12.0,
+        default=15.0,
         gt=0,
         description="Wall-clock seconds for one judge call: every attempt, backoff, Retry-After and format step.",
     )

@@ -72,17 +72,20 @@ class JudgePrecheckDetector:
 
 
 class JudgeDetector:
-    """Output stage: asks the judge about constraints the offline engine left UNKNOWN, in one call.
+    """Output stage: asks the judge about constraints the offline layers left UNKNOWN, in one call.
 
-    Never overrides a status decided by a deterministic verifier, and never
-    raises: a failing judge yields ``judge_status='degraded'`` and no updates.
+    Never overrides a status already decided (by a verifier, the offline engine or the semantic
+    layer), and never raises: a failing judge yields ``judge_status='degraded'`` and no updates.
+    When the response or documents look like a prompt injection (or the judge says so), a judge's
+    "satisfied" is not trusted alone: only its violations are applied and the status is degraded.
     """
 
     name = "judge"
     stage: Literal["input", "output"] = "output"
     order = 200
-    #: generous: the judge has its own per-phase timeouts and retries
-    timeout: float | None = 120.0
+    #: Tied to the judge's own budget: JudgeConfig's default call_budget (15 s) x max_calls_per_request (2)
+    #: + 1 s, the value of ``Judge.detector_budget``; a guard should prefer that when it has the judge.
+    timeout: float | None = 31.0
 
     def run(self, ctx: CallContext) -> DetectorResult:
         """Judge the still-unknown constraints; report ok/degraded in findings."""
@@ -114,15 +117,24 @@ class JudgeDetector:
             findings.update(judge_status="degraded", judge_reason=f"{name}: {type(exc).__name__}: {exc}"[:300])
             return DetectorResult(findings=findings)
         pending_ids = {c.id for c in pending}
+        untrusted_pass = bool(findings.get("prompt_injection") or ctx.findings.get("prompt_injection"))
         updates: dict[str, tuple[Status, str | None]] = {}
+        withheld = 0
         for cid, (status, reason) in statuses.items():
-            if cid in pending_ids and Status(status) is not Status.UNKNOWN:
-                updates[cid] = (Status(status), f"{name}: {reason}" if reason else name)
+            if cid not in pending_ids or Status(status) is Status.UNKNOWN:
+                continue
+            if untrusted_pass and Status(status) is Status.SATISFIED:
+                withheld += 1
+                continue
+            updates[cid] = (Status(status), f"{name}: {reason}" if reason else name)
         answered = sum(1 for cid in pending_ids if cid in statuses)
         reason = f"{name} decided {len(updates)} of {len(pending)} constraints"
         if answered < len(pending):
             reason += f" ({len(pending) - answered} not answered)"
-        if ctx.findings.get("judge_status") == "degraded":  # e.g. the judge decomposition failed earlier
+        if untrusted_pass:
+            reason = f"prompt injection suspected: {withheld} judge pass(es) not trusted alone; {reason}"
+            findings.update(judge_status="degraded", judge_reason=reason)
+        elif ctx.findings.get("judge_status") == "degraded":  # e.g. the judge decomposition failed earlier
             earlier = ctx.findings.get("judge_reason") or "earlier judge step failed"
             findings.update(judge_status="degraded", judge_reason=f"{earlier}; {reason}")
         else:
