@@ -1,9 +1,11 @@
 """Shared pieces of eval_infobench.py and eval_llmbar.py: guards per configuration, ranking, AUROC, kappa.
 
-Ranking value of a report (fixed before any run, never tuned): the middle of its score range
-(unknown constraints counted once as failed and once as satisfied), minus 10 when an output-stage
-detector fired a warning-or-worse verdict, so any answer the guard calls a hallucination ranks below
-every answer it does not. The range is computed here from the constraints because ``Report.score_range``
+Ranking value of a report (fixed before any embeddings run, never tuned): the middle of its score
+range (unknown constraints counted once as failed and once as satisfied), minus 10 when an
+output-stage detector fired a warning-or-worse verdict, so any answer the guard calls a hallucination
+ranks below every answer it does not; ties are broken by the semantic layer's calibrated
+P(off topic) from ``report.findings["semantic"]`` (minus 0.1 x p: smaller than any score step).
+The range is computed here from the constraints because ``Report.score_range``
 and ``Report.coverage`` are not on main yet; when they land these functions should read them instead.
 """
 
@@ -79,7 +81,10 @@ def rank_value(report: Report) -> float:
     """Higher = more likely to follow the instruction (see the module docstring)."""
     rng = score_range(report)
     mid = 5.0 if rng is None else (rng[0] + rng[1]) / 2
-    return mid - (10.0 if flagged(report) else 0.0)
+    semantic = report.findings.get("semantic")
+    p = semantic.get("p_off_topic") if isinstance(semantic, dict) else None
+    tie_break = 0.1 * float(p) if isinstance(p, int | float) else 0.0
+    return mid - (10.0 if flagged(report) else 0.0) - tie_break
 
 
 def auroc(scores: Sequence[float], labels: Sequence[int]) -> float:

@@ -98,6 +98,36 @@ def _value(model: Any, llm: list[dict[str, Any]], info: list[dict[str, Any]]) ->
     return acc / len(llm), adv / max(n_adv, 1), _auroc(scores, labels)
 
 
+def guard_latency(info: list[dict[str, Any]]) -> None:
+    """New-query and repeated-query check latency, with and without the semantic layer, on one core."""
+    from faithguard import Guard
+    from faithguard.semantic.detector import SemanticDetector
+
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+    rows = info[:60]
+    for name, kwargs in (("offline", {"exclude": ["semantic"]}), ("offline+embeddings", {})):
+        guard = Guard(judge=None, load_entrypoints=False, **kwargs)
+        t = time.perf_counter()
+        SemanticDetector().warmup()  # model load outside the timed checks (Guard.warmup() will do this)
+        load = time.perf_counter() - t
+        new, again = [], []
+        for row in rows:
+            t = time.perf_counter()
+            guard.check(row["instruction"], row["output"], documents=[row["input"]] if row["input"] else None)
+            new.append(time.perf_counter() - t)
+        for row in rows:
+            t = time.perf_counter()
+            guard.check(row["instruction"], row["output"], documents=[row["input"]] if row["input"] else None)
+            again.append(time.perf_counter() - t)
+        guard.close()
+        print(
+            f"guard check, split=study rows, pinned to 1 core, {name}: new query p50 {np.median(new) * 1000:.0f} ms "
+            f"p90 {np.percentile(new, 90) * 1000:.0f} ms; same query+answer again p50 {np.median(again) * 1000:.0f} ms "
+            f"(model load {load:.2f} s when first loaded)"
+        )
+
+
 def main() -> None:
     """Print one line per model: size, load, latency, study-part value."""
     ap = argparse.ArgumentParser()
@@ -138,6 +168,8 @@ def main() -> None:
             f"{np.median(times) * 1000:.1f} ms | split=study LLMBar acc {acc:.3f} (adversarial {adv:.3f}), "
             f"InFoBench cos AUROC {auc:.3f}"
         )
+
+    guard_latency(info)
 
 
 if __name__ == "__main__":

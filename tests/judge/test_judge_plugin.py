@@ -240,3 +240,8 @@ def test_live_judge_round_trip() -> None:
     assert dec.constraints and all(c.id.startswith("c") for c in dec.constraints)
     statuses = judge.satisfy(ctx, dec.constraints)
     assert set(statuses) <= {c.id for c in dec.constraints}
+    assert judge.calls_for(ctx) == 2  # decomposition + satisfaction: the per-request cap
+    from faithguard.judge.client import OpenAIChatClient, remembered_mode
+
+    if isinstance(judge.transport, OpenAIChatClient):  # the negotiated structured-output mode is remembered
+        assert remembered_mode(judge.transport.endpoint) in ("json_schema", "json_object", "prompt")

@@ -37,8 +37,8 @@ OFF_TOPIC_P = 0.8
 #: At or below this the answer is reported on topic (a finding only). Same provenance, mirrored.
 ON_TOPIC_P = 0.2
 #: Passages of at most this many words; at most this many passages are encoded (bounded work per check).
-PASSAGE_WORDS = 48
-MAX_PASSAGES = 6
+PASSAGE_WORDS = 40
+MAX_PASSAGES = 4
 #: Request text longer than this many characters is cut before encoding (the tokenizer cuts at 128 tokens).
 _REQUEST_CHARS = 2000
 
