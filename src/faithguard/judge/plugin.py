@@ -26,8 +26,8 @@ class JudgeDecomposer:
     """Decomposes with ``ctx.judge``; the guard falls back to the offline decomposer on any error."""
 
     name = "judge"
-    #: LLM decompositions take seconds; a guard that honours decomposer timeouts should use this
-    timeout: float | None = 120.0
+    #: One judgement: JudgeConfig's default call_budget (15 s) + 1 s; past it the offline decomposer takes over.
+    timeout: float | None = 16.0
 
     def decompose(self, ctx: CallContext) -> Decomposition:
         """``ctx.judge.decompose(ctx)``; ConfigError when no judge is configured."""
