@@ -128,3 +128,17 @@ class Timer:
             return "n/a"
         xs = sorted(self.ms)
         return f"p50 {statistics.median(xs):.0f} ms, p90 {xs[int(0.9 * (len(xs) - 1))]:.0f} ms"
+
+
+def judge_note(guard: Guard, checks: int) -> str:
+    """Model, judge calls per check and the negotiated structured-output mode ('' without a judge)."""
+    judge = guard.judge
+    if judge is None or checks <= 0:
+        return ""
+    from faithguard.judge.client import OpenAIChatClient
+
+    transport = judge.transport
+    mode = transport.mode if isinstance(transport, OpenAIChatClient) else "n/a"
+    calls = judge.budget.calls
+    judge.budget.calls = 0
+    return f" | judge model={judge.model} calls/check {calls / checks:.2f} structured_output={mode}"

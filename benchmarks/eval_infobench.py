@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _judged import Timer, auroc, configurations, coverage, flagged, kappa, make_guard, rank_value
+from _judged import Timer, auroc, configurations, coverage, flagged, judge_note, kappa, make_guard, rank_value
 from _split import KEYS, split_rows
 
 from faithguard.models import Report, Status
@@ -122,6 +122,7 @@ def main() -> None:
                     f"flagged failing {r['flag_fail']:.1%} passing {r['flag_pass']:.1%} | "
                     f"coverage {r['coverage']:.2f} | requirements mapped {r['mapped']}, decided {r['decided']}, "
                     f"agreement {r['agree']:.2f}, kappa {r['kappa']:.2f} | check {r['time']}"
+                    + judge_note(guard, r["n"])
                 )
         guard.close()
 

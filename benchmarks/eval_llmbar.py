@@ -17,7 +17,7 @@ from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _judged import Timer, configurations, make_guard, rank_value
+from _judged import Timer, configurations, judge_note, make_guard, rank_value
 from _split import KEYS, split_rows
 
 
@@ -59,7 +59,8 @@ def main() -> None:
                     points.items(), key=lambda kv: (kv[0] not in ("all", "natural", "adversarial"), kv[0])
                 )
             )
-            print(f"llmbar split={tag} config={name} | {cells} | check {timer.summary()}")
+            note = judge_note(guard, len(timer.ms))
+            print(f"llmbar split={tag} config={name} | {cells} | check {timer.summary()}{note}")
         guard.close()
 
 
