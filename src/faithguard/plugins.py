@@ -31,6 +31,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "faithguard.inputs.plugin",
     "faithguard.terms.plugin",
     "faithguard.judge.plugin",
+    "faithguard.semantic.plugin",
     "faithguard.evaluate.plugin",
     "faithguard.integrations.plugin",
 )

@@ -86,12 +86,28 @@ def test_schema_mismatch_twice_raises_output_error(chat_server, no_sleep, ctx) -
     assert len(server.requests) == 2
 
 
-def test_429_honours_retry_after_capped(chat_server, no_sleep, ctx, decomposition_payload) -> None:
-    server = chat_server(Reply(status=429, headers={"Retry-After": "7"}, raw_body="{}"), decomposition_payload)
-    judge = make_judge(server, no_sleep, retry_after_cap=0.02)
+def test_429_retry_after_within_the_cap_is_honoured(chat_server, no_sleep, ctx, decomposition_payload) -> None:
+    server = chat_server(Reply(status=429, headers={"Retry-After": "1"}, raw_body="{}"), decomposition_payload)
+    judge = make_judge(server, no_sleep, retry_after_cap=2.0)
     judge.decompose(ctx)
-    assert no_sleep == [0.02]
+    assert no_sleep == [1.0]
     assert len(server.requests) == 2
+
+
+def test_429_retry_after_beyond_the_cap_degrades_now(chat_server, no_sleep, ctx, decomposition_payload) -> None:
+    server = chat_server(Reply(status=429, headers={"Retry-After": "3600"}, raw_body="{}"), decomposition_payload)
+    judge = make_judge(server, no_sleep, retry_after_cap=5.0)
+    with pytest.raises(JudgeUnavailable, match="exceeds the judge's cap"):
+        judge.decompose(ctx)
+    assert no_sleep == [] and len(server.requests) == 1
+
+
+def test_retry_after_beyond_the_call_budget_degrades_now(chat_server, no_sleep, ctx, decomposition_payload) -> None:
+    server = chat_server(Reply(status=503, headers={"Retry-After": "4"}, raw_body="{}"), decomposition_payload)
+    judge = make_judge(server, no_sleep, retry_after_cap=10.0, call_budget=3.0)
+    with pytest.raises(JudgeUnavailable, match="call budget"):
+        judge.decompose(ctx)
+    assert no_sleep == [] and len(server.requests) == 1
 
 
 def test_500_then_success_uses_jittered_backoff(chat_server, no_sleep, ctx, decomposition_payload) -> None:

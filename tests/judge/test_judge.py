@@ -38,7 +38,7 @@ class Clock:
 def test_name_and_cache_key() -> None:
     judge = Judge(ScriptedTransport(model="qwen"), self_consistency=3, temperature=0.3)
     assert judge.name == "judge:qwen"
-    assert judge.cache_key == f"qwen|{PROMPT_VERSION}|n=3|t=0.3"
+    assert judge.cache_key == f"qwen|{PROMPT_VERSION}|batch|n=3|t=0.3"
     assert Judge(ScriptedTransport(model="qwen")).cache_key != judge.cache_key
 
 

@@ -206,7 +206,7 @@ def test_key_never_leaks(chat_server, no_sleep, ctx, spans, caplog: pytest.LogCa
     ]
     for text in exported:  # ...and shows up nowhere else
         assert KEY not in text
-    assert "[REDACTED]" in str(info.value)
+    assert "Incorrect API key" not in str(info.value)  # error bodies are never echoed (they may hold the prompt)
 
 
 def test_langchain_adapter(ctx, decomposition_payload, satisfaction_payload, spans) -> None:
@@ -241,3 +241,8 @@ def test_live_judge_round_trip() -> None:
     assert dec.constraints and all(c.id.startswith("c") for c in dec.constraints)
     statuses = judge.satisfy(ctx, dec.constraints)
     assert set(statuses) <= {c.id for c in dec.constraints}
+    assert judge.calls_for(ctx) == 2  # decomposition + satisfaction: the per-request cap
+    from faithguard.judge.client import OpenAIChatClient, remembered_mode
+
+    if isinstance(judge.transport, OpenAIChatClient):  # the negotiated structured-output mode is remembered
+        assert remembered_mode(judge.transport.endpoint) in ("json_schema", "json_object", "prompt")

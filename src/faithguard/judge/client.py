@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
+import json
 import logging
 import random
+import re
+import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 from urllib.parse import urlsplit
 
 import httpx
@@ -27,14 +30,19 @@ from faithguard.errors import JudgeError, JudgeOutputError, JudgeUnavailable
 from faithguard.judge.config import JudgeConfig, is_secret_header
 
 __all__ = [
+    "MODES",
     "ChatResult",
     "ChatTransport",
     "OpenAIChatClient",
+    "StructuredMode",
     "backoff_delay",
     "build_request_body",
     "chat_span",
+    "forget_modes",
     "get_tracer",
     "parse_response",
+    "remember_mode",
+    "remembered_mode",
     "retry_after_seconds",
 ]
 
@@ -42,6 +50,42 @@ log = logging.getLogger("faithguard.judge")
 
 _RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 520, 521, 522, 524, 529})
 _BODY_SNIPPET = 200
+
+#: How a request asks for JSON, strongest first: OpenAI's ``json_schema``, plain ``json_object``
+#: (llama.cpp's python server, older vLLM/Ollama), or only the prompt (any server; the reply is repaired).
+StructuredMode = Literal["json_schema", "json_object", "prompt"]
+MODES: tuple[StructuredMode, ...] = ("json_schema", "json_object", "prompt")
+#: Statuses with which servers reject a request field they do not support (llama.cpp's python server
+#: answers 500 for json_schema; vLLM/OpenAI-style servers 400/422). Fixtures: tests/judge/test_negotiation.py.
+_UNSUPPORTED_STATUS = frozenset({400, 422, 500, 501})
+#: Words of such a rejection's body that name the structured-output field (never echoed anywhere).
+_UNSUPPORTED_BODY = re.compile(
+    r"response_format|json_schema|json_object|\bschema\b|grammar|not supported|unsupported|"
+    r"unrecogni[sz]ed|unknown (?:field|parameter|argument)|extra (?:fields|inputs) not permitted",
+    re.IGNORECASE,
+)
+
+#: Remembered structured-output mode per endpoint (base URL + model), shared by every client.
+_ENDPOINT_MODES: dict[str, StructuredMode] = {}
+_ENDPOINT_LOCK = threading.Lock()
+
+
+def remembered_mode(endpoint: str) -> StructuredMode | None:
+    """The mode that last worked (or was last negotiated) for ``endpoint``; None when never tried."""
+    with _ENDPOINT_LOCK:
+        return _ENDPOINT_MODES.get(endpoint)
+
+
+def remember_mode(endpoint: str, mode: StructuredMode) -> None:
+    """Record the structured-output mode ``endpoint`` accepts."""
+    with _ENDPOINT_LOCK:
+        _ENDPOINT_MODES[endpoint] = mode
+
+
+def forget_modes() -> None:
+    """Clear every remembered mode (tests; a server upgraded in place)."""
+    with _ENDPOINT_LOCK:
+        _ENDPOINT_MODES.clear()
 
 
 @dataclass(frozen=True)
@@ -86,18 +130,30 @@ def build_request_body(
     *,
     temperature: float = 0.0,
     max_tokens: int | None = None,
+    mode: StructuredMode = "json_schema",
 ) -> dict[str, Any]:
-    """The chat-completions body, with structured output in the nested ``json_schema`` form."""
-    body: dict[str, Any] = {
-        "model": model,
-        "messages": [{"role": m["role"], "content": m["content"]} for m in messages],
-        "temperature": temperature,
-        "stream": False,
-        "response_format": {
+    """The chat-completions body; ``mode`` picks how JSON is asked for (see :data:`MODES`).
+
+    In ``json_object`` and ``prompt`` modes the schema travels in the system message instead.
+    """
+    msgs = [{"role": m["role"], "content": m["content"]} for m in messages]
+    body: dict[str, Any] = {"model": model, "messages": msgs, "temperature": temperature, "stream": False}
+    if mode == "json_schema":
+        body["response_format"] = {
             "type": "json_schema",
             "json_schema": {"name": schema_name, "strict": True, "schema": dict(schema)},
-        },
-    }
+        }
+    else:
+        if mode == "json_object":
+            body["response_format"] = {"type": "json_object"}
+        note = (
+            "Reply with exactly one JSON object and nothing else (no prose, no code fences). "
+            "It must match this JSON Schema:\n" + json.dumps(dict(schema), separators=(",", ":"))
+        )
+        if msgs and msgs[0]["role"] == "system":
+            msgs[0] = {"role": "system", "content": msgs[0]["content"] + "\n\n" + note}
+        else:
+            msgs.insert(0, {"role": "system", "content": note})
     if max_tokens is not None:
         body["max_tokens"] = max_tokens
     return body
@@ -176,10 +232,34 @@ class _Attempt:
     retry: bool = False
     delay_hint: float | None = None
     error_type: str | None = None
+    unsupported: bool = False
 
 
-def _interpret(response: httpx.Response, redact: _Redactor, cap: float) -> _Attempt:
-    """Map an HTTP response to a result or an error (pure)."""
+def _error_code(response: httpx.Response) -> str:
+    """A short, content-free description of an error body: its JSON ``error.type``/``code`` only.
+
+    Error bodies of some servers echo the request (the prompt, the response being judged), so the
+    body text itself never reaches an exception message, a log line or a span.
+    """
+    try:
+        data = response.json()
+    except ValueError:
+        return ""
+    err = data.get("error") if isinstance(data, dict) else None
+    if isinstance(err, dict):
+        for key in ("type", "code"):
+            value = err.get(key)
+            if isinstance(value, str | int) and re.fullmatch(r"[A-Za-z0-9_.-]{1,40}", str(value)):
+                return f"({value})"
+    return ""
+
+
+def _interpret(response: httpx.Response, redact: _Redactor, cap: float, *, structured: bool = False) -> _Attempt:
+    """Map an HTTP response to a result or an error (pure).
+
+    ``structured``: the request carried a ``response_format``; a rejection that names it is marked
+    ``unsupported`` (never retried as is: the caller downgrades the mode).
+    """
     status = response.status_code
     if status == 200:
         try:
@@ -190,19 +270,23 @@ def _interpret(response: httpx.Response, redact: _Redactor, cap: float) -> _Atte
             return _Attempt(result=parse_response(data))
         except JudgeOutputError as exc:
             return _Attempt(error=exc, error_type="invalid_response")
-    snippet = redact(response.text[:_BODY_SNIPPET].replace("\n", " "))
+    code = _error_code(response)
+    if structured and status in _UNSUPPORTED_STATUS and _UNSUPPORTED_BODY.search(response.text[:4000]):
+        return _Attempt(
+            error=JudgeError(f"judge server rejected the structured-output field: HTTP {status} {code}".rstrip()),
+            error_type="unsupported_parameter",
+            unsupported=True,
+        )
     if status in _RETRY_STATUS or status >= 500:
         hint = retry_after_seconds(response.headers.get("retry-after")) if status in (429, 503) else None
-        if hint is not None:
-            hint = min(hint, cap)
         what = "rate limited" if status == 429 else "unavailable"
         return _Attempt(
-            error=JudgeUnavailable(f"judge {what}: HTTP {status} {snippet}".rstrip()),
+            error=JudgeUnavailable(f"judge {what}: HTTP {status} {code}".rstrip()),
             retry=True,
             delay_hint=hint,
             error_type=str(status),
         )
-    detail = "authentication failed" if status in (401, 403) else snippet
+    detail = "authentication failed" if status in (401, 403) else code
     return _Attempt(
         error=JudgeError(f"judge request rejected: HTTP {status} {detail}".rstrip()), error_type=str(status)
     )
@@ -296,7 +380,14 @@ def record_error(span: trace.Span, error_type: str, message: str) -> None:
 
 
 class OpenAIChatClient:
-    """Chat completions against any OpenAI-compatible server (OpenAI, Ollama, llama-server, vLLM)."""
+    """Chat completions against any OpenAI-compatible server (OpenAI, Ollama, llama-server, vLLM).
+
+    Structured output is negotiated per endpoint: ``json_schema`` first, then ``json_object``, then
+    the prompt alone, stepping down only when the server rejects the field (never retrying the same
+    rejected body) and remembering the result. Each call has a wall-clock budget
+    (``JudgeConfig.call_budget``) covering every attempt, backoff and ``Retry-After``: a wait that
+    would overrun it ends the call at once with :class:`JudgeUnavailable`.
+    """
 
     def __init__(
         self,
@@ -309,6 +400,7 @@ class OpenAIChatClient:
         async_sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         rng: random.Random | None = None,
         environ: Mapping[str, str] | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.config = config
         self.model = config.model
@@ -318,11 +410,13 @@ class OpenAIChatClient:
         self._async_transport = async_transport
         self._sleep = sleep
         self._async_sleep = async_sleep
+        self._clock = clock
         self._rng = rng or random.Random()
         parts = urlsplit(config.base_url)
         self.address = parts.hostname
         self.port = parts.port or (443 if parts.scheme == "https" else 80)
         self.url = config.base_url + "/chat/completions"
+        self.endpoint = f"{config.base_url}|{config.model}"
         key = config.resolve_api_key(environ)
         headers = {"Content-Type": "application/json", "Accept": "application/json", **config.headers}
         if key:
@@ -338,32 +432,73 @@ class OpenAIChatClient:
 
     # -- shared bits
 
-    def _body(self, messages: Sequence[Mapping[str, str]], name: str, schema: Mapping[str, Any], temp: float) -> bytes:
-        import json
+    @property
+    def mode(self) -> StructuredMode:
+        """The structured-output mode the next call starts with."""
+        forced = self.config.structured_output
+        if forced != "auto":
+            return forced
+        return remembered_mode(self.endpoint) or "json_schema"
 
+    def _body(
+        self,
+        messages: Sequence[Mapping[str, str]],
+        name: str,
+        schema: Mapping[str, Any],
+        temp: float,
+        mode: StructuredMode,
+    ) -> bytes:
         body = build_request_body(
-            self.model, messages, name, schema, temperature=temp, max_tokens=self.config.max_tokens
+            self.model, messages, name, schema, temperature=temp, max_tokens=self.config.max_tokens, mode=mode
         )
         return json.dumps(body, ensure_ascii=False).encode("utf-8")
 
-    def _delay(self, attempt: int, outcome: _Attempt) -> float:
+    def _attempt_timeout(self, deadline: float) -> httpx.Timeout | None:
+        remaining = deadline - self._clock()
+        if remaining <= 0:
+            return None
+        return httpx.Timeout(min(self.config.timeout, remaining), connect=min(self.config.connect_timeout, remaining))
+
+    def _next_step(self, outcome: _Attempt, attempt: int, mode: StructuredMode, deadline: float) -> tuple[str, float]:
+        """("done" | "downgrade" | "retry", delay) after one attempt (pure policy, shared by both twins)."""
+        if outcome.unsupported:
+            if self.config.structured_output == "auto" and mode != MODES[-1]:
+                return "downgrade", 0.0
+            return "done", 0.0
+        if not outcome.retry or attempt >= self.config.max_retries:
+            return "done", 0.0
         if outcome.delay_hint is not None:
-            return outcome.delay_hint
-        return backoff_delay(attempt, self.config.backoff_base, self.config.backoff_max, self._rng)
+            delay = outcome.delay_hint
+            if delay > self.config.retry_after_cap:
+                outcome.error = JudgeUnavailable(f"{outcome.error}; Retry-After {delay:g}s exceeds the judge's cap")
+                return "done", 0.0
+        else:
+            delay = backoff_delay(attempt, self.config.backoff_base, self.config.backoff_max, self._rng)
+        if self._clock() + delay >= deadline:
+            outcome.error = JudgeUnavailable(f"{outcome.error}; next attempt would overrun the call budget")
+            return "done", 0.0
+        return "retry", delay
 
     def _span(self, temperature: float) -> Any:
         return chat_span(
             self._tracer, self.model, self.provider, address=self.address, port=self.port, temperature=temperature
         )
 
-    def _finish(self, span: trace.Span, outcome: _Attempt, attempts: int) -> ChatResult:
+    def _finish(self, span: trace.Span, outcome: _Attempt, attempts: int, mode: StructuredMode) -> ChatResult:
         span.set_attribute("faithguard.judge.attempts", attempts)
+        span.set_attribute("faithguard.judge.structured_output", mode)
         if outcome.result is not None:
+            if self.config.structured_output == "auto":
+                remember_mode(self.endpoint, mode)
             record_result(span, outcome.result)
             return outcome.result
         error = outcome.error or JudgeError("judge call failed")
         record_error(span, outcome.error_type or type(error).__name__, str(error))
         raise error
+
+    @staticmethod
+    def _budget_spent() -> _Attempt:
+        return _Attempt(error=JudgeUnavailable("judge call budget spent"), error_type="timeout")
 
     # -- sync
 
@@ -375,23 +510,39 @@ class OpenAIChatClient:
     def chat(
         self, messages: Sequence[Mapping[str, str]], schema_name: str, schema: Mapping[str, Any], *, temperature: float
     ) -> ChatResult:
-        """POST one chat completion with retries; JudgeUnavailable/JudgeError/JudgeOutputError on failure."""
-        content = self._body(messages, schema_name, schema, temperature)
+        """POST one chat completion within the call budget; JudgeUnavailable/JudgeError/JudgeOutputError."""
+        deadline = self._clock() + self.config.call_budget
+        mode = self.mode
         with self._span(temperature) as span:
             outcome = _Attempt()
-            attempt = 0
-            for attempt in range(self.config.max_retries + 1):
+            attempt = sends = 0
+            while True:
+                timeout = self._attempt_timeout(deadline)
+                if timeout is None:
+                    outcome = self._budget_spent()
+                    break
+                sends += 1
                 try:
-                    response = self._sync_client().post(self.url, content=content)
-                    outcome = _interpret(response, self._redact, self.config.retry_after_cap)
+                    response = self._sync_client().post(
+                        self.url, content=self._body(messages, schema_name, schema, temperature, mode), timeout=timeout
+                    )
+                    outcome = _interpret(
+                        response, self._redact, self.config.retry_after_cap, structured=mode != "prompt"
+                    )
                 except httpx.HTTPError as exc:
                     outcome = _from_exception(exc, self._redact)
-                if not outcome.retry or attempt == self.config.max_retries:
+                step, delay = self._next_step(outcome, attempt, mode, deadline)
+                if step == "done":
                     break
-                delay = self._delay(attempt, outcome)
-                log.debug("judge attempt %d failed (%s); retrying in %.2fs", attempt + 1, outcome.error_type, delay)
+                if step == "downgrade":
+                    mode = MODES[MODES.index(mode) + 1]
+                    remember_mode(self.endpoint, mode)
+                    log.debug("judge endpoint rejected a structured-output field; trying %s", mode)
+                    continue
+                attempt += 1
+                log.debug("judge attempt %d failed (%s); retrying in %.2fs", attempt, outcome.error_type, delay)
                 self._sleep(delay)
-            return self._finish(span, outcome, attempt + 1)
+            return self._finish(span, outcome, sends, mode)
 
     def close(self) -> None:
         """Close the pooled sync connection."""
@@ -405,22 +556,36 @@ class OpenAIChatClient:
         self, messages: Sequence[Mapping[str, str]], schema_name: str, schema: Mapping[str, Any], *, temperature: float
     ) -> ChatResult:
         """Async twin of :meth:`chat` (a short-lived AsyncClient per call, so no loop-bound state)."""
-        content = self._body(messages, schema_name, schema, temperature)
+        deadline = self._clock() + self.config.call_budget
+        mode = self.mode
         with self._span(temperature) as span:
             outcome = _Attempt()
-            attempt = 0
+            attempt = sends = 0
             async with httpx.AsyncClient(
                 timeout=self._timeout, transport=self._async_transport, headers=self._headers
             ) as client:
-                for attempt in range(self.config.max_retries + 1):
+                while True:
+                    timeout = self._attempt_timeout(deadline)
+                    if timeout is None:
+                        outcome = self._budget_spent()
+                        break
+                    sends += 1
                     try:
-                        response = await client.post(self.url, content=content)
-                        outcome = _interpret(response, self._redact, self.config.retry_after_cap)
+                        content = self._body(messages, schema_name, schema, temperature, mode)
+                        response = await client.post(self.url, content=content, timeout=timeout)
+                        outcome = _interpret(
+                            response, self._redact, self.config.retry_after_cap, structured=mode != "prompt"
+                        )
                     except httpx.HTTPError as exc:
                         outcome = _from_exception(exc, self._redact)
-                    if not outcome.retry or attempt == self.config.max_retries:
+                    step, delay = self._next_step(outcome, attempt, mode, deadline)
+                    if step == "done":
                         break
-                    delay = self._delay(attempt, outcome)
-                    log.debug("judge attempt %d failed (%s); retrying in %.2fs", attempt + 1, outcome.error_type, delay)
+                    if step == "downgrade":
+                        mode = MODES[MODES.index(mode) + 1]
+                        remember_mode(self.endpoint, mode)
+                        continue
+                    attempt += 1
+                    log.debug("judge attempt %d failed (%s); retrying in %.2fs", attempt, outcome.error_type, delay)
                     await self._async_sleep(delay)
-            return self._finish(span, outcome, attempt + 1)
+            return self._finish(span, outcome, sends, mode)

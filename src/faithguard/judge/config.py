@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
@@ -21,6 +21,10 @@ _SECRET_HEADER_PARTS = ("auth", "key", "token", "secret", "cookie", "password")
 #: env var suffix -> JudgeConfig field, for the optional numeric settings.
 _ENV_FIELDS: dict[str, str] = {
     "TIMEOUT": "timeout",
+    "CALL_BUDGET": "call_budget",
+    "STRUCTURED_OUTPUT": "structured_output",
+    "QUESTION_MODE": "question_mode",
+    "MAX_CALLS_PER_REQUEST": "max_calls_per_request",
     "CONNECT_TIMEOUT": "connect_timeout",
     "MAX_RETRIES": "max_retries",
     "CALLS_PER_MINUTE": "calls_per_minute",
@@ -57,7 +61,25 @@ class JudgeConfig(BaseModel):
     max_retries: int = Field(default=2, ge=0, le=10)
     backoff_base: float = Field(default=0.5, ge=0, description="First backoff delay in seconds (doubles, jittered).")
     backoff_max: float = Field(default=8.0, ge=0)
-    retry_after_cap: float = Field(default=20.0, ge=0, description="Longest Retry-After honoured, seconds.")
+    retry_after_cap: float = Field(
+        default=5.0, ge=0, description="Longest Retry-After waited for, seconds; a longer one degrades at once."
+    )
+    call_budget: float = Field(
+        default=15.0,
+        gt=0,
+        description="Wall-clock seconds for one judge call: every attempt, backoff, Retry-After and format step.",
+    )
+    structured_output: Literal["auto", "json_schema", "json_object", "prompt"] = Field(
+        default="auto", description="How to ask for JSON; 'auto' negotiates per endpoint and remembers."
+    )
+    question_mode: Literal["batch", "yes_no"] = Field(
+        default="batch",
+        description="'batch': one JSON verdict list; 'yes_no': one short yes/no question per constraint "
+        "(in the same single call; more reliable with small models).",
+    )
+    max_calls_per_request: int = Field(
+        default=2, ge=1, le=10, description="Judge calls per guarded request, term checks and repairs included."
+    )
     calls_per_minute: float | None = Field(default=None, gt=0, description="Token-bucket limit; None: unlimited.")
     sample_rate: float = Field(default=1.0, ge=0.0, le=1.0, description="Share of requests the judge sees.")
     max_concurrency: int = Field(default=4, ge=1)

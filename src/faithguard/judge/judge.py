@@ -8,6 +8,7 @@ output gets one repair round-trip, then :class:`JudgeOutputError`.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import hashlib
 import threading
 import time
@@ -25,12 +26,29 @@ from faithguard.judge import prompts
 from faithguard.judge.budget import Budget
 from faithguard.judge.client import ChatResult, ChatTransport
 from faithguard.judge.config import JudgeConfig
-from faithguard.judge.schemas import DecomposeOut, SatisfyOut, TermItem, TermsOut, parse_structured, strict_schema
+from faithguard.judge.schemas import (
+    DecomposeOut,
+    SatisfyOut,
+    TermItem,
+    TermsOut,
+    YesNoOut,
+    parse_structured,
+    strict_schema,
+)
 from faithguard.judge.voting import norm_text, vote_decompose, vote_satisfy, vote_terms
 from faithguard.models import Category, Constraint, Decomposition, Status, SubQuestion
 from faithguard.scoring import tier_for
 
-__all__ = ["Judge", "JudgeBudgetExceeded", "JudgeSkipped", "Precheck", "SatisfyVerdict", "TermLabel", "request_key"]
+__all__ = [
+    "Judge",
+    "JudgeBudgetExceeded",
+    "JudgeCallCapReached",
+    "JudgeSkipped",
+    "Precheck",
+    "SatisfyVerdict",
+    "TermLabel",
+    "request_key",
+]
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -38,7 +56,13 @@ _SCHEMA_NAMES: dict[type[BaseModel], str] = {
     DecomposeOut: "faithguard_decomposition",
     SatisfyOut: "faithguard_satisfaction",
     TermsOut: "faithguard_terms",
+    YesNoOut: "faithguard_yes_no",
 }
+
+#: The request (and response) the judge is working for in this thread/task, for the per-request call cap.
+_CURRENT: contextvars.ContextVar[tuple[str, str] | None] = contextvars.ContextVar(
+    "faithguard_judge_request", default=None
+)
 
 
 class JudgeSkipped(JudgeUnavailable):
@@ -47,6 +71,14 @@ class JudgeSkipped(JudgeUnavailable):
 
 class JudgeBudgetExceeded(JudgeUnavailable):
     """The judge's calls-per-minute budget is spent; nothing was sent."""
+
+
+class JudgeCallCapReached(JudgeSkipped):
+    """This request already used its judge calls (``max_calls_per_request``); nothing was sent."""
+
+
+class JudgeCircuitOpen(JudgeUnavailable):
+    """The judge failed to answer recently; calls degrade at once until the pause ends."""
 
 
 @dataclass(frozen=True)
@@ -104,6 +136,10 @@ class Judge:
         sample_rate: float = 1.0,
         max_concurrency: int = 4,
         clock: Callable[[], float] = time.monotonic,
+        question_mode: str = "batch",
+        max_calls_per_request: int = 2,
+        call_budget: float = 15.0,
+        pause_after_failure: float = 30.0,
     ) -> None:
         if self_consistency < 1:
             raise ValueError("self_consistency must be >= 1")
@@ -119,6 +155,17 @@ class Judge:
         # re-scoring in batch evaluation, a proxy replaying a request.
         self._satisfied: SingleFlightCache[SatisfyVerdict] = SingleFlightCache(maxsize=1024, ttl=3600.0)
         self._precheck_lock = threading.Lock()
+        if question_mode not in ("batch", "yes_no"):
+            raise ValueError("question_mode must be 'batch' or 'yes_no'")
+        self.question_mode = question_mode
+        self.max_calls_per_request = max_calls_per_request
+        self.call_budget = call_budget
+        self.pause_after_failure = pause_after_failure
+        self._clock = clock
+        self._calls: LRUCache[str, int] = LRUCache(maxsize=4096)
+        self._calls_lock = threading.Lock()
+        self._paused_until = 0.0
+        self._last_failure = ""
 
     # ------------------------------------------------------------ construction
 
@@ -136,6 +183,9 @@ class Judge:
             calls_per_minute=config.calls_per_minute,
             sample_rate=config.sample_rate,
             max_concurrency=config.max_concurrency,
+            question_mode=config.question_mode,
+            max_calls_per_request=config.max_calls_per_request,
+            call_budget=config.call_budget,
         )
 
     @classmethod
@@ -152,8 +202,16 @@ class Judge:
 
     @property
     def cache_key(self) -> str:
-        """Everything that changes a decomposition: model, prompt version, sampling settings."""
-        return f"{self.model}|{prompts.PROMPT_VERSION}|n={self.self_consistency}|t={self.temperature:g}"
+        """Everything that changes a verdict: model, prompt version, question mode, sampling settings."""
+        return (
+            f"{self.model}|{prompts.PROMPT_VERSION}|{self.question_mode}|n={self.self_consistency}"
+            f"|t={self.temperature:g}"
+        )
+
+    @property
+    def detector_budget(self) -> float:
+        """Seconds a judge-calling detector may need: every allowed call at its full budget, plus 1 s."""
+        return self.call_budget * self.max_calls_per_request + 1.0
 
     def __repr__(self) -> str:
         return f"Judge(model={self.model!r}, self_consistency={self.self_consistency})"
@@ -173,10 +231,50 @@ class Judge:
     def _gate(self, ctx: CallContext) -> None:
         if not self.sampled(ctx):
             raise JudgeSkipped(f"request not sampled (sample_rate={self.budget.sample_rate:g})")
+        _CURRENT.set(self._call_keys(ctx))
+
+    @staticmethod
+    def _call_keys(ctx: CallContext) -> tuple[str, str]:
+        """(request, request + response): calls made before the response (a decomposition) count for
+        every check of that request; calls about a response count for that check only."""
+        base = request_key(ctx)
+        if ctx.response is None:
+            return base, base
+        digest = hashlib.sha256(ctx.response.encode("utf-8", "surrogatepass")).hexdigest()
+        return base, f"{base}|{digest}"
+
+    def calls_for(self, ctx: CallContext) -> int:
+        """Judge calls counted against this request (and its response, when set)."""
+        base, key = self._call_keys(ctx)
+        with self._calls_lock:
+            return self._calls.get(key, 0) + (self._calls.get(base, 0) if key != base else 0)
 
     def _admit(self) -> None:
+        now = self._clock()
+        if now < self._paused_until:
+            raise JudgeCircuitOpen(
+                f"judge paused for {self._paused_until - now:.0f}s after failing to answer ({self._last_failure})"
+            )
         if not self.budget.admit():
             raise JudgeBudgetExceeded(f"judge budget spent ({self.budget.calls_per_minute:g} calls/minute)")
+
+    def _charge(self) -> None:
+        """Count one judgement (its self-consistency samples and repair included) against the request."""
+        keys = _CURRENT.get()
+        if keys is None:
+            return
+        base, key = keys
+        with self._calls_lock:
+            used = self._calls.get(key, 0) + (self._calls.get(base, 0) if key != base else 0)
+            if used >= self.max_calls_per_request:
+                raise JudgeCallCapReached(f"this request already used {used} judge calls")
+            self._calls[key] = self._calls.get(key, 0) + 1
+
+    def _failed(self, exc: JudgeError) -> None:
+        """A judge that could not answer (timeout, unreachable, 5xx after retries) is paused briefly."""
+        if isinstance(exc, JudgeUnavailable) and not isinstance(exc, JudgeSkipped | JudgeCircuitOpen):
+            self._paused_until = self._clock() + self.pause_after_failure
+            self._last_failure = str(exc)[:120]
 
     def _schema(self, out: type[M]) -> tuple[str, dict[str, Any]]:
         return _SCHEMA_NAMES[out], strict_schema(out)
@@ -187,13 +285,21 @@ class Judge:
         self._admit()
         name, schema = self._schema(out)
         with self.budget.thread_slot:
-            return self.transport.chat(messages, name, schema, temperature=self.temperature)
+            try:
+                return self.transport.chat(messages, name, schema, temperature=self.temperature)
+            except JudgeError as exc:
+                self._failed(exc)
+                raise
 
     async def _asend(self, messages: prompts.Prompt, out: type[M]) -> ChatResult:
         self._admit()
         name, schema = self._schema(out)
         async with self.budget.async_slot():
-            return await self.transport.achat(messages, name, schema, temperature=self.temperature)
+            try:
+                return await self.transport.achat(messages, name, schema, temperature=self.temperature)
+            except JudgeError as exc:
+                self._failed(exc)
+                raise
 
     @staticmethod
     def _repair_prompt(messages: prompts.Prompt, bad: str, exc: Exception) -> prompts.Prompt:
@@ -223,6 +329,7 @@ class Judge:
             return self._final_parse(second.content, out)
 
     def _samples(self, build: Callable[[], prompts.Prompt], out: type[M]) -> list[M]:
+        self._charge()
         results: list[M] = []
         error: JudgeError | None = None
         for _ in range(self.self_consistency):
@@ -237,6 +344,7 @@ class Judge:
         return results
 
     async def _asamples(self, build: Callable[[], prompts.Prompt], out: type[M]) -> list[M]:
+        self._charge()
         gathered = await asyncio.gather(
             *(self._astructured(build(), out) for _ in range(self.self_consistency)), return_exceptions=True
         )
@@ -330,12 +438,37 @@ class Judge:
             statuses[cid] = (status, reason.strip())
         return SatisfyVerdict(statuses, any(s.injection_suspected for s in samples))
 
+    def _yes_no_prompt(self, ctx: CallContext, constraints: Sequence[Constraint]) -> Callable[[], prompts.Prompt]:
+        response = self._response(ctx)
+        return lambda: prompts.yes_no_prompt(ctx.query, response, constraints, ctx.documents)
+
+    @staticmethod
+    def _yes_no_statuses(samples: Sequence[YesNoOut], constraints: Sequence[Constraint]) -> SatisfyVerdict:
+        """Majority of the samples' answers per question; a missing or 'unsure' answer stays unknown."""
+        statuses: dict[str, tuple[Status, str]] = {}
+        for i, c in enumerate(constraints):
+            votes = [s.answers[i] for s in samples if i < len(s.answers) and s.answers[i] != "unsure"]
+            if not votes:
+                continue
+            yes = votes.count("yes")
+            if yes * 2 == len(votes):
+                statuses[c.id] = (Status.UNKNOWN, "split vote")
+            else:
+                statuses[c.id] = (Status.SATISFIED if yes * 2 > len(votes) else Status.VIOLATED, "yes/no question")
+        return SatisfyVerdict(statuses, False)
+
     def satisfy_detailed(self, ctx: CallContext, constraints: list[Constraint]) -> SatisfyVerdict:
         """All constraints in one call: statuses plus the judge's injection flag."""
         if not constraints:
             return SatisfyVerdict({}, False)
-        build = self._satisfy_prompt(ctx, constraints)
         self._gate(ctx)
+        if self.question_mode == "yes_no":
+            ask = self._yes_no_prompt(ctx, constraints)
+            return self._satisfied.get_or_compute(
+                self._satisfy_key(ctx, constraints),
+                lambda: self._yes_no_statuses(self._samples(ask, YesNoOut), constraints),
+            )
+        build = self._satisfy_prompt(ctx, constraints)
         return self._satisfied.get_or_compute(
             self._satisfy_key(ctx, constraints),
             lambda: self._to_statuses(self._samples(build, SatisfyOut), constraints),
@@ -345,8 +478,15 @@ class Judge:
         """Async twin of :meth:`satisfy_detailed`."""
         if not constraints:
             return SatisfyVerdict({}, False)
-        build = self._satisfy_prompt(ctx, constraints)
         self._gate(ctx)
+        if self.question_mode == "yes_no":
+            ask = self._yes_no_prompt(ctx, constraints)
+
+            async def compute_yes_no() -> SatisfyVerdict:
+                return self._yes_no_statuses(await self._asamples(ask, YesNoOut), constraints)
+
+            return await self._satisfied.aget_or_compute(self._satisfy_key(ctx, constraints), compute_yes_no)
+        build = self._satisfy_prompt(ctx, constraints)
 
         async def compute() -> SatisfyVerdict:
             return self._to_statuses(await self._asamples(build, SatisfyOut), constraints)

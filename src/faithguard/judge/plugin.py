@@ -26,8 +26,8 @@ class JudgeDecomposer:
     """Decomposes with ``ctx.judge``; the guard falls back to the offline decomposer on any error."""
 
     name = "judge"
-    #: LLM decompositions take seconds; a guard that honours decomposer timeouts should use this
-    timeout: float | None = 120.0
+    #: One judgement: JudgeConfig's default call_budget (15 s) + 1 s; past it the offline decomposer takes over.
+    timeout: float | None = 16.0
 
     def decompose(self, ctx: CallContext) -> Decomposition:
         """``ctx.judge.decompose(ctx)``; ConfigError when no judge is configured."""
@@ -80,17 +80,20 @@ class JudgePrecheckDetector:
 
 
 class JudgeDetector:
-    """Output stage: asks the judge about constraints the offline engine left UNKNOWN, in one call.
+    """Output stage: asks the judge about constraints the offline layers left UNKNOWN, in one call.
 
-    Never overrides a status decided by a deterministic verifier, and never
-    raises: a failing judge yields ``judge_status='degraded'`` and no updates.
+    Never overrides a status already decided (by a verifier, the offline engine or the semantic
+    layer), and never raises: a failing judge records ``degraded`` in ``ctx.judge_use`` and makes no updates.
+    When the response or documents look like a prompt injection (or the judge says so), a judge's
+    "satisfied" is not trusted alone: only its violations are applied and the status is degraded.
     """
 
     name = "judge"
     stage: Literal["input", "output"] = "output"
     order = 200
-    #: generous: the judge has its own per-phase timeouts and retries
-    timeout: float | None = 120.0
+    #: Tied to the judge's own budget: JudgeConfig's default call_budget (15 s) x max_calls_per_request (2)
+    #: + 1 s, the value of ``Judge.detector_budget``; a guard should prefer that when it has the judge.
+    timeout: float | None = 31.0
 
     def run(self, ctx: CallContext) -> DetectorResult:
         """Judge the still-unknown constraints; report ok/degraded in findings."""
@@ -123,15 +126,25 @@ class JudgeDetector:
             ctx.judge_use.record("degraded", f"{name}: {type(exc).__name__}")
             return DetectorResult(findings=findings)
         pending_ids = {c.id for c in pending}
+        untrusted_pass = bool(findings.get("prompt_injection") or ctx.findings.get("prompt_injection"))
         updates: dict[str, tuple[Status, str | None]] = {}
+        withheld = 0
         for cid, (status, reason) in statuses.items():
-            if cid in pending_ids and Status(status) is not Status.UNKNOWN:
-                updates[cid] = (Status(status), f"{name}: {reason}" if reason else name)
+            if cid not in pending_ids or Status(status) is Status.UNKNOWN:
+                continue
+            if untrusted_pass and Status(status) is Status.SATISFIED:
+                withheld += 1
+                continue
+            updates[cid] = (Status(status), f"{name}: {reason}" if reason else name)
         answered = sum(1 for cid in pending_ids if cid in statuses)
         reason = f"{name} decided {len(updates)} of {len(pending)} constraints"
         if answered < len(pending):
             reason += f" ({len(pending) - answered} not answered)"
-        ctx.judge_use.record("ok", reason)  # an earlier degraded step stays degraded (worst state wins)
+        if untrusted_pass:
+            reason = f"prompt injection suspected: {withheld} judge pass(es) not trusted alone; {reason}"
+            ctx.judge_use.record("degraded", reason)
+        else:
+            ctx.judge_use.record("ok", reason)  # an earlier degraded step stays degraded (worst state wins)
         return DetectorResult(updates=updates, findings=findings, deciders=dict.fromkeys(updates, name))
 
 

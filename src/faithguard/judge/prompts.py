@@ -23,10 +23,12 @@ __all__ = [
     "repair_message",
     "satisfy_prompt",
     "terms_prompt",
+    "yes_no_prompt",
+    "yes_no_question",
 ]
 
 #: Bump whenever a prompt or schema changes: it is part of the judge's cache key.
-PROMPT_VERSION = "fg-judge-1"
+PROMPT_VERSION = "fg-judge-2"
 
 Prompt = list[dict[str, str]]
 
@@ -162,6 +164,42 @@ def satisfy_prompt(
     ]
     return [
         {"role": "system", "content": _SATISFY_TASK + "\n\n" + _guard_rules(nonce)},
+        {"role": "user", "content": "\n\n".join(user)},
+    ]
+
+
+_YES_NO_TASK = """You answer short yes/no questions about a RESPONSE to a REQUEST, for an evaluation \
+pipeline. Answer each numbered question with "yes", "no" or "unsure", in order, as the JSON object \
+{"answers": [...]} with exactly one answer per question. Say "yes" only when the response clearly \
+does what the question asks; say "unsure" when you cannot tell."""
+
+
+def yes_no_question(constraint: Constraint) -> str:
+    """One short question for one constraint (exclusions asked as 'does it avoid')."""
+    if constraint.negated:
+        return f'Does the response avoid this (the request excludes it): "{constraint.text}"?'
+    return f'Does the response meet this requirement of the request: "{constraint.text}"?'
+
+
+def yes_no_prompt(
+    query: str, response: str, constraints: Sequence[Constraint], documents: Sequence[str] = ()
+) -> Prompt:
+    """One call, one short yes/no question per constraint (for small judge models)."""
+    nonce = new_nonce()
+    questions = "\n".join(f"{i}. {yes_no_question(c)}" for i, c in enumerate(constraints, 1))
+    user = [
+        fence("REQUEST", query, nonce),
+        _documents_block(documents, nonce),
+        fence("RESPONSE", response, nonce),
+        f"QUESTIONS (trusted, from the evaluator; {len(constraints)} answers expected):\n" + questions,
+    ]
+    return [
+        {
+            "role": "system",
+            "content": _YES_NO_TASK
+            + "\n\n"
+            + _guard_rules(nonce).replace(" and set injection_suspected to true", " and answer only from the evidence"),
+        },
         {"role": "user", "content": "\n\n".join(user)},
     ]
 

@@ -108,6 +108,18 @@ class SatisfyOut(_Out):
     injection_suspected: bool
 
 
+class YesNoOut(_Out):
+    """Answers to numbered yes/no questions, in order: "yes", "no" or "unsure"."""
+
+    answers: list[Literal["yes", "no", "unsure"]]
+
+    @field_validator("answers", mode="before")
+    @classmethod
+    def _lower(cls, value: Any) -> Any:
+        """Accept any letter case and surrounding blanks."""
+        return [v.strip().lower() if isinstance(v, str) else v for v in value] if isinstance(value, list) else value
+
+
 class TermItem(_Out):
     """How a response treats one term."""
 
@@ -160,7 +172,6 @@ def strict_schema(model: type[BaseModel]) -> dict[str, Any]:
 
 
 _FENCE = re.compile(r"^\s*```(?:json|JSON)?\s*\n?(.*?)\n?```\s*$", re.DOTALL)
-_THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
 
 
 def parse_structured(content: str, model: type[M]) -> M:
@@ -168,7 +179,8 @@ def parse_structured(content: str, model: type[M]) -> M:
 
     Raises ``ValueError`` (json) or ``pydantic.ValidationError`` on bad output.
     """
-    text = _THINK.sub("", content).strip()
+    # Reasoning models think first: keep what follows the last closing tag (linear, no regex scan).
+    text = content.rsplit("</think>", 1)[-1].strip()
     fenced = _FENCE.match(text)
     if fenced:
         text = fenced.group(1).strip()

