@@ -1,0 +1,81 @@
+"""The built-in finder: every detector of this package run over one request, then reconciled.
+
+Per-unit constraints ("each line has five words") are found first by the declarative specs in
+``data/per_unit.json``; a whole-response spec read from the same sentence that only restates a part
+of a per-unit constraint (the same number of the same sub-unit, or the same word) is dropped, so
+"end every line with the word 'night'" is one per-line constraint, not also an ending of the answer.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from faithguard.verifiers.detect_creative import detect_creative
+from faithguard.verifiers.detect_format import detect_format, detect_paragraphs, detect_repeat, detect_startend
+from faithguard.verifiers.detect_ifbench import detect_ifbench
+from faithguard.verifiers.detect_ifeval import (
+    detect_case,
+    detect_keywords,
+    detect_language,
+    detect_length,
+    detect_letters,
+    detect_no_comma,
+)
+from faithguard.verifiers.spec import VerifiableSpec
+from faithguard.verifiers.spec_loader import run_specs
+from faithguard.verifiers.units import PER_UNIT
+
+__all__ = ["detect_builtin"]
+
+_MAX_QUERY = 20_000
+
+
+def _values(params: dict[str, Any]) -> set[str]:
+    out: set[str] = set()
+    for v in params.values():
+        if isinstance(v, list | tuple):
+            out.update(str(x).lower() for x in v)
+        elif not isinstance(v, bool):
+            out.add(str(v).lower())
+    return out
+
+
+def _restates(spec: VerifiableSpec, per_unit: VerifiableSpec) -> bool:
+    """Whether ``spec`` only restates part of ``per_unit`` (same sentence, same number or word)."""
+    if spec.verifier == PER_UNIT or spec.text != per_unit.text:
+        return False
+    p = per_unit.params
+    key = str(p.get("n") if p.get("relation") == "count" else p.get("value", "")).lower()
+    return bool(key) and key in _values(spec.params)
+
+
+@lru_cache(maxsize=512)
+def _detect(text: str) -> tuple[VerifiableSpec, ...]:
+    per_unit = run_specs("per_unit", text)
+    found: list[VerifiableSpec] = []
+    case = detect_case(text)
+    english_case = any(s.verifier in {"change_case:english_capital", "change_case:english_lowercase"} for s in case)
+    paragraphs = detect_paragraphs(text)
+    found.extend(detect_repeat(text))
+    found.extend(detect_keywords(text))
+    found.extend(detect_letters(text))
+    found.extend(detect_language(text, english_case=english_case))
+    found.extend(detect_length(text))
+    found.extend(paragraphs)
+    found.extend(detect_format(text))
+    found.extend(detect_startend(text))
+    found.extend(case)
+    found.extend(detect_no_comma(text))
+    found.extend(detect_creative(text, has_paragraph_spec=bool(paragraphs)))
+    found = [s for s in found if not any(_restates(s, pu) for pu, _, _ in per_unit)]
+    found.extend(pu for pu, _, _ in per_unit)
+    found.extend(detect_ifbench(text))
+    return tuple(found)
+
+
+def detect_builtin(text: str) -> list[VerifiableSpec]:
+    """Every built-in verifiable constraint stated in ``text``."""
+    if not isinstance(text, str) or not text.strip():
+        return []
+    return list(_detect(text[:_MAX_QUERY]))
