@@ -9,9 +9,9 @@ from typing import Any
 
 from faithguard.models import Status
 from faithguard.verifiers.registry import (
+    CheckerTable,
     ParamError,
     VerifierOutcome,
-    CheckerTable,
     compare,
     get_int,
     get_relation,
@@ -59,41 +59,8 @@ def _paragraphs(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     return _count_check(len(stanzas_of(response)), params, "num_paragraphs", "paragraphs")
 
 
-@CHECKS.add("creative:lines_per_stanza")
-def _lines_per_stanza(params: Mapping[str, Any], response: str) -> VerifierOutcome:
-    target = get_int(params, "num_lines")
-    relation = _relation(params)
-    stanzas = stanzas_of(response)
-    if not stanzas:
-        return VerifierOutcome(Status.VIOLATED, "no stanzas")
-    bad = [i + 1 for i, s in enumerate(stanzas) if not compare(len(s), relation, target)]
-    return _ok(
-        not bad,
-        f"every stanza has {relation} {target} lines",
-        f"stanzas {bad[:5]} do not have {relation} {target} lines",
-    )
-
-
 def _line_words(line: str) -> list[str]:
     return _WORD.findall(line)
-
-
-@CHECKS.add("creative:words_per_line")
-def _words_per_line(params: Mapping[str, Any], response: str) -> VerifierOutcome:
-    target = get_int(params, "num_words")
-    relation = _relation(params)
-    lines = lines_of(response)
-    if not lines:
-        return VerifierOutcome(Status.VIOLATED, "no lines")
-    bad = [
-        (i + 1, len(_line_words(ln)))
-        for i, ln in enumerate(lines)
-        if not compare(len(_line_words(ln)), relation, target)
-    ]
-    if not bad:
-        return VerifierOutcome(Status.SATISFIED, f"all {len(lines)} lines have {relation} {target} words")
-    shown = ", ".join(f"line {i}: {n}" for i, n in bad[:3])
-    return VerifierOutcome(Status.VIOLATED, f"{len(bad)} lines break '{relation} {target} words' ({shown})")
 
 
 def _letter(params: Mapping[str, Any]) -> str:
@@ -101,48 +68,6 @@ def _letter(params: Mapping[str, Any]) -> str:
     if len(letter) != 1:
         raise ParamError("letter must be a single character")
     return letter
-
-
-@CHECKS.add("creative:line_start_letter")
-def _line_start_letter(params: Mapping[str, Any], response: str) -> VerifierOutcome:
-    letter = _letter(params)
-    lines = lines_of(response)
-    if not lines:
-        return VerifierOutcome(Status.VIOLATED, "no lines")
-    bad = [i + 1 for i, ln in enumerate(lines) if not (_line_words(ln) or [""])[0].lower().startswith(letter)]
-    return _ok(not bad, f"every line starts with {letter!r}", f"lines {bad[:5]} do not start with {letter!r}")
-
-
-@CHECKS.add("creative:word_start_letter")
-def _word_start_letter(params: Mapping[str, Any], response: str) -> VerifierOutcome:
-    letter = _letter(params)
-    words = [w for w in _WORD.findall(response)]
-    if not words:
-        return VerifierOutcome(Status.VIOLATED, "no words")
-    bad = [w for w in words if not w.lower().startswith(letter)]
-    return _ok(
-        not bad, f"every word starts with {letter!r}", f"{len(bad)} words do not, e.g. {bad[0]!r}" if bad else ""
-    )
-
-
-@CHECKS.add("creative:line_end_letter")
-def _line_end_letter(params: Mapping[str, Any], response: str) -> VerifierOutcome:
-    letter = _letter(params)
-    lines = lines_of(response)
-    if not lines:
-        return VerifierOutcome(Status.VIOLATED, "no lines")
-    bad = [i + 1 for i, ln in enumerate(lines) if not (_line_words(ln) or [""])[-1].lower().endswith(letter)]
-    return _ok(not bad, f"every line ends with {letter!r}", f"lines {bad[:5]} do not end with {letter!r}")
-
-
-@CHECKS.add("creative:line_end_word")
-def _line_end_word(params: Mapping[str, Any], response: str) -> VerifierOutcome:
-    word = get_str(params, "word").lower()
-    lines = lines_of(response)
-    if not lines:
-        return VerifierOutcome(Status.VIOLATED, "no lines")
-    bad = [i + 1 for i, ln in enumerate(lines) if (_line_words(ln) or [""])[-1].lower() != word]
-    return _ok(not bad, f"every line ends with {word!r}", f"lines {bad[:5]} do not end with {word!r}")
 
 
 def _has_word(word: str, text: str) -> bool:

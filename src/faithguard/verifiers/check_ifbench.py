@@ -7,6 +7,7 @@ a part-of-speech model) it returns UNKNOWN instead of guessing.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Mapping
@@ -138,7 +139,7 @@ _CONSONANTS = set("bcdfghjklmnpqrstvwxyz")
 @CHECKS.add("words:consonants")
 def _consonants(p: Mapping[str, Any], r: str) -> VerifierOutcome:
     for w in r.lower().split():
-        if not any(a in _CONSONANTS and b in _CONSONANTS for a, b in zip(w, w[1:], strict=False)):
+        if not any(a in _CONSONANTS and b in _CONSONANTS for a, b in itertools.pairwise(w)):
             return VerifierOutcome(_V, f"{w!r} has no consonant cluster")
     return VerifierOutcome(_S, "every word has a consonant cluster")
 
@@ -147,7 +148,7 @@ def _alliteration(sentence: str) -> int:
     ws = [w.lstrip(PUNCT + " ") for w in sentence.lower().split()]
     ws = [w for w in ws if w]
     score, run = 0, False
-    for a, b in zip(ws, ws[1:], strict=False):
+    for a, b in itertools.pairwise(ws):
         if a[0] == b[0]:
             score += 1 if run else 2
             run = True
@@ -278,8 +279,39 @@ def _keyword_in_sentence(p: Mapping[str, Any], r: str) -> VerifierOutcome:
 
 #: Personal, possessive and reflexive pronouns of English (grammar definition, IFBench's set).
 _PRONOUNS = frozenset(
-    "i me my mine myself we us our ours ourselves you your yours yourself yourselves he him his himself "
-    "she her hers herself it its itself they them their theirs themselves".split()
+    [
+        "i",
+        "me",
+        "my",
+        "mine",
+        "myself",
+        "we",
+        "us",
+        "our",
+        "ours",
+        "ourselves",
+        "you",
+        "your",
+        "yours",
+        "yourself",
+        "yourselves",
+        "he",
+        "him",
+        "his",
+        "himself",
+        "she",
+        "her",
+        "hers",
+        "herself",
+        "it",
+        "its",
+        "itself",
+        "they",
+        "them",
+        "their",
+        "theirs",
+        "themselves",
+    ]
 )
 
 
@@ -292,11 +324,11 @@ def _pronouns(p: Mapping[str, Any], r: str) -> VerifierOutcome:
 @CHECKS.add("words:odd_even_syllables")
 def _syllables(p: Mapping[str, Any], r: str) -> VerifierOutcome:
     try:
-        import syllapy
+        import syllapy  # type: ignore[import-untyped]
     except ImportError:
         return VerifierOutcome(_U, "the 'syllapy' package is not installed (pip install faithguard[ifbench])")
     parity = [syllapy.count(w) % 2 for w in strip_punct(r).lower().split()]
-    for i, (a, b) in enumerate(zip(parity, parity[1:], strict=False), start=1):
+    for i, (a, b) in enumerate(itertools.pairwise(parity), start=1):
         if a == b:
             return VerifierOutcome(_V, f"words {i} and {i + 1} have the same syllable parity")
     return VerifierOutcome(_S, "syllable parity alternates")
@@ -305,7 +337,7 @@ def _syllables(p: Mapping[str, Any], r: str) -> VerifierOutcome:
 @CHECKS.add("words:last_first")
 def _last_first(p: Mapping[str, Any], r: str) -> VerifierOutcome:
     ss = sentences(r)
-    for i, (a, b) in enumerate(zip(ss, ss[1:], strict=False), start=1):
+    for i, (a, b) in enumerate(itertools.pairwise(ss), start=1):
         wa, wb = a.rstrip(PUNCT + " ").split(), b.lstrip(PUNCT + " ").split()
         if not wa or not wb or wa[-1].lower() != wb[0].lower():
             return VerifierOutcome(_V, f"sentence {i + 1} does not start with the last word of sentence {i}")
@@ -345,7 +377,7 @@ def _increment(p: Mapping[str, Any], r: str) -> VerifierOutcome:
 @CHECKS.add("words:no_consecutive")
 def _no_consecutive(p: Mapping[str, Any], r: str) -> VerifierOutcome:
     ws = [w for w in strip_punct(r.lower()).split() if w]
-    for a, b in zip(ws, ws[1:], strict=False):
+    for a, b in itertools.pairwise(ws):
         if a[0] == b[0]:
             return VerifierOutcome(_V, f"{a!r} and {b!r} share a first letter")
     return VerifierOutcome(_S, "no two consecutive words share a first letter")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -95,7 +96,7 @@ def _newline(p: Mapping[str, Any], r: str) -> VerifierOutcome:
 def _line_indent(p: Mapping[str, Any], r: str) -> VerifierOutcome:
     lines = [ln for ln in r.split("\n") if ln.strip()]
     depth = [len(ln) - len(ln.lstrip(" ")) for ln in lines]
-    for i, (a, b) in enumerate(zip(depth, depth[1:], strict=False), start=2):
+    for i, (a, b) in enumerate(itertools.pairwise(depth), start=2):
         if b <= a:
             return VerifierOutcome(_V, f"line {i} is not indented further than line {i - 1}")
     return VerifierOutcome(_S, "each line is indented further")
@@ -202,7 +203,7 @@ def _mcq(p: Mapping[str, Any], r: str) -> VerifierOutcome:
         if options != 5:
             return VerifierOutcome(_V, f"a question has {options} options (need 5)")
         lengths.append(len(text.strip()))
-    grows = all(a < b for a, b in zip(lengths, lengths[1:], strict=False))
+    grows = all(a < b for a, b in itertools.pairwise(lengths))
     return _ok(grows, "questions get longer" if grows else "questions do not get progressively longer")
 
 
@@ -256,7 +257,10 @@ def _capitals(p: Mapping[str, Any], r: str) -> VerifierOutcome:
 
 
 def _csv_rows(text: str, delimiter: str = ",") -> list[list[str]]:
-    return list(csv.reader(io.StringIO(text), delimiter=delimiter))
+    try:
+        return list(csv.reader(io.StringIO(text), delimiter=delimiter))
+    except csv.Error:  # not parseable as CSV: no rows, so the shape check fails
+        return []
 
 
 @CHECKS.add("custom:csv_city")

@@ -10,8 +10,8 @@ from typing import Any
 from faithguard.models import Status
 from faithguard.verifiers.langid import LANGUAGE_NAMES, identify
 from faithguard.verifiers.registry import (
-    VerifierOutcome,
     CheckerTable,
+    VerifierOutcome,
     compare,
     get_int,
     get_relation,

@@ -41,9 +41,13 @@ def _values(params: dict[str, Any]) -> set[str]:
     return out
 
 
+#: IFEval types that are per-unit constraints under IFEval's own definition; they win over ``per_unit``.
+_IFEVAL_PER_UNIT = frozenset({"length_constraints:nth_paragraph_first_word"})
+
+
 def _restates(spec: VerifiableSpec, per_unit: VerifiableSpec) -> bool:
     """Whether ``spec`` only restates part of ``per_unit`` (same sentence, same number or word)."""
-    if spec.verifier == PER_UNIT or spec.text != per_unit.text:
+    if spec.verifier == PER_UNIT or spec.verifier in _IFEVAL_PER_UNIT or spec.text != per_unit.text:
         return False
     p = per_unit.params
     key = str(p.get("n") if p.get("relation") == "count" else p.get("value", "")).lower()
@@ -69,7 +73,8 @@ def _detect(text: str) -> tuple[VerifiableSpec, ...]:
     found.extend(detect_no_comma(text))
     found.extend(detect_creative(text, has_paragraph_spec=bool(paragraphs)))
     found = [s for s in found if not any(_restates(s, pu) for pu, _, _ in per_unit)]
-    found.extend(pu for pu, _, _ in per_unit)
+    ifeval_units = {s.text for s in found if s.verifier in _IFEVAL_PER_UNIT}
+    found.extend(pu for pu, _, _ in per_unit if pu.text not in ifeval_units)
     found.extend(detect_ifbench(text))
     return tuple(found)
 
