@@ -6,7 +6,7 @@ import pytest
 
 from faithguard.verifiers.spec_loader import DetectionSpec, load_specs, matches
 
-_FILES = ("per_unit", "ifbench")
+_FILES = ("per_unit", "ifbench", "ifeval")
 _SPECS = [spec for name in _FILES for spec in load_specs(name)]
 
 

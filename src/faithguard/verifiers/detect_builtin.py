@@ -8,6 +8,7 @@ of a per-unit constraint (the same number of the same sub-unit, or the same word
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -54,6 +55,28 @@ def _restates(spec: VerifiableSpec, per_unit: VerifiableSpec) -> bool:
     return bool(key) and key in _values(spec.params)
 
 
+#: A sentence describing text the user already has ("My essay has three paragraphs.", "I wrote 200 words"):
+#: a first-person or demonstrative subject with a finite have/be/write verb and no modal or directive.
+_DESCRIBES_OWN = re.compile(
+    r"(?i)^(?:(?:my|our|this|these|that|the\s+(?:attached|above|following))\s+(?:[\w'-]+\s+){0,3}?"
+    r"(?:has|have|had|contains?|contained|consists?\s+of|is|was|are|were)"
+    r"|(?:i|we)\s+(?:(?:have|had|just)\s+)?(?:wrote|written|drafted|made|have|had|got))\b"
+)
+_DIRECTIVE = re.compile(r"(?i)\b(?:must|should|need(?:s)?\s+to|has\s+to|have\s+to|make\s+sure|ensure|please|keep)\b")
+#: Whole-response counts; a per-unit or content statement never yields one.
+_COUNT_PREFIXES = ("length_constraints:", "creative:lines", "creative:stanzas", "creative:paragraphs")
+
+
+def _describes_own_text(spec: VerifiableSpec) -> bool:
+    """A count read from a sentence that describes the user's own text, not what to write."""
+    sentence = spec.text.strip()
+    return (
+        spec.verifier.startswith(_COUNT_PREFIXES)
+        and _DESCRIBES_OWN.match(sentence) is not None
+        and _DIRECTIVE.search(sentence) is None
+    )
+
+
 @lru_cache(maxsize=512)
 def _detect(text: str) -> tuple[VerifiableSpec, ...]:
     per_unit = run_specs("per_unit", text)
@@ -72,7 +95,8 @@ def _detect(text: str) -> tuple[VerifiableSpec, ...]:
     found.extend(case)
     found.extend(detect_no_comma(text))
     found.extend(detect_creative(text, has_paragraph_spec=bool(paragraphs)))
-    found = [s for s in found if not any(_restates(s, pu) for pu, _, _ in per_unit)]
+    found.extend(spec for spec, _, _ in run_specs("ifeval", text))
+    found = [s for s in found if not _describes_own_text(s) and not any(_restates(s, pu) for pu, _, _ in per_unit)]
     ifeval_units = {s.text for s in found if s.verifier in _IFEVAL_PER_UNIT}
     found.extend(pu for pu, _, _ in per_unit if pu.text not in ifeval_units)
     found.extend(detect_ifbench(text))

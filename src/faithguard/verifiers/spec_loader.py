@@ -149,7 +149,15 @@ def _post_per_unit(params: dict[str, Any]) -> dict[str, Any] | None:
     return params
 
 
-_POST: dict[str, Callable[[dict[str, Any]], dict[str, Any] | None]] = {"per_unit": _post_per_unit}
+def _post_upper_bound(params: dict[str, Any]) -> dict[str, Any]:
+    """'At most N' in IFEval's vocabulary is 'less than N + 1' (IFEval has no 'at most')."""
+    return {k: v + 1 if k.startswith("num_") and isinstance(v, int) else v for k, v in params.items()}
+
+
+_POST: dict[str, Callable[[dict[str, Any]], dict[str, Any] | None]] = {
+    "per_unit": _post_per_unit,
+    "upper_bound": _post_upper_bound,
+}
 
 
 def _params(spec: DetectionSpec, m: re.Match[str]) -> dict[str, Any] | None:
