@@ -15,6 +15,7 @@ import argparse
 import contextlib
 import io
 import json
+import statistics
 import sys
 import time
 from collections import defaultdict
@@ -54,6 +55,13 @@ def _same(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
+def _cost(seconds: list[float]) -> str:
+    """p50 and mean of per-check times in µs (the mean includes first-use model loads)."""
+    if not seconds:
+        return "-"
+    return f"p50 {1e6 * statistics.median(seconds):.0f} µs / mean {1e6 * statistics.fmean(seconds):.0f} µs"
+
+
 def _fmt(x: float) -> str:
     return "  -  " if x != x else f"{x:.3f}"
 
@@ -79,7 +87,7 @@ def evaluate(part: str, rows: list[dict[str, Any]], answers: dict[str, str], str
 
     per_type: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # gold, recalled, params ok, params n
     agree: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])  # n, agree, unknown, fails, fails caught
-    cost = [0.0, 0.0, 0, 0]  # ours s, peer s, ours n, peer n
+    cost: tuple[list[float], list[float]] = ([], [])  # seconds per check: ours, the peer's
     peer_agree = [0, 0]
     prompts_any = prompts_all = false_total = 0
     perfect_on_fail = [0, 0]
@@ -115,8 +123,7 @@ def evaluate(part: str, rows: list[dict[str, Any]], answers: dict[str, str], str
             official = bool(verdicts["follow_instruction_list"][i])
             t0 = time.perf_counter()
             ours = verify(iid, params, answer)
-            cost[0] += time.perf_counter() - t0
-            cost[2] += 1
+            cost[0].append(time.perf_counter() - t0)
             a = agree[iid]
             a[0] += 1
             if ours.status is Status.UNKNOWN:
@@ -133,8 +140,7 @@ def evaluate(part: str, rows: list[dict[str, Any]], answers: dict[str, str], str
                         inst.build_description(**_clean(kw))
                         t0 = time.perf_counter()
                         theirs = bool(inst.check_following(answer))
-                        cost[1] += time.perf_counter() - t0
-                    cost[3] += 1
+                        cost[1].append(time.perf_counter() - t0)
                     peer_agree[0] += 1
                     peer_agree[1] += theirs == official
                 except Exception:  # noqa: BLE001 - peer checks needing absent NLTK data are skipped
@@ -161,7 +167,7 @@ def _show(
     n: int,
     per_type: dict[str, list[int]],
     agree: dict[str, list[int]],
-    cost: list[float],
+    cost: tuple[list[float], list[float]],
     peer_agree: list[int],
     prompt_counts: tuple[int, int, int],
     perfect_on_fail: list[int],
@@ -191,15 +197,14 @@ def _show(
         f"{tag} Guard().check perfect on failing answers: {pf:.3f} "
         f"({perfect_on_fail[1]}/{perfect_on_fail[0]}; target <= {TARGETS['perfect_on_fail']})"
     )
-    us = 1e6 * cost[0] / max(1, cost[2])
-    if has_peer and cost[3]:
-        them = 1e6 * cost[1] / cost[3]
+    us = _cost(cost[0])
+    if has_peer and cost[1]:
         print(
-            f"{tag} per-check cost: ours {us:.1f} µs, peer {them:.1f} µs ({int(cost[3])} peer checks ran; "
+            f"{tag} per-check cost: ours {us}; peer {_cost(cost[1])} ({len(cost[1])} peer checks ran; "
             f"peer agrees with the strict file on {peer_agree[1]}/{peer_agree[0]})"
         )
     else:
-        print(f"{tag} per-check cost: ours {us:.1f} µs; peer not run")
+        print(f"{tag} per-check cost: ours {us}; peer not run")
     head = f"{'gold':>4} {'recall':>6} {'param':>6} | {'n':>3} {'agree':>6} {'unk':>3} {'fails':>5} {'f-rec':>6}"
     print(f"{tag} {'type':36} {head}")
     for iid in sorted(per_type):
