@@ -198,7 +198,7 @@ def _prime_lengths(p: Mapping[str, Any], r: str) -> VerifierOutcome:
 
 def _emoji_check() -> Any | None:
     try:
-        import emoji
+        import emoji  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
         return None
     return emoji.is_emoji
@@ -324,7 +324,7 @@ def _pronouns(p: Mapping[str, Any], r: str) -> VerifierOutcome:
 @CHECKS.add("words:odd_even_syllables")
 def _syllables(p: Mapping[str, Any], r: str) -> VerifierOutcome:
     try:
-        import syllapy  # type: ignore[import-untyped]
+        import syllapy  # type: ignore[import-untyped, import-not-found, unused-ignore]
     except ImportError:
         return VerifierOutcome(_U, "the 'syllapy' package is not installed (pip install faithguard[ifbench])")
     parity = [syllapy.count(w) % 2 for w in strip_punct(r).lower().split()]
