@@ -89,7 +89,7 @@ def evaluate(part: str, rows: list[dict[str, Any]], answers: dict[str, str], str
     agree: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])  # n, agree, unknown, fails, fails caught
     cost: tuple[list[float], list[float]] = ([], [])  # seconds per check: ours, the peer's
     peer_agree = [0, 0]
-    prompts_any = prompts_all = false_total = 0
+    prompts_any = prompts_all = false_total = other_total = 0
     perfect_on_fail = [0, 0]
     guard = Guard(load_entrypoints=False, judge=None)
     for row in rows:
@@ -111,7 +111,8 @@ def evaluate(part: str, rows: list[dict[str, Any]], answers: dict[str, str], str
                     st[2] += 1
         prompts_any += hits > 0
         prompts_all += hits == len(gold_ids)
-        false_total += sum(1 for v in got if ":" in v and v.split(":")[0] in _IFBENCH_GROUPS and v not in gold_ids)
+        false_total += sum(1 for v in got if v.split(":")[0] in _IFBENCH_GROUPS and v not in gold_ids)
+        other_total += sum(1 for v in got if v.split(":")[0] not in _IFBENCH_GROUPS)
         answer = answers.get(row["prompt"])
         verdicts = strict.get(row["prompt"])
         if answer is None or verdicts is None:
@@ -156,7 +157,7 @@ def evaluate(part: str, rows: list[dict[str, Any]], answers: dict[str, str], str
         agree,
         cost,
         peer_agree,
-        (prompts_any, prompts_all, false_total),
+        (prompts_any, prompts_all, false_total, other_total),
         perfect_on_fail,
         peer is not None,
     )
@@ -169,12 +170,12 @@ def _show(
     agree: dict[str, list[int]],
     cost: tuple[list[float], list[float]],
     peer_agree: list[int],
-    prompt_counts: tuple[int, int, int],
+    prompt_counts: tuple[int, int, int, int],
     perfect_on_fail: list[int],
     has_peer: bool,
 ) -> None:
     """Print one part's figures, every line naming the part."""
-    prompts_any, prompts_all, false_total = prompt_counts
+    prompts_any, prompts_all, false_total, other_total = prompt_counts
     tag = f"[{part}]"
     print(f"\n{tag} IFBench dev: {n} prompts ({_NOTE[part]})")
     gold, rec, pok, pn = (sum(v[i] for v in per_type.values()) for i in range(4))
@@ -185,6 +186,10 @@ def _show(
     print(f"{tag} instruction recall                      : {rec / max(1, gold):.3f} ({rec}/{gold})")
     print(f"{tag} parameter accuracy (recalled)           : {pok / max(1, pn):.3f} (target {TARGETS['params']})")
     print(f"{tag} false IFBench-type constraints / prompt : {false_total / n:.3f}")
+    print(
+        f"{tag} IFEval/creative constraints / prompt    : {other_total / n:.3f} "
+        "(outside IFBench's gold: real asks the gold omits, or false)"
+    )
     tot = [sum(v[i] for v in agree.values()) for i in range(5)]
     decided = tot[0] - tot[2]
     print(

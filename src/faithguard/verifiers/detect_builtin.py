@@ -23,7 +23,7 @@ from faithguard.verifiers.detect_ifeval import (
     detect_letters,
     detect_no_comma,
 )
-from faithguard.verifiers.spec import VerifiableSpec
+from faithguard.verifiers.spec import VerifiableSpec, sentence_span
 from faithguard.verifiers.spec_loader import run_specs
 from faithguard.verifiers.units import PER_UNIT
 
@@ -77,6 +77,38 @@ def _describes_own_text(spec: VerifiableSpec) -> bool:
     )
 
 
+#: Share of its sentence a specific (IFBench or per-unit) match must cover for the sentence to count as
+#: explained by it; the older IFEval detectors' readings of that sentence are then dropped. Fixtures:
+#: tests/verifiers/test_detect_builtin.py (a whole-sentence instruction vs. a sentence with two asks).
+SENTENCE_COVERAGE = 0.6
+
+
+def _explained_sentences(text: str, spans: list[tuple[int, int]]) -> set[str]:
+    """Sentences of ``text`` that a specific match covers for at least :data:`SENTENCE_COVERAGE`."""
+    out: set[str] = set()
+    for start, end in spans:
+        s, e = sentence_span(text, start, end)
+        if e > s and (min(end, e) - max(start, s)) / (e - s) >= SENTENCE_COVERAGE:
+            out.add(text[s:e])
+    return out
+
+
+#: Parameters that set how to compare, not what was read from the request.
+_SETTINGS = frozenset({"relation", "let_relation", "capital_relation", "comparison", "scope", "unit", "of", "kind"})
+
+
+def _read_inside(spec: VerifiableSpec, text: str, spans: list[tuple[int, int]]) -> bool:
+    """Whether a word or phrase ``spec`` was read from starts inside a specific match's span."""
+    content = {k: v for k, v in spec.params.items() if k not in _SETTINGS}
+    words = [v for v in _values(content) if not v.isdigit() and len(v) > 1]
+    low = text.lower()
+    for value in words:
+        pos = low.find(value, max(0, low.find(spec.text.lower()[:30])))
+        if pos >= 0 and any(a <= pos < b for a, b in spans):
+            return True
+    return False
+
+
 @lru_cache(maxsize=512)
 def _detect(text: str) -> tuple[VerifiableSpec, ...]:
     per_unit = run_specs("per_unit", text)
@@ -96,10 +128,21 @@ def _detect(text: str) -> tuple[VerifiableSpec, ...]:
     found.extend(detect_no_comma(text))
     found.extend(detect_creative(text, has_paragraph_spec=bool(paragraphs)))
     found.extend(spec for spec, _, _ in run_specs("ifeval", text))
-    found = [s for s in found if not _describes_own_text(s) and not any(_restates(s, pu) for pu, _, _ in per_unit)]
+    ifbench = detect_ifbench(text)
+    spans = [span for _, span, _ in per_unit] + [span for _, span in ifbench]
+    # Only IFBench's whole-sentence instructions explain a sentence; a per-unit ask often shares its
+    # sentence with a whole-response count ("2 stanzas of 4 lines each").
+    explained = _explained_sentences(text, [span for _, span in ifbench])
+    found = [
+        s
+        for s in found
+        if not _describes_own_text(s)
+        and not any(_restates(s, pu) for pu, _, _ in per_unit)
+        and (s.verifier in _IFEVAL_PER_UNIT or (s.text not in explained and not _read_inside(s, text, spans)))
+    ]
     ifeval_units = {s.text for s in found if s.verifier in _IFEVAL_PER_UNIT}
     found.extend(pu for pu, _, _ in per_unit if pu.text not in ifeval_units)
-    found.extend(detect_ifbench(text))
+    found.extend(spec for spec, _ in ifbench)
     return tuple(found)
 
 

@@ -26,14 +26,14 @@ def _rest(text: str, spans: list[tuple[int, int]]) -> str:
     return re.sub(r"[ \t]+", " ", "".join(out)).strip()
 
 
-def detect_ifbench(text: str) -> list[VerifiableSpec]:
-    """IFBench constraints stated in ``text``, with IFBench's kwargs names."""
+def detect_ifbench(text: str) -> list[tuple[VerifiableSpec, tuple[int, int]]]:
+    """IFBench constraints stated in ``text`` (IFBench's kwargs names), each with its match span."""
     found = run_specs("ifbench", text)
     if not found:
         return []
     rest: str | None = None
-    out: list[VerifiableSpec] = []
-    for spec, _span, source in found:
+    out: list[tuple[VerifiableSpec, tuple[int, int]]] = []
+    for spec, span, source in found:
         if source.post is not None and source.post.startswith("context:"):
             if rest is None:
                 rest = _rest(text, [s for _, s, _ in found])
@@ -42,5 +42,5 @@ def detect_ifbench(text: str) -> list[VerifiableSpec]:
             params = dict(spec.params)
             params[source.post.split(":", 1)[1]] = rest
             spec = make_spec(spec.verifier, params, spec.text)
-        out.append(spec)
+        out.append((spec, span))
     return out
