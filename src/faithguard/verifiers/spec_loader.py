@@ -9,6 +9,7 @@ static ``params``, ``groups`` (regex group -> ``[param, type]``) and its own ``p
 - ``unit``: a unit noun, singular ("stanzas" -> "stanza", "bullet points" -> "bullet");
 - ``value``: a quoted or bare string, quotes and edge punctuation removed; ``text``: stripped as is;
 - ``verb``: start/begin -> ``starts_with``, end/finish/close/conclude -> ``ends_with``;
+- ``language``: a language name (``<LANG>``) -> its ISO 639-1 code;
 - ``rel``: a relation phrase ("at least", "no more than") applied to the spec's ``number`` param,
   stored under ``relation_param`` (default ``relation``) in IFEval's vocabulary.
 """
@@ -23,6 +24,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from faithguard.verifiers.langid import LANGUAGE_NAMES
 from faithguard.verifiers.spec import REL, VerifiableSpec, make_spec, relation_of, sentence_at, split_list
 from faithguard.verifiers.text import NUMBER_RE, ORDINAL_RE, parse_number
 
@@ -32,7 +34,9 @@ _BUILTIN_MACROS = {
     "NUM": NUMBER_RE,
     "ORD": ORDINAL_RE,
     "REL": REL.replace("(?P<rel>", "(?:"),
+    "LANG": "(?:" + "|".join(sorted(LANGUAGE_NAMES.values(), key=len, reverse=True)) + ")",
 }
+_LANG_CODES = {name.lower(): code for code, name in LANGUAGE_NAMES.items()}
 _MACRO = re.compile(r"<([A-Z][A-Z0-9_]*)>")
 
 
@@ -128,6 +132,7 @@ _CONVERT: dict[str, Callable[[str], Any]] = {
     "text": str.strip,
     "verb": _verb,
     "lower": lambda s: s.strip().lower(),
+    "language": lambda s: _LANG_CODES.get(s.strip().lower()),
     "list": lambda s: [x for x in (_value(v) for v in split_list(s)) if x] or None,
 }
 
