@@ -115,3 +115,8 @@ def test_entry_point_verifier_end_to_end_through_guard_check() -> None:
     status = {c.verifier: c.status for c in good.constraints}
     assert status.get("acme:palindrome") is Status.SATISFIED
     assert {c.verifier: c.status for c in bad.constraints}.get("acme:palindrome") is Status.VIOLATED
+
+
+def test_warmup_builds_the_active_registry() -> None:
+    fv.warmup()
+    assert "creative:per_unit" in fv.VERIFIER_IDS and len(fv.IFEVAL_IDS) == 25

@@ -31,6 +31,7 @@ __all__ = [
     "reset_default_registry",
     "use_registry",
     "verify",
+    "warmup",
 ]
 
 _BUILTIN_PLUGIN = "faithguard.verifiers.plugin"
@@ -86,6 +87,11 @@ def detect(text: str) -> list[VerifiableSpec]:
 def verify(verifier: str, params: Mapping[str, Any], response: str) -> VerifierOutcome:
     """Check ``response`` against one verifier; raises ConfigError for an unknown verifier id."""
     return active_registry().verify(verifier, params or {}, response)
+
+
+def warmup() -> None:
+    """Build the active registry and compile the detection patterns (call it outside any time budget)."""
+    active_registry().detect("Write a poem of two stanzas; end each line with the word 'light'.")
 
 
 def __getattr__(name: str) -> Any:
