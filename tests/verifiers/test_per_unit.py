@@ -159,3 +159,21 @@ def test_count_matches_construction(lines_per_stanza: int, stanzas: int) -> None
     params = {"unit": "stanza", "relation": "count", "of": "line", "n": lines_per_stanza}
     assert verify(PER_UNIT, params, poem).status is S
     assert verify(PER_UNIT, {**params, "n": lines_per_stanza + 1}, poem).status is V
+
+
+@given(
+    st.fixed_dictionaries(
+        {
+            "unit": st.sampled_from([*UNITS, "chapter"]),
+            "relation": st.sampled_from(["count", "starts_with", "ends_with", "contains", "rhymes"]),
+            "of": st.sampled_from(["word", "line", "sentence", "letter", "page"]),
+            "n": st.integers(-2, 5),
+            "kind": st.sampled_from(["word", "letter", "phrase"]),
+            "value": st.text(max_size=6),
+        },
+        optional={"index": st.integers(-4, 4), "comparison": st.sampled_from(["exactly", "at least", "about"])},
+    ),
+    st.text(max_size=120),
+)
+def test_per_unit_never_crashes(params: dict[str, Any], text: str) -> None:
+    assert verify(PER_UNIT, params, text).status in (S, V, U)

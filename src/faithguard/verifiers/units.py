@@ -77,10 +77,9 @@ def _matches(relation: str, kind: str, value: str, segment: str) -> bool:
     if kind == "letter":
         if relation == "contains":
             return v in segment.lower()
-        pick = words[0] if relation == "starts_with" else words[-1] if words else ""
         if not words:
             return False
-        return pick.startswith(v) if relation == "starts_with" else pick.endswith(v)
+        return words[0].startswith(v) if relation == "starts_with" else words[-1].endswith(v)
     target = [w.lower() for w in _words(value)]
     if not target:
         raise ParamError("value has no word")
