@@ -1,7 +1,8 @@
 """One loader for the declarative detection specs in ``faithguard/verifiers/data/*.json``.
 
 A spec file holds ``macros`` (named regex fragments, written ``<NAME>`` in patterns) and ``specs``. Each
-spec has an ``id``, the ``verifier`` it yields, a one-line ``why`` (its provenance), a ``pattern``,
+spec has an ``id``, the ``verifier`` it yields, a one-line ``why`` (its provenance), a ``gate`` (cheap
+lower-case substrings, one of which must occur before the pattern is compiled and tried), a ``pattern``,
 static ``params``, ``groups`` (regex group -> ``[param, type]``) and its own ``positive`` /
 ``negative`` fixtures, run by one parametrised test. Group types:
 
@@ -47,7 +48,7 @@ class DetectionSpec:
     id: str
     verifier: str
     why: str
-    regex: re.Pattern[str]
+    pattern: str
     params: dict[str, Any] = field(default_factory=dict)
     groups: dict[str, tuple[str, str]] = field(default_factory=dict)
     number: str | None = None
@@ -55,6 +56,18 @@ class DetectionSpec:
     post: str | None = None
     positive: tuple[tuple[str, dict[str, Any]], ...] = ()
     negative: tuple[str, ...] = ()
+    #: Lower-case substrings of which the request must hold one for the pattern to be tried at all.
+    gate: tuple[str, ...] = ()
+
+    @property
+    def regex(self) -> re.Pattern[str]:
+        """The compiled pattern (compiled on first use: most requests never pass most gates)."""
+        return _compile(self.pattern)
+
+
+@cache
+def _compile(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
 
 
 def _expand(pattern: str, macros: dict[str, str]) -> str:
@@ -80,7 +93,7 @@ def load_specs(name: str) -> tuple[DetectionSpec, ...]:
                 id=s["id"],
                 verifier=s["verifier"],
                 why=s["why"],
-                regex=re.compile(_expand(s["pattern"], macros)),
+                pattern=_expand(s["pattern"], macros),
                 params=dict(s.get("params", {})),
                 groups={k: (v[0], v[1]) for k, v in s.get("groups", {}).items()},
                 number=s.get("number"),
@@ -88,6 +101,7 @@ def load_specs(name: str) -> tuple[DetectionSpec, ...]:
                 post=s.get("post"),
                 positive=tuple((p["text"], dict(p["params"])) for p in s.get("positive", [])),
                 negative=tuple(s.get("negative", [])),
+                gate=tuple(g.lower() for g in s.get("gate", [])),
             )
         )
     return tuple(out)
@@ -197,6 +211,10 @@ def _params(spec: DetectionSpec, m: re.Match[str]) -> dict[str, Any] | None:
 
 def matches(spec: DetectionSpec, text: str) -> Iterator[tuple[re.Match[str], dict[str, Any]]]:
     """Every match of ``spec`` in ``text`` with its parameters."""
+    if spec.gate:
+        low = text.lower()
+        if not any(g in low for g in spec.gate):
+            return
     for m in spec.regex.finditer(text):
         params = _params(spec, m)
         if params is not None:
