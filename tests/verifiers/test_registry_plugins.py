@@ -120,3 +120,15 @@ def test_entry_point_verifier_end_to_end_through_guard_check() -> None:
 def test_warmup_builds_the_active_registry() -> None:
     fv.warmup()
     assert "creative:per_unit" in fv.VERIFIER_IDS and len(fv.IFEVAL_IDS) == 25
+
+
+def test_blocking_the_builtin_plugin_leaves_no_verifier(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FAITHGUARD_BLOCK_PLUGINS", "faithguard.verifiers.plugin")
+    fv.reset_default_registry()
+    try:
+        assert fv.VERIFIER_IDS == ()
+        assert fv.detect("Write exactly 3 paragraphs.") == []
+    finally:
+        monkeypatch.delenv("FAITHGUARD_BLOCK_PLUGINS")
+        fv.reset_default_registry()
+    assert "creative:paragraphs" in fv.VERIFIER_IDS
