@@ -184,10 +184,10 @@ def _params(spec: DetectionSpec, m: re.Match[str]) -> dict[str, Any] | None:
     rel: str | None = None
     for group, (name, kind) in spec.groups.items():
         got = m.groupdict().get(group)
-        if got is None or name in params:
-            continue
-        if kind == "rel":
+        if got is not None and kind == "rel":  # a stated relation overrides the spec's default one
             rel = got
+            continue
+        if got is None or name in params:
             continue
         value = _CONVERT[kind](got)
         if value is None or value == "":
