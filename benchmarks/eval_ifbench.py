@@ -227,6 +227,16 @@ def _show(
 _IFBENCH_GROUPS = frozenset({"count", "ratio", "words", "sentence", "format", "custom", "repeat"})
 
 
+def _compare_sentences(part: str, texts: list[str]) -> None:
+    """How often our IFBench sentence units equal the official splitter's, on the sample answers."""
+    import ifbench.instructions_util as util  # type: ignore[import-not-found]
+
+    from faithguard.verifiers.ifbench_text import sentences
+
+    same = sum(sentences(t) == util.split_into_sentences(t) for t in texts)
+    print(f"[{part}] sentence units identical to the official splitter on {same}/{len(texts)} answers")
+
+
 def main() -> int:
     """Run the evaluation on both parts."""
     ap = argparse.ArgumentParser(description=__doc__)
@@ -245,6 +255,8 @@ def main() -> int:
     parts = split_rows("ifbench", rows, KEYS["ifbench"])
     for part in ("study", "holdout"):
         evaluate(part, parts[part], answers, strict, peer)
+        if peer is not None:
+            _compare_sentences(part, [answers[r["prompt"]] for r in parts[part] if r["prompt"] in answers])
     return 0
 
 

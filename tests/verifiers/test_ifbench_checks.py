@@ -144,6 +144,10 @@ def test_sentences_follow_ifbench_rules() -> None:
     assert sentences("Dr. Smith paid $3.50. He left! Why?") == ["Dr. Smith paid $3.50.", "He left!", "Why?"]
     assert sentences("Wait... what") == ["Wait...", "what"]
     assert sentences("See example.com now. Done.") == ["See example.com now.", "Done."]
+    assert sentences("Use tools (e.g., hammers) here. Next.") == ["Use tools (e.g., hammers) here.", "Next."]
+    assert sentences("FISH (V.O.) speaks. Then waits.") == ["FISH (V.O.) speaks.", "Then waits."]
+    assert sentences("He moved to the U.S. He liked it.") == ["He moved to the U.S.", "He liked it."]
+    assert sentences('She said "Go." Then left.') == ['She said "Go".', "Then left."]
 
 
 @settings(max_examples=60, deadline=None)

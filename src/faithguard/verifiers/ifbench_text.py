@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Callable
 
 __all__ = ["PUNCT", "sentences", "strip_punct", "words", "ws_words"]
 
@@ -38,34 +39,53 @@ def ws_words(text: str) -> list[str]:
     return out
 
 
-# A period that does not end a sentence: titles, company suffixes, single-letter initials, decimals,
-# acronyms, web suffixes. Protected periods are swapped for a placeholder before splitting.
-_PROTECT = (
-    re.compile(r"\b(Mr|St|Mrs|Ms|Dr)\."),
-    re.compile(r"\.(?=(?:com|net|org|io|gov|edu|me)\b)"),
-    re.compile(r"(?<=\d)\.(?=\d)"),
-    re.compile(r"(?<=\s[A-Za-z])\.(?= )"),
-    re.compile(r"(?<=\b[A-Za-z])\.(?=[A-Za-z]\.)"),
-    re.compile(r"(?<=\b[A-Za-z]\.[A-Za-z])\.(?=\s+[a-z])"),
-    re.compile(r"(?<= )(?:Inc|Ltd|Jr|Sr|Co)\.(?! (?:He|She|It|They|Their|Our|We|But|However|That|This)\b)"),
-    re.compile(r"(?<= [A-Za-z])\."),
+_HOLD, _STOP = "\x00", "\x01"
+_STARTER = (
+    r"(?:Mr|Mrs|Ms|Dr|Prof|Capt|Cpt|Lt|He\s|She\s|It\s|They\s|Their\s|Our\s|We\s|But\s|However\s|That\s"
+    r"|This\s|Wherever)"
 )
-_HOLD = "\x00"
+_Repl = str | Callable[[re.Match[str]], str]
+
+
+def _hold(m: re.Match[str]) -> str:
+    return m.group(0).replace(".", _HOLD)
+
+
+# Periods that do not end a sentence, in the order IFBench applies them (titles, web suffixes, decimals,
+# initials, acronyms, company suffixes); an acronym or suffix followed by a sentence starter does end one.
+_STEPS: tuple[tuple[re.Pattern[str], _Repl], ...] = (
+    (re.compile(r"(?:Mr|St|Mrs|Ms|Dr)\."), _hold),
+    (re.compile(r"\.(?=(?:com|net|org|io|gov|edu|me))"), _HOLD),
+    (re.compile(r"(?<=[0-9])\.(?=[0-9])"), _HOLD),
+)
+_LATE_STEPS: tuple[tuple[re.Pattern[str], _Repl], ...] = (
+    (re.compile(r"(?<=\s[A-Za-z])\.(?= )"), _HOLD),
+    (re.compile(r"([A-Z]\.[A-Z]\.(?:[A-Z]\.)?)(?= " + _STARTER + ")"), lambda m: m.group(1) + _STOP),
+    (re.compile(r"[A-Za-z]\.[A-Za-z]\.[A-Za-z]\."), _hold),
+    (re.compile(r"[A-Za-z]\.[A-Za-z]\."), _hold),
+    (re.compile(r"(?<= )((?:Inc|Ltd|Jr|Sr|Co)\.)(?= " + _STARTER + ")"), lambda m: m.group(1) + _STOP),
+    (re.compile(r"(?<= )(?:Inc|Ltd|Jr|Sr|Co)\."), _hold),
+    (re.compile(r"(?<= [A-Za-z])\."), _HOLD),
+)
+
+
+def _apply(text: str, steps: tuple[tuple[re.Pattern[str], _Repl], ...]) -> str:
+    for pattern, repl in steps:
+        text = pattern.sub(repl, text)
+    return text
 
 
 def sentences(text: str) -> list[str]:
     """Sentences the way IFBench splits them: newlines are spaces, ``.?!`` end a sentence."""
-    t = " " + text.replace("\n", " ") + "  "
-    t = re.sub(r"\.{2,}", lambda m: _HOLD * len(m.group(0)) + "\x01", t)
-    if "Ph.D" in t:
-        t = t.replace("Ph.D.", f"Ph{_HOLD}D{_HOLD}")
-    for pat in _PROTECT:
-        t = pat.sub(lambda m: m.group(0).replace(".", _HOLD) if m.group(0) != "." else _HOLD, t)
+    t = _apply(" " + text.replace("\n", " ") + "  ", _STEPS)
+    t = re.sub(r"\.{2,}", lambda m: _HOLD * len(m.group(0)) + _STOP, t)
+    t = t.replace("Ph.D.", f"Ph{_HOLD}D{_HOLD}")
+    t = _apply(t, _LATE_STEPS)
     # Closing quotes travel before the terminator, so "Hi." ends after the quote.
     t = t.replace(".”", "”.").replace('."', '".').replace('!"', '"!').replace('?"', '"?')
-    t = re.sub(r"([.?!])", "\\1\x01", t)
+    t = re.sub(r"([.?!])", "\\1" + _STOP, t)
     t = t.replace(_HOLD, ".")
-    parts = [p.strip() for p in t.split("\x01")]
+    parts = [p.strip() for p in t.split(_STOP)]
     if parts and not parts[-1]:
         parts.pop()
     return parts
