@@ -105,3 +105,8 @@ def test_ifeval_paraphrases(query: str, verifier: str, params: dict[str, object]
 )
 def test_no_false_constraints(query: str) -> None:
     assert detect(query) == []
+
+
+def test_english_case_carries_the_language() -> None:
+    ids = {s.verifier for s in detect("Write the whole thing in English, all in lowercase letters.")}
+    assert "change_case:english_lowercase" in ids and "language:response_language" not in ids

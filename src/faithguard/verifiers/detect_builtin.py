@@ -127,7 +127,12 @@ def _detect(text: str) -> tuple[VerifiableSpec, ...]:
     found.extend(case)
     found.extend(detect_no_comma(text))
     found.extend(detect_creative(text, has_paragraph_spec=bool(paragraphs)))
-    found.extend(spec for spec, _, _ in run_specs("ifeval", text))
+    # IFEval's english_capital / english_lowercase already require English; no separate language rule.
+    found.extend(
+        spec
+        for spec, _, _ in run_specs("ifeval", text)
+        if not (english_case and spec.verifier == "language:response_language" and spec.params.get("language") == "en")
+    )
     ifbench = detect_ifbench(text)
     spans = [span for _, span, _ in per_unit] + [span for _, span in ifbench]
     # Only IFBench's whole-sentence instructions explain a sentence; a per-unit ask often shares its
