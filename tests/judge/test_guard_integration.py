@@ -12,9 +12,8 @@ from faithguard.judge.testing import Reply, default_reply_for
 def test_guard_uses_judge_and_caches_decomposition(chat_server, spans) -> None:
     provider, exporter = spans
     server = chat_server(default=default_reply_for)
-    guard = Guard(
-        judge=JudgeConfig(base_url=server.base_url, model="m"), load_entrypoints=False, tracer_provider=provider
-    )
+    guard = Guard(judge=JudgeConfig(base_url=server.base_url, model="m"), load_entrypoints=False,
+                  tracer_provider=provider)
     query = "Explain why the sky is blue."
     first = guard.check(query, "Rayleigh scattering of sunlight makes the sky blue.")
     second = guard.check(query, "Rayleigh scattering of sunlight makes the sky blue.")

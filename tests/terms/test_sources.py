@@ -1,3 +1,5 @@
+
+
 def test_lexicon_phrase_with_an_unknown_word_is_unknown() -> None:
     from faithguard.detector import CallContext
     from faithguard.terms.sources import LexiconSource
