@@ -53,6 +53,22 @@ PARAMS = {
     "words": ["tram"],
     "word": "below",
     "scheme": "AABB",
+    # IFBench kwargs
+    "N": 3,
+    "small_n": 3,
+    "percentage": 40,
+    "min_words": 100,
+    "max_words": 400,
+    "options": "yes/no/maybe",
+    "sep": "*",
+    "reference_text": "The old tram climbs the hill slowly.",
+    "names": ["Emma", "Liam"],
+    **{f"keyword{i}": w for i, w in enumerate(("tram", "hill", "river", "the", "a"), start=1)},
+    "n": 2,
+    "m": 3,
+    "n_start": 0,
+    "n_end": 3,
+    "sentence": "Only output this sentence here.",
 }
 
 

@@ -23,6 +23,13 @@ from faithguard.models import Status
 from faithguard.verifiers import IFEVAL_IDS, detect, verify
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from _split import KEYS, split_rows  # noqa: E402 - the split rule lives beside this script
+
+_PART_NOTE = {
+    "study": "Study part: read while developing detection (tuned-on figures).",
+    "holdout": "Holdout part: never read while developing; an estimate of generalisation.",
+}
 TARGETS = {"recall": 0.95, "params": 0.95, "agreement": 0.97, "fail_recall": 0.95}
 
 
@@ -240,30 +247,25 @@ def peer(rows: list[dict[str, Any]]) -> None:
         print(f"  peer skipped for {iid}: {why2} (needs nltk punkt data, not shipped by any installed package)")
 
 
-def main() -> int:
-    """Run the evaluation and print tables."""
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--data", default=str(ROOT / ".." / "shared" / "data"))
-    ap.add_argument("--show-misses", action="store_true", help="print each missed / mismatched detection")
-    ap.add_argument("--show-disagreements", action="store_true")
-    ap.add_argument("--no-peer", action="store_true")
-    args = ap.parse_args()
-    d = Path(args.data) / "ifeval-dev"
-    rows = _load(d / "input_data.jsonl")
-    responses = {r["prompt"]: r["response"] for r in _load(d / "input_response_data_gpt4_20231107_145030.jsonl")}
-    strict = {r["prompt"]: r for r in _load(d / "eval_results_strict.jsonl")}
-    loose = {r["prompt"]: r for r in _load(d / "eval_results_loose.jsonl")}
-
+def _report(
+    part: str,
+    rows: list[dict[str, Any]],
+    responses: dict[str, str],
+    strict: dict[str, Any],
+    loose: dict[str, Any],
+    args: argparse.Namespace,
+) -> None:
+    """Print every table for one split part."""
     t0 = time.perf_counter()
     dec = decomposition(rows)
     sat = satisfaction(rows, responses, strict, loose)
     elapsed = time.perf_counter() - t0
     cases = sat["cases"]
     print(
-        f"IFEval dev: {len(rows)} prompts, {sum(len(r['instruction_id_list']) for r in rows)} instructions "
-        f"({elapsed:.1f}s). NOTE: dev prompts were read while developing detection."
+        f"[{part}] IFEval dev: {len(rows)} prompts, {sum(len(r['instruction_id_list']) for r in rows)} instructions "
+        f"({elapsed:.1f}s). {_PART_NOTE[part]}"
     )
-    print("\n(a) Decomposition")
+    print(f"\n[{part}] (a) Decomposition")
     print(f"  per-prompt recall of gold ids : {dec['recall']:.3f}  (target {TARGETS['recall']})")
     print(f"  parameter accuracy (recalled) : {dec['params']:.3f}  (target {TARGETS['params']})")
     print(
@@ -277,7 +279,7 @@ def main() -> int:
     for c in cases:
         by_type[c[0]].append(c)
         by_group[c[0].split(":")[0]].append(c)
-    print("\n(a+b) Per instruction type")
+    print(f"\n[{part}] (a+b) Per instruction type")
     print(
         f"{'instruction':48} {'gold':>4} {'recall':>6} {'param':>6} {'false':>5} | {'n':>3} {'agree':>6} "
         f"{'unk':>3} {'fails':>5} {'f-rec':>6}"
@@ -300,7 +302,7 @@ def main() -> int:
         ):
             if val == val and val < TARGETS[tgt]:
                 below.append(f"{iid}: {name} {val:.3f} < {TARGETS[tgt]}")
-    print("\n(b) Satisfaction vs official strict verdicts (gold kwargs, GPT-4 responses)")
+    print(f"\n[{part}] (b) Satisfaction vs official strict verdicts (gold kwargs, GPT-4 responses)")
     print(f"{'group':22} {'n':>4} {'unk':>4} {'agree':>6} {'kappa':>6} {'fails':>5} {'f-rec':>6} {'f-prec':>6}")
     for grp in [*sorted(by_group), "ALL", "ALL w/o ambiguous"]:
         if grp == "ALL":
@@ -316,7 +318,7 @@ def main() -> int:
         )
     amb = sum(1 for c in cases if c[3])
     print(f"  ambiguous cases (strict != loose): {amb}")
-    print("\nBelow target:")
+    print(f"\n[{part}] Below target:")
     for line in below or ["  none"]:
         print("  " + line)
     if args.show_misses:
@@ -330,6 +332,25 @@ def main() -> int:
                 print(f"  {c[5]} {c[0]} ours={c[1].value} strict={c[2]} amb={c[3]} :: {c[4]}")
             elif c[1] is Status.UNKNOWN:
                 print(f"  {c[5]} {c[0]} ours=unknown strict={c[2]} :: {c[4]}")
+
+
+def main() -> int:
+    """Run the evaluation and print tables."""
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--data", default=str(ROOT / ".." / "shared" / "data"))
+    ap.add_argument("--show-misses", action="store_true", help="print each missed / mismatched detection")
+    ap.add_argument("--show-disagreements", action="store_true")
+    ap.add_argument("--no-peer", action="store_true")
+    args = ap.parse_args()
+    d = Path(args.data) / "ifeval-dev"
+    rows = _load(d / "input_data.jsonl")
+    responses = {r["prompt"]: r["response"] for r in _load(d / "input_response_data_gpt4_20231107_145030.jsonl")}
+    strict = {r["prompt"]: r for r in _load(d / "eval_results_strict.jsonl")}
+    loose = {r["prompt"]: r for r in _load(d / "eval_results_loose.jsonl")}
+
+    parts = split_rows("ifeval", rows, KEYS["ifeval"])
+    for part in ("study", "holdout"):
+        _report(part, parts[part], responses, strict, loose, args)
     if not args.no_peer:
         peer(rows)
     return 0

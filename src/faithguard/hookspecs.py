@@ -10,6 +10,7 @@ import pluggy
 if TYPE_CHECKING:
     from faithguard.detector import Decomposer, Detector, KnowledgeSource
     from faithguard.models import Report
+    from faithguard.verifiers.registry import Verifier
 
 __all__ = ["PROJECT", "hookimpl", "hookspec"]
 
@@ -36,6 +37,11 @@ def register_knowledge_sources(register: Callable[[KnowledgeSource], None]) -> N
 @hookspec
 def register_judges(register: Callable[[str, Callable[..., Any]], None]) -> None:
     """Register judge factories: ``register(name, factory)``; ``factory(**options)`` builds a judge."""
+
+
+@hookspec
+def register_verifiers(register: Callable[[Verifier], None]) -> None:
+    """Register deterministic verifiers (id, exact check, optional request finder): ``register(verifier)``."""
 
 
 @hookspec

@@ -20,6 +20,7 @@ import pluggy
 from faithguard import hookspecs
 from faithguard.detector import Decomposer, Detector, KnowledgeSource
 from faithguard.errors import PluginError
+from faithguard.verifiers.registry import Verifier, VerifierRegistry
 
 __all__ = ["DEFAULT_PLUGINS", "ENTRY_POINT_GROUP", "PluginFailure", "Registry", "make_plugin_manager"]
 
@@ -34,6 +35,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "faithguard.semantic.plugin",
     "faithguard.evaluate.plugin",
     "faithguard.integrations.plugin",
+    "faithguard.verifiers.plugin",
 )
 
 
@@ -53,6 +55,7 @@ class Registry:
     decomposers: dict[str, Decomposer] = field(default_factory=dict)
     knowledge_sources: list[KnowledgeSource] = field(default_factory=list)
     judges: dict[str, Callable[..., Any]] = field(default_factory=dict)
+    verifiers: VerifierRegistry = field(default_factory=VerifierRegistry)
     failures: list[PluginFailure] = field(default_factory=list)
 
 
@@ -137,11 +140,15 @@ def collect(pm: pluggy.PluginManager, failures: list[PluginFailure] | None = Non
     def add_judge(name: str, factory: Callable[..., Any]) -> None:
         reg.judges[name] = factory
 
+    def add_verifier(verifier: Verifier) -> None:
+        reg.verifiers.add(verifier)
+
     hooks: list[tuple[str, Callable[..., Any]]] = [
         ("register_detectors", add_detector),
         ("register_decomposers", add_decomposer),
         ("register_knowledge_sources", add_source),
         ("register_judges", add_judge),
+        ("register_verifiers", add_verifier),
     ]
     for plugin_name, plugin in sorted(pm.list_name_plugin(), key=lambda item: item[0]):
         for hook_name, register in hooks:

@@ -66,8 +66,8 @@ def test_poem_quantity_carries_the_verifier() -> None:
     by_text = {c.text: c for c in d.constraints}
     stanzas = by_text["four stanzas"]
     assert stanzas.verifier == "creative:stanzas" and stanzas.category is Category.QUANTITY
-    per_line = [c for c in d.constraints if c.verifier == "creative:words_per_line"]
-    assert len(per_line) == 1 and 7 in per_line[0].params.values()
+    per_line = [c for c in d.constraints if c.verifier == "creative:per_unit"]
+    assert len(per_line) == 1 and per_line[0].params["unit"] == "line" and per_line[0].params["n"] == 7
     assert d.task == "compose"
     assert sum(1 for c in d.constraints if "stanza" in c.text) == 1
 

@@ -126,11 +126,15 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
     ),
     (
         "Compose a poem of four stanzas. Each line must be exactly seven words long",
-        "creative:words_per_line",
-        {"relation": "exactly", "num_words": 7},
+        "creative:per_unit",
+        {"relation": "count", "scope": "each", "unit": "line", "of": "word", "n": 7, "comparison": "exactly"},
     ),
     ("Write a 14-line sonnet.", "creative:lines", {"relation": "exactly", "num_lines": 14}),
-    ("Every line should start with the letter S.", "creative:line_start_letter", {"letter": "s"}),
+    (
+        "Every line should start with the letter S.",
+        "creative:per_unit",
+        {"scope": "each", "unit": "line", "relation": "starts_with", "kind": "letter", "value": "S"},
+    ),
     ("Use the rhyme scheme ABAB in each stanza.", "creative:rhyme_scheme", {"scheme": "ABAB"}),
     ("Write rhyming couplets about rain.", "creative:rhyme_scheme", {"scheme": "AABB"}),
     ("Add a refrain that comes back after every verse.", "creative:refrain", {"min_repeats": 2}),

@@ -1,75 +1,104 @@
 """Deterministic verifiers: detect verifiable instructions in a query and check them in a response.
 
-Covers the 25 IFEval instruction types (IFEval ids and kwargs names, strict definitions) and
-creative-writing constraints under ``creative:`` ids.
+Covers the 25 IFEval instruction types and IFBench's 58 (their ids and kwargs names, strict
+definitions), creative-writing constraints under ``creative:`` ids, and per-unit constraints
+(``creative:per_unit``). Every verifier, built-in or third-party, reaches the registry through the
+``register_verifiers`` hook; :func:`detect` and :func:`verify` use the active registry (see
+:func:`use_registry`), by default the built-ins plus the installed entry points.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
-from faithguard.verifiers import check_creative as _check_creative
-from faithguard.verifiers import check_ifeval as _check_ifeval
-from faithguard.verifiers.detect_creative import detect_creative
-from faithguard.verifiers.detect_format import detect_format, detect_paragraphs, detect_repeat, detect_startend
-from faithguard.verifiers.detect_ifeval import (
-    detect_case,
-    detect_keywords,
-    detect_language,
-    detect_length,
-    detect_letters,
-    detect_no_comma,
-)
-from faithguard.verifiers.registry import VerifierOutcome, registered_ids, run_checker
+from faithguard.verifiers.registry import Verifier, VerifierOutcome, VerifierRegistry
 from faithguard.verifiers.spec import VerifiableSpec
 
-__all__ = ["IFEVAL_IDS", "VERIFIER_IDS", "VerifiableSpec", "VerifierOutcome", "detect", "verify"]
+__all__ = [
+    "IFEVAL_IDS",
+    "VERIFIER_IDS",
+    "VerifiableSpec",
+    "Verifier",
+    "VerifierOutcome",
+    "VerifierRegistry",
+    "active_registry",
+    "default_registry",
+    "detect",
+    "reset_default_registry",
+    "use_registry",
+    "verify",
+    "warmup",
+]
 
-del _check_creative, _check_ifeval  # imported for their registrations
-
-#: Every supported verifier id.
-VERIFIER_IDS: tuple[str, ...] = registered_ids()
-#: The 25 IFEval instruction ids.
-IFEVAL_IDS: tuple[str, ...] = tuple(v for v in VERIFIER_IDS if not v.startswith("creative:"))
-
+_BUILTIN_PLUGIN = "faithguard.verifiers.plugin"
 _MAX_QUERY = 20_000
+_ACTIVE: ContextVar[VerifierRegistry | None] = ContextVar("faithguard_verifiers", default=None)
+_LOCK = threading.Lock()
+_DEFAULT: list[VerifierRegistry] = []
 
 
-def _key(spec: VerifiableSpec) -> tuple[str, str]:
-    return spec.verifier, repr(sorted(spec.params.items()))
+def default_registry() -> VerifierRegistry:
+    """The built-in verifiers plus those of installed entry-point plugins (built once, then cached)."""
+    with _LOCK:
+        if not _DEFAULT:
+            import importlib
+
+            from faithguard import plugins
+
+            pm, failures = plugins.make_plugin_manager(defaults=False, load_entrypoints=True)
+            if not pm.is_blocked(_BUILTIN_PLUGIN) and pm.get_plugin(_BUILTIN_PLUGIN) is None:
+                pm.register(importlib.import_module(_BUILTIN_PLUGIN), name=_BUILTIN_PLUGIN)
+            _DEFAULT.append(plugins.collect(pm, failures).verifiers)
+        return _DEFAULT[0]
+
+
+def reset_default_registry() -> None:
+    """Forget the cached default registry (after installing or removing a plugin)."""
+    with _LOCK:
+        _DEFAULT.clear()
+
+
+def active_registry() -> VerifierRegistry:
+    """The registry :func:`detect` and :func:`verify` use in this context."""
+    return _ACTIVE.get() or default_registry()
+
+
+@contextmanager
+def use_registry(registry: VerifierRegistry) -> Iterator[VerifierRegistry]:
+    """Make ``registry`` the active one in this context (e.g. a guard's own plugins)."""
+    token = _ACTIVE.set(registry)
+    try:
+        yield registry
+    finally:
+        _ACTIVE.reset(token)
 
 
 def detect(text: str) -> list[VerifiableSpec]:
-    """Find the verifiable instructions stated in a query, with IFEval-style parameters."""
+    """Find the verifiable instructions stated in a query, with their parameters."""
     if not isinstance(text, str) or not text.strip():
         return []
-    text = text[:_MAX_QUERY]
-    found: list[VerifiableSpec] = []
-    case = detect_case(text)
-    english_case = any(s.verifier in {"change_case:english_capital", "change_case:english_lowercase"} for s in case)
-    paragraphs = detect_paragraphs(text)
-    found.extend(detect_repeat(text))
-    found.extend(detect_keywords(text))
-    found.extend(detect_letters(text))
-    found.extend(detect_language(text, english_case=english_case))
-    found.extend(detect_length(text))
-    found.extend(paragraphs)
-    found.extend(detect_format(text))
-    found.extend(detect_startend(text))
-    found.extend(case)
-    found.extend(detect_no_comma(text))
-    found.extend(detect_creative(text, has_paragraph_spec=bool(paragraphs)))
-    out: list[VerifiableSpec] = []
-    seen: set[tuple[str, str]] = set()
-    for spec in found:
-        k = _key(spec)
-        if k not in seen:
-            seen.add(k)
-            out.append(spec)
-    return out
+    return active_registry().detect(text[:_MAX_QUERY])
 
 
 def verify(verifier: str, params: Mapping[str, Any], response: str) -> VerifierOutcome:
     """Check ``response`` against one verifier; raises ConfigError for an unknown verifier id."""
-    return run_checker(verifier, params or {}, response)
+    return active_registry().verify(verifier, params or {}, response)
+
+
+def warmup() -> None:
+    """Build the active registry and compile the detection patterns (call it outside any time budget)."""
+    active_registry().detect("Write a poem of two stanzas; end each line with the word 'light'.")
+
+
+def __getattr__(name: str) -> Any:
+    if name == "VERIFIER_IDS":
+        return active_registry().ids()
+    if name == "IFEVAL_IDS":
+        from faithguard.verifiers.check_ifeval import CHECKS
+
+        return CHECKS.ids()
+    raise AttributeError(name)

@@ -9,9 +9,9 @@ from typing import Any
 
 from faithguard.models import Status
 from faithguard.verifiers.registry import (
+    CheckerTable,
     ParamError,
     VerifierOutcome,
-    checker,
     compare,
     get_int,
     get_relation,
@@ -21,7 +21,10 @@ from faithguard.verifiers.registry import (
 from faithguard.verifiers.rhyme import rhymes
 from faithguard.verifiers.text import lines_of, stanzas_of, words_of
 
-__all__: list[str] = []
+__all__ = ["CHECKS"]
+
+#: This module's checkers; :mod:`faithguard.verifiers.plugin` registers them.
+CHECKS = CheckerTable()
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 
@@ -41,56 +44,23 @@ def _count_check(count: int, params: Mapping[str, Any], key: str, what: str) -> 
     return _ok(compare(count, relation, target), msg, msg)
 
 
-@checker("creative:lines")
+@CHECKS.add("creative:lines")
 def _lines(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     return _count_check(len(lines_of(response)), params, "num_lines", "lines")
 
 
-@checker("creative:stanzas")
+@CHECKS.add("creative:stanzas")
 def _stanzas(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     return _count_check(len(stanzas_of(response)), params, "num_stanzas", "stanzas")
 
 
-@checker("creative:paragraphs")
+@CHECKS.add("creative:paragraphs")
 def _paragraphs(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     return _count_check(len(stanzas_of(response)), params, "num_paragraphs", "paragraphs")
 
 
-@checker("creative:lines_per_stanza")
-def _lines_per_stanza(params: Mapping[str, Any], response: str) -> VerifierOutcome:
-    target = get_int(params, "num_lines")
-    relation = _relation(params)
-    stanzas = stanzas_of(response)
-    if not stanzas:
-        return VerifierOutcome(Status.VIOLATED, "no stanzas")
-    bad = [i + 1 for i, s in enumerate(stanzas) if not compare(len(s), relation, target)]
-    return _ok(
-        not bad,
-        f"every stanza has {relation} {target} lines",
-        f"stanzas {bad[:5]} do not have {relation} {target} lines",
-    )
-
-
 def _line_words(line: str) -> list[str]:
     return _WORD.findall(line)
-
-
-@checker("creative:words_per_line")
-def _words_per_line(params: Mapping[str, Any], response: str) -> VerifierOutcome:
-    target = get_int(params, "num_words")
-    relation = _relation(params)
-    lines = lines_of(response)
-    if not lines:
-        return VerifierOutcome(Status.VIOLATED, "no lines")
-    bad = [
-        (i + 1, len(_line_words(ln)))
-        for i, ln in enumerate(lines)
-        if not compare(len(_line_words(ln)), relation, target)
-    ]
-    if not bad:
-        return VerifierOutcome(Status.SATISFIED, f"all {len(lines)} lines have {relation} {target} words")
-    shown = ", ".join(f"line {i}: {n}" for i, n in bad[:3])
-    return VerifierOutcome(Status.VIOLATED, f"{len(bad)} lines break '{relation} {target} words' ({shown})")
 
 
 def _letter(params: Mapping[str, Any]) -> str:
@@ -100,60 +70,18 @@ def _letter(params: Mapping[str, Any]) -> str:
     return letter
 
 
-@checker("creative:line_start_letter")
-def _line_start_letter(params: Mapping[str, Any], response: str) -> VerifierOutcome:
-    letter = _letter(params)
-    lines = lines_of(response)
-    if not lines:
-        return VerifierOutcome(Status.VIOLATED, "no lines")
-    bad = [i + 1 for i, ln in enumerate(lines) if not (_line_words(ln) or [""])[0].lower().startswith(letter)]
-    return _ok(not bad, f"every line starts with {letter!r}", f"lines {bad[:5]} do not start with {letter!r}")
-
-
-@checker("creative:word_start_letter")
-def _word_start_letter(params: Mapping[str, Any], response: str) -> VerifierOutcome:
-    letter = _letter(params)
-    words = [w for w in _WORD.findall(response)]
-    if not words:
-        return VerifierOutcome(Status.VIOLATED, "no words")
-    bad = [w for w in words if not w.lower().startswith(letter)]
-    return _ok(
-        not bad, f"every word starts with {letter!r}", f"{len(bad)} words do not, e.g. {bad[0]!r}" if bad else ""
-    )
-
-
-@checker("creative:line_end_letter")
-def _line_end_letter(params: Mapping[str, Any], response: str) -> VerifierOutcome:
-    letter = _letter(params)
-    lines = lines_of(response)
-    if not lines:
-        return VerifierOutcome(Status.VIOLATED, "no lines")
-    bad = [i + 1 for i, ln in enumerate(lines) if not (_line_words(ln) or [""])[-1].lower().endswith(letter)]
-    return _ok(not bad, f"every line ends with {letter!r}", f"lines {bad[:5]} do not end with {letter!r}")
-
-
-@checker("creative:line_end_word")
-def _line_end_word(params: Mapping[str, Any], response: str) -> VerifierOutcome:
-    word = get_str(params, "word").lower()
-    lines = lines_of(response)
-    if not lines:
-        return VerifierOutcome(Status.VIOLATED, "no lines")
-    bad = [i + 1 for i, ln in enumerate(lines) if (_line_words(ln) or [""])[-1].lower() != word]
-    return _ok(not bad, f"every line ends with {word!r}", f"lines {bad[:5]} do not end with {word!r}")
-
-
 def _has_word(word: str, text: str) -> bool:
     return re.search(r"(?<!\w)" + re.escape(word) + r"(?!\w)", text, re.IGNORECASE) is not None
 
 
-@checker("creative:required_words")
+@CHECKS.add("creative:required_words")
 def _required_words(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     words = get_str_list(params, "words")
     missing = [w for w in words if not _has_word(w, response)]
     return _ok(not missing, "all required words used", f"missing: {', '.join(missing)}")
 
 
-@checker("creative:forbidden_words")
+@CHECKS.add("creative:forbidden_words")
 def _forbidden(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     words = get_str_list(params, "words")
     found = [w for w in words if _has_word(w, response)]
@@ -165,7 +93,7 @@ def _last_word(line: str) -> str:
     return words[-1].lower() if words else ""
 
 
-@checker("creative:rhyme_scheme")
+@CHECKS.add("creative:rhyme_scheme")
 def _rhyme_scheme(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     scheme = re.sub(r"[^A-Za-z]", "", get_str(params, "scheme")).upper()
     if not scheme:
@@ -199,7 +127,7 @@ def _rhyme_scheme(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     return VerifierOutcome(Status.SATISFIED, f"rhyme scheme {scheme} holds")
 
 
-@checker("creative:refrain")
+@CHECKS.add("creative:refrain")
 def _refrain(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     min_repeats = get_int(params, "min_repeats", 2)
     norm = [re.sub(r"[^\w\s]", "", ln).strip().lower() for ln in lines_of(response)]

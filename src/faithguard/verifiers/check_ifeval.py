@@ -10,8 +10,8 @@ from typing import Any
 from faithguard.models import Status
 from faithguard.verifiers.langid import LANGUAGE_NAMES, identify
 from faithguard.verifiers.registry import (
+    CheckerTable,
     VerifierOutcome,
-    checker,
     compare,
     get_int,
     get_relation,
@@ -20,7 +20,10 @@ from faithguard.verifiers.registry import (
 )
 from faithguard.verifiers.text import count_sentences, count_words, treebank_tokens
 
-__all__ = ["CONSTRAINED_OPTIONS", "LANG_CONFIDENCE"]
+__all__ = ["CHECKS", "CONSTRAINED_OPTIONS", "LANG_CONFIDENCE"]
+
+#: This module's checkers; :mod:`faithguard.verifiers.plugin` registers them.
+CHECKS = CheckerTable()
 
 #: The fixed answers of ``detectable_format:constrained_response``.
 CONSTRAINED_OPTIONS = ("My answer is yes.", "My answer is no.", "My answer is maybe.")
@@ -37,14 +40,14 @@ def _rel_text(relation: str, n: int) -> str:
     return f"{relation} {n}"
 
 
-@checker("keywords:existence")
+@CHECKS.add("keywords:existence")
 def _keywords_existence(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     keywords = get_str_list(params, "keywords")
     missing = [k for k in keywords if not re.search(re.escape(k), response, re.IGNORECASE)]
     return _ok(not missing, "all keywords present", f"missing keywords: {', '.join(missing)}")
 
 
-@checker("keywords:frequency")
+@CHECKS.add("keywords:frequency")
 def _keywords_frequency(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     keyword = get_str(params, "keyword")
     target = get_int(params, "frequency")
@@ -54,14 +57,14 @@ def _keywords_frequency(params: Mapping[str, Any], response: str) -> VerifierOut
     return _ok(compare(count, relation, target), msg, msg)
 
 
-@checker("keywords:forbidden_words")
+@CHECKS.add("keywords:forbidden_words")
 def _forbidden_words(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     words = get_str_list(params, "forbidden_words")
     found = [w for w in words if re.search(r"\b" + re.escape(w) + r"\b", response, re.IGNORECASE)]
     return _ok(not found, "no forbidden word used", f"forbidden words used: {', '.join(found)}")
 
 
-@checker("keywords:letter_frequency")
+@CHECKS.add("keywords:letter_frequency")
 def _letter_frequency(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     letter = get_str(params, "letter").lower()
     target = get_int(params, "let_frequency")
@@ -71,7 +74,7 @@ def _letter_frequency(params: Mapping[str, Any], response: str) -> VerifierOutco
     return _ok(compare(count, relation, target), msg, msg)
 
 
-@checker("language:response_language")
+@CHECKS.add("language:response_language")
 def _response_language(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     target = get_str(params, "language").lower()
     ident = identify(response)
@@ -88,7 +91,7 @@ def _response_language(params: Mapping[str, Any], response: str) -> VerifierOutc
     return VerifierOutcome(Status.VIOLATED, f"response is in {found}, not {name}")
 
 
-@checker("length_constraints:number_sentences")
+@CHECKS.add("length_constraints:number_sentences")
 def _number_sentences(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     target = get_int(params, "num_sentences")
     relation = get_relation(params, "relation", _IFEVAL_RELATIONS)
@@ -97,7 +100,7 @@ def _number_sentences(params: Mapping[str, Any], response: str) -> VerifierOutco
     return _ok(compare(count, relation, target), msg, msg)
 
 
-@checker("length_constraints:number_paragraphs")
+@CHECKS.add("length_constraints:number_paragraphs")
 def _number_paragraphs(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     target = get_int(params, "num_paragraphs")
     parts = re.split(r"\s?\*\*\*\s?", response)
@@ -112,7 +115,7 @@ def _number_paragraphs(params: Mapping[str, Any], response: str) -> VerifierOutc
     return _ok(count == target, msg, msg)
 
 
-@checker("length_constraints:number_words")
+@CHECKS.add("length_constraints:number_words")
 def _number_words(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     target = get_int(params, "num_words")
     relation = get_relation(params, "relation", _IFEVAL_RELATIONS)
@@ -121,7 +124,7 @@ def _number_words(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     return _ok(compare(count, relation, target), msg, msg)
 
 
-@checker("length_constraints:nth_paragraph_first_word")
+@CHECKS.add("length_constraints:nth_paragraph_first_word")
 def _nth_paragraph_first_word(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     target = get_int(params, "num_paragraphs")
     nth = get_int(params, "nth_paragraph")
@@ -148,7 +151,7 @@ def _nth_paragraph_first_word(params: Mapping[str, Any], response: str) -> Verif
     )
 
 
-@checker("detectable_content:number_placeholders")
+@CHECKS.add("detectable_content:number_placeholders")
 def _number_placeholders(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     target = get_int(params, "num_placeholders")
     count = len(re.findall(r"\[.*?\]", response))
@@ -156,7 +159,7 @@ def _number_placeholders(params: Mapping[str, Any], response: str) -> VerifierOu
     return _ok(count >= target, msg, msg)
 
 
-@checker("detectable_content:postscript")
+@CHECKS.add("detectable_content:postscript")
 def _postscript(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     marker = get_str(params, "postscript_marker", "P.S.")
     if marker == "P.P.S":
@@ -169,7 +172,7 @@ def _postscript(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     return _ok(found is not None, f"postscript {marker} present", f"no postscript starting with {marker}")
 
 
-@checker("detectable_format:number_bullet_lists")
+@CHECKS.add("detectable_format:number_bullet_lists")
 def _number_bullets(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     target = get_int(params, "num_bullets")
     stars = re.findall(r"^\s*\*[^\*].*$", response, flags=re.MULTILINE)
@@ -179,14 +182,14 @@ def _number_bullets(params: Mapping[str, Any], response: str) -> VerifierOutcome
     return _ok(count == target, msg, msg)
 
 
-@checker("detectable_format:constrained_response")
+@CHECKS.add("detectable_format:constrained_response")
 def _constrained_response(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     text = response.strip()
     hit = next((o for o in CONSTRAINED_OPTIONS if o in text), None)
     return _ok(hit is not None, f"contains {hit!r}", "none of the allowed answers appears")
 
 
-@checker("detectable_format:number_highlighted_sections")
+@CHECKS.add("detectable_format:number_highlighted_sections")
 def _highlights(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     target = get_int(params, "num_highlights")
     single = re.findall(r"\*[^\n\*]*\*", response)
@@ -196,7 +199,7 @@ def _highlights(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     return _ok(count >= target, msg, msg)
 
 
-@checker("detectable_format:multiple_sections")
+@CHECKS.add("detectable_format:multiple_sections")
 def _multiple_sections(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     splitter = get_str(params, "section_spliter", "Section").strip()
     target = get_int(params, "num_sections")
@@ -206,7 +209,7 @@ def _multiple_sections(params: Mapping[str, Any], response: str) -> VerifierOutc
     return _ok(count >= target, msg, msg)
 
 
-@checker("detectable_format:json_format")
+@CHECKS.add("detectable_format:json_format")
 def _json_format(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     text = response.strip()
     for fence in ("```json", "```Json", "```JSON", "```"):
@@ -221,14 +224,14 @@ def _json_format(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     return VerifierOutcome(Status.SATISFIED, "response parses as JSON")
 
 
-@checker("detectable_format:title")
+@CHECKS.add("detectable_format:title")
 def _title(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     titles = re.findall(r"<<[^\n]+>>", response)
     ok = any(t.lstrip("<").rstrip(">").strip() for t in titles)
     return _ok(ok, "has a <<title>>", "no non-empty <<title>>")
 
 
-@checker("combination:two_responses")
+@CHECKS.add("combination:two_responses")
 def _two_responses(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     parts = response.split("******")
     valid = []
@@ -243,21 +246,21 @@ def _two_responses(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     return _ok(valid[0].strip() != valid[1].strip(), "two different responses", "the two responses are identical")
 
 
-@checker("combination:repeat_prompt")
+@CHECKS.add("combination:repeat_prompt")
 def _repeat_prompt(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     prompt = get_str(params, "prompt_to_repeat").strip().lower()
     ok = response.strip().lower().startswith(prompt)
     return _ok(ok, "starts by repeating the request", "does not start with the exact request")
 
 
-@checker("startend:end_checker")
+@CHECKS.add("startend:end_checker")
 def _end_checker(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     phrase = get_str(params, "end_phrase").strip().lower()
     ok = response.strip().strip('"').lower().endswith(phrase)
     return _ok(ok, "ends with the required phrase", f"does not end with {phrase!r}")
 
 
-@checker("change_case:capital_word_frequency")
+@CHECKS.add("change_case:capital_word_frequency")
 def _capital_words(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     target = get_int(params, "capital_frequency")
     relation = get_relation(params, "capital_relation", _IFEVAL_RELATIONS)
@@ -279,23 +282,23 @@ def _english_case(response: str, upper: bool) -> VerifierOutcome:
     return VerifierOutcome(Status.VIOLATED, f"all {kind} but not English ({ident.language})")
 
 
-@checker("change_case:english_capital")
+@CHECKS.add("change_case:english_capital")
 def _english_capital(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     return _english_case(response, upper=True)
 
 
-@checker("change_case:english_lowercase")
+@CHECKS.add("change_case:english_lowercase")
 def _english_lowercase(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     return _english_case(response, upper=False)
 
 
-@checker("punctuation:no_comma")
+@CHECKS.add("punctuation:no_comma")
 def _no_comma(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     n = response.count(",")
     return _ok(n == 0, "no commas", f"{n} commas used")
 
 
-@checker("startend:quotation")
+@CHECKS.add("startend:quotation")
 def _quotation(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     text = response.strip()
     ok = len(text) > 1 and text[0] == '"' and text[-1] == '"'

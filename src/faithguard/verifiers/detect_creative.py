@@ -1,4 +1,7 @@
-"""Detect creative-writing constraints (lines, stanzas, words per line, letters, rhyme, refrain)."""
+"""Detect whole-response creative-writing constraints (lines, stanzas, paragraphs, rhyme, refrain).
+
+Per-unit constraints (per line, stanza, sentence...) are found by ``data/per_unit.json``.
+"""
 
 from __future__ import annotations
 
@@ -42,71 +45,6 @@ def _counted(
         if n is not None and n > 0:
             out.append(make_spec(verifier, {"relation": "exactly", key: n}, sentence_at(text, m.start())))
     return out
-
-
-def _words_per_line(text: str) -> list[VerifiableSpec]:
-    low = text.lower()
-    if "line" not in low or "word" not in low:
-        return []
-    pats = (
-        rf"(?i)\b{_EACH_LINE}{_MODAL}\s+(?:be|have|contain|consist\s+of|use)\s+(?P<body>[^.;]{{0,40}}?)\s*words?\b",
-        r"(?i)\b(?P<body>[^.;]{0,30}?)\s*words?\s+(?:per|in\s+each|on\s+each|for\s+each|in\s+every)\s+lines?\b",
-        r"(?i)\blines?\s+of\s+(?P<body>[^.;]{0,30}?)\s*words?\s+each\b",
-    )
-    for pat in pats:
-        m = re.search(pat, text)
-        if not m:
-            continue
-        counts = find_counts(m.group("body") + " words", r"words?")
-        if counts:
-            c = counts[-1]
-            rel = c.relation
-            n = c.n
-            if rel == "less than":
-                rel, n = "at most", n - 1
-            return [
-                make_spec("creative:words_per_line", {"relation": rel, "num_words": n}, sentence_at(text, m.start()))
-            ]
-        nm = re.search(rf"(?i){N}\s*-?\s*$", m.group("body").strip() + " ")
-        if nm is None:
-            nm = re.search(rf"(?i)\b{N}\b", m.group("body"))
-        n2 = number(nm.group("n")) if nm else None
-        if n2:
-            return [
-                make_spec(
-                    "creative:words_per_line", {"relation": "exactly", "num_words": n2}, sentence_at(text, m.start())
-                )
-            ]
-    return []
-
-
-def _letters(text: str) -> list[VerifiableSpec]:
-    low = text.lower()
-    if "line" not in low and "word" not in low:
-        return []
-    specs: list[VerifiableSpec] = []
-    start = r"(?:start|begin)s?\s+with\s+"
-    end = r"ends?\s+(?:in|with)\s+"
-    m = re.search(rf"(?i)\b{_EACH_LINE}{_MODAL}\s+{start}{_LETTER}", text)
-    if m:
-        specs.append(
-            make_spec("creative:line_start_letter", {"letter": m.group("l").lower()}, sentence_at(text, m.start()))
-        )
-    m = re.search(rf"(?i)\b{_EACH_WORD}{_MODAL}\s+{start}{_LETTER}", text)
-    if m:
-        specs.append(
-            make_spec("creative:word_start_letter", {"letter": m.group("l").lower()}, sentence_at(text, m.start()))
-        )
-    m = re.search(rf"(?i)\b{_EACH_LINE}{_MODAL}\s+{end}(?:the\s+)?word\s+[\"'“‘]?(?P<w>[\w'-]+)", text)
-    if m:
-        specs.append(make_spec("creative:line_end_word", {"word": m.group("w").lower()}, sentence_at(text, m.start())))
-    else:
-        m = re.search(rf"(?i)\b{_EACH_LINE}{_MODAL}\s+{end}{_LETTER}", text)
-        if m:
-            specs.append(
-                make_spec("creative:line_end_letter", {"letter": m.group("l").lower()}, sentence_at(text, m.start()))
-            )
-    return specs
 
 
 def _rhyme(text: str) -> list[VerifiableSpec]:
@@ -154,20 +92,6 @@ def detect_creative(text: str, *, has_paragraph_spec: bool = False) -> list[Veri
         exclude_head=r"(?i)(?:first|last|final|opening|closing)\s*$",
     )
     specs.extend(lines)
-    m = re.search(rf"(?i)\b{N}\s*-?\s*lines?\s+(?:per|in\s+each|each|for\s+each|in\s+every)\s+(?:stanza|verse)", text)
-    m = m or re.search(
-        rf"(?i)\b(?:each|every)\s+(?:stanza|verse){_MODAL}\s+(?:have|be|contain|consist\s+of)\s+"
-        rf"(?:exactly\s+)?{N}\s*-?\s*lines?",
-        text,
-    )
-    if m:
-        n = number(m.group("n"))
-        if n:
-            specs.append(
-                make_spec(
-                    "creative:lines_per_stanza", {"relation": "exactly", "num_lines": n}, sentence_at(text, m.start())
-                )
-            )
     if not re.search(r"\*\*\*|(?i:markdown\s+divider)", text):
         specs.extend(_counted(text, r"stanzas?|verses?", "num_stanzas", "creative:stanzas"))
     if not has_paragraph_spec:
@@ -180,8 +104,6 @@ def detect_creative(text: str, *, has_paragraph_spec: bool = False) -> list[Veri
                 exclude_head=r"(?i)(?:first|last|final|each|every)\s*$",
             )
         )
-    specs.extend(_words_per_line(text))
-    specs.extend(_letters(text))
     specs.extend(_rhyme(text))
     specs.extend(_refrain(text))
     return specs

@@ -1,25 +1,33 @@
-"""Verifier registry: ids, outcome type, parameter helpers and the ``verify`` entry point."""
+"""The verifier registry: one place for built-in and third-party verifiers, fed by ``register_verifiers``.
+
+A verifier is an id, an exact ``check(params, response)`` and, optionally, a ``detect(text)`` that finds
+its constraint in a request. Built-ins are registered by :mod:`faithguard.verifiers.plugin` through the
+same hook as any entry-point plugin; the registry only ever holds what a hook registered.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from faithguard.errors import ConfigError
 from faithguard.models import Status
+from faithguard.verifiers.spec import VerifiableSpec
 
 __all__ = [
     "Checker",
+    "CheckerTable",
     "ParamError",
+    "SpecFinder",
+    "Verifier",
     "VerifierOutcome",
-    "checker",
+    "VerifierRegistry",
+    "compare",
     "get_int",
     "get_relation",
     "get_str",
     "get_str_list",
-    "registered_ids",
-    "run_checker",
 ]
 
 
@@ -32,40 +40,103 @@ class VerifierOutcome:
 
 
 Checker = Callable[[Mapping[str, Any], str], VerifierOutcome]
+#: Finds constraints in a request; may return specs of several ids (only registered ids are kept).
+SpecFinder = Callable[[str], Sequence[VerifiableSpec]]
 
-_CHECKERS: dict[str, Checker] = {}
+
+@dataclass(frozen=True)
+class Verifier:
+    """One verifiable constraint type: its id, its exact check and (optionally) how to find it in a request."""
+
+    id: str
+    check: Checker
+    detect: SpecFinder | None = None
+    description: str = ""
 
 
 class ParamError(ValueError):
     """A verifier parameter is missing or has the wrong type."""
 
 
-def checker(verifier_id: str) -> Callable[[Checker], Checker]:
-    """Register ``fn`` as the checker for ``verifier_id``."""
+class CheckerTable:
+    """A module's checkers, gathered by decorator so that its plugin can register them (no global state)."""
 
-    def deco(fn: Checker) -> Checker:
-        _CHECKERS[verifier_id] = fn
-        return fn
+    def __init__(self) -> None:
+        self._items: dict[str, Checker] = {}
 
-    return deco
+    def add(self, verifier_id: str) -> Callable[[Checker], Checker]:
+        """Decorator: ``fn`` checks ``verifier_id``."""
+
+        def deco(fn: Checker) -> Checker:
+            if verifier_id in self._items:
+                raise ValueError(f"checker {verifier_id!r} defined twice")
+            self._items[verifier_id] = fn
+            return fn
+
+        return deco
+
+    def ids(self) -> tuple[str, ...]:
+        """The ids in definition order."""
+        return tuple(self._items)
+
+    def items(self) -> Iterator[tuple[str, Checker]]:
+        """``(id, checker)`` pairs in definition order."""
+        return iter(self._items.items())
 
 
-def registered_ids() -> tuple[str, ...]:
-    """All registered verifier ids, in registration order."""
-    return tuple(_CHECKERS)
+class VerifierRegistry:
+    """Registered verifiers by id; detection runs each distinct finder once and keeps registered ids."""
 
+    def __init__(self, verifiers: Iterable[Verifier] = ()) -> None:
+        self._by_id: dict[str, Verifier] = {}
+        for v in verifiers:
+            self.add(v)
 
-def run_checker(verifier_id: str, params: Mapping[str, Any], response: str) -> VerifierOutcome:
-    """Run one checker; unknown id -> ConfigError, bad params -> UNKNOWN outcome."""
-    fn = _CHECKERS.get(verifier_id)
-    if fn is None:
-        raise ConfigError(f"unknown verifier id {verifier_id!r}; known: {', '.join(sorted(_CHECKERS))}")
-    if not isinstance(response, str):
-        return VerifierOutcome(Status.UNKNOWN, "response is not text")
-    try:
-        return fn(params, response)
-    except ParamError as exc:
-        return VerifierOutcome(Status.UNKNOWN, f"bad parameters: {exc}")
+    def add(self, verifier: Verifier) -> None:
+        """Register ``verifier``; a second verifier with the same id is a :class:`ConfigError`."""
+        if not isinstance(verifier, Verifier):
+            raise ConfigError(f"not a Verifier: {type(verifier).__name__}")
+        if not verifier.id or verifier.id in self._by_id:
+            raise ConfigError(f"verifier id {verifier.id!r} is empty or already registered")
+        self._by_id[verifier.id] = verifier
+
+    def ids(self) -> tuple[str, ...]:
+        """Registered ids, in registration order."""
+        return tuple(self._by_id)
+
+    def __contains__(self, verifier_id: object) -> bool:
+        return verifier_id in self._by_id
+
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+    def detect(self, text: str) -> list[VerifiableSpec]:
+        """Specs found in ``text`` by every registered finder, deduplicated, for registered ids only."""
+        finders: list[SpecFinder] = []
+        for v in self._by_id.values():
+            if v.detect is not None and all(v.detect is not f for f in finders):
+                finders.append(v.detect)
+        out: list[VerifiableSpec] = []
+        seen: set[tuple[str, str, bool]] = set()
+        for finder in finders:
+            for spec in finder(text):
+                key = (spec.verifier, repr(sorted(spec.params.items())), spec.negated)
+                if spec.verifier in self._by_id and key not in seen:
+                    seen.add(key)
+                    out.append(spec)
+        return out
+
+    def verify(self, verifier_id: str, params: Mapping[str, Any], response: str) -> VerifierOutcome:
+        """Run one checker; unknown id -> ConfigError, bad params or non-text -> UNKNOWN outcome."""
+        v = self._by_id.get(verifier_id)
+        if v is None:
+            raise ConfigError(f"unknown verifier id {verifier_id!r} ({len(self._by_id)} registered)")
+        if not isinstance(response, str):
+            return VerifierOutcome(Status.UNKNOWN, "response is not text")
+        try:
+            return v.check(params or {}, response)
+        except ParamError as exc:
+            return VerifierOutcome(Status.UNKNOWN, f"bad parameters: {exc}")
 
 
 def get_int(params: Mapping[str, Any], name: str, default: int | None = None) -> int:

@@ -51,6 +51,12 @@ QUANTITY_VERIFIERS = frozenset(
         "creative:paragraphs",
         "creative:words_per_line",
         "creative:lines_per_stanza",
+        "count:word_count_range",
+        "count:unique_word_count",
+        "count:numbers",
+        "count:pronouns",
+        "count:conjunctions",
+        "count:person_names",
     }
 )
 
@@ -155,5 +161,6 @@ def split_list(text: str) -> list[str]:
 
 def make_spec(verifier: str, params: dict[str, Any], text: str, *, negated: bool = False) -> VerifiableSpec:
     """Build a spec with the category implied by the verifier id."""
-    category = Category.QUANTITY if verifier in QUANTITY_VERIFIERS else Category.OTHER
+    counted = verifier in QUANTITY_VERIFIERS or params.get("relation") == "count"
+    category = Category.QUANTITY if counted else Category.OTHER
     return VerifiableSpec(verifier=verifier, params=params, text=text, category=category, negated=negated)

@@ -1,0 +1,158 @@
+"""The built-in finder: every detector of this package run over one request, then reconciled.
+
+Per-unit constraints ("each line has five words") are found first by the declarative specs in
+``data/per_unit.json``; a whole-response spec read from the same sentence that only restates a part
+of a per-unit constraint (the same number of the same sub-unit, or the same word) is dropped, so
+"end every line with the word 'night'" is one per-line constraint, not also an ending of the answer.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from faithguard.verifiers.detect_creative import detect_creative
+from faithguard.verifiers.detect_format import detect_format, detect_paragraphs, detect_repeat, detect_startend
+from faithguard.verifiers.detect_ifbench import detect_ifbench
+from faithguard.verifiers.detect_ifeval import (
+    detect_case,
+    detect_keywords,
+    detect_language,
+    detect_length,
+    detect_letters,
+    detect_no_comma,
+)
+from faithguard.verifiers.spec import VerifiableSpec, sentence_span
+from faithguard.verifiers.spec_loader import run_specs
+from faithguard.verifiers.units import PER_UNIT
+
+__all__ = ["detect_builtin"]
+
+_MAX_QUERY = 20_000
+
+
+def _values(params: dict[str, Any]) -> set[str]:
+    out: set[str] = set()
+    for v in params.values():
+        if isinstance(v, list | tuple):
+            out.update(str(x).lower() for x in v)
+        elif not isinstance(v, bool):
+            out.add(str(v).lower())
+    return out
+
+
+#: IFEval types that are per-unit constraints under IFEval's own definition; they win over ``per_unit``.
+_IFEVAL_PER_UNIT = frozenset({"length_constraints:nth_paragraph_first_word"})
+
+
+def _restates(spec: VerifiableSpec, per_unit: VerifiableSpec) -> bool:
+    """Whether ``spec`` only restates part of ``per_unit`` (same sentence, same number or word)."""
+    if spec.verifier == PER_UNIT or spec.verifier in _IFEVAL_PER_UNIT or spec.text != per_unit.text:
+        return False
+    p = per_unit.params
+    key = str(p.get("n") if p.get("relation") == "count" else p.get("value", "")).lower()
+    return bool(key) and key in _values(spec.params)
+
+
+#: A sentence describing text the user already has ("My essay has three paragraphs.", "I wrote 200 words"):
+#: a first-person or demonstrative subject with a finite have/be/write verb and no modal or directive.
+_DESCRIBES_OWN = re.compile(
+    r"(?i)^(?:(?:my|our|this|these|that|the\s+(?:attached|above|following))\s+(?:[\w'-]+\s+){0,3}?"
+    r"(?:has|have|had|contains?|contained|consists?\s+of|is|was|are|were)"
+    r"|(?:i|we)\s+(?:(?:have|had|just)\s+)?(?:wrote|written|drafted|made|have|had|got))\b"
+)
+_DIRECTIVE = re.compile(r"(?i)\b(?:must|should|need(?:s)?\s+to|has\s+to|have\s+to|make\s+sure|ensure|please|keep)\b")
+#: Whole-response counts; a per-unit or content statement never yields one.
+_COUNT_PREFIXES = ("length_constraints:", "creative:lines", "creative:stanzas", "creative:paragraphs")
+
+
+def _describes_own_text(spec: VerifiableSpec) -> bool:
+    """A count read from a sentence that describes the user's own text, not what to write."""
+    sentence = spec.text.strip()
+    return (
+        spec.verifier.startswith(_COUNT_PREFIXES)
+        and _DESCRIBES_OWN.match(sentence) is not None
+        and _DIRECTIVE.search(sentence) is None
+    )
+
+
+#: Share of its sentence a specific (IFBench or per-unit) match must cover for the sentence to count as
+#: explained by it; the older IFEval detectors' readings of that sentence are then dropped. Fixtures:
+#: tests/verifiers/test_detect_builtin.py (a whole-sentence instruction vs. a sentence with two asks).
+SENTENCE_COVERAGE = 0.6
+
+
+def _explained_sentences(text: str, spans: list[tuple[int, int]]) -> set[str]:
+    """Sentences of ``text`` that a specific match covers for at least :data:`SENTENCE_COVERAGE`."""
+    out: set[str] = set()
+    for start, end in spans:
+        s, e = sentence_span(text, start, end)
+        if e > s and (min(end, e) - max(start, s)) / (e - s) >= SENTENCE_COVERAGE:
+            out.add(text[s:e])
+    return out
+
+
+#: Parameters that set how to compare, not what was read from the request.
+_SETTINGS = frozenset({"relation", "let_relation", "capital_relation", "comparison", "scope", "unit", "of", "kind"})
+
+
+def _read_inside(spec: VerifiableSpec, text: str, spans: list[tuple[int, int]]) -> bool:
+    """Whether a word or phrase ``spec`` was read from starts inside a specific match's span."""
+    content = {k: v for k, v in spec.params.items() if k not in _SETTINGS}
+    words = [v for v in _values(content) if not v.isdigit() and len(v) > 1]
+    low = text.lower()
+    for value in words:
+        pos = low.find(value, max(0, low.find(spec.text.lower()[:30])))
+        if pos >= 0 and any(a <= pos < b for a, b in spans):
+            return True
+    return False
+
+
+@lru_cache(maxsize=512)
+def _detect(text: str) -> tuple[VerifiableSpec, ...]:
+    per_unit = run_specs("per_unit", text)
+    found: list[VerifiableSpec] = []
+    case = detect_case(text)
+    english_case = any(s.verifier in {"change_case:english_capital", "change_case:english_lowercase"} for s in case)
+    paragraphs = detect_paragraphs(text)
+    found.extend(detect_repeat(text))
+    found.extend(detect_keywords(text))
+    found.extend(detect_letters(text))
+    found.extend(detect_language(text, english_case=english_case))
+    found.extend(detect_length(text))
+    found.extend(paragraphs)
+    found.extend(detect_format(text))
+    found.extend(detect_startend(text))
+    found.extend(case)
+    found.extend(detect_no_comma(text))
+    found.extend(detect_creative(text, has_paragraph_spec=bool(paragraphs)))
+    # IFEval's english_capital / english_lowercase already require English; no separate language rule.
+    found.extend(
+        spec
+        for spec, _, _ in run_specs("ifeval", text)
+        if not (english_case and spec.verifier == "language:response_language" and spec.params.get("language") == "en")
+    )
+    ifbench = detect_ifbench(text)
+    spans = [span for _, span, _ in per_unit] + [span for _, span in ifbench]
+    # Only IFBench's whole-sentence instructions explain a sentence; a per-unit ask often shares its
+    # sentence with a whole-response count ("2 stanzas of 4 lines each").
+    explained = _explained_sentences(text, [span for _, span in ifbench])
+    found = [
+        s
+        for s in found
+        if not _describes_own_text(s)
+        and not any(_restates(s, pu) for pu, _, _ in per_unit)
+        and (s.verifier in _IFEVAL_PER_UNIT or (s.text not in explained and not _read_inside(s, text, spans)))
+    ]
+    ifeval_units = {s.text for s in found if s.verifier in _IFEVAL_PER_UNIT}
+    found.extend(pu for pu, _, _ in per_unit if pu.text not in ifeval_units)
+    found.extend(spec for spec, _ in ifbench)
+    return tuple(found)
+
+
+def detect_builtin(text: str) -> list[VerifiableSpec]:
+    """Every built-in verifiable constraint stated in ``text``."""
+    if not isinstance(text, str) or not text.strip():
+        return []
+    return list(_detect(text[:_MAX_QUERY]))

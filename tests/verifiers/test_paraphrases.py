@@ -1,0 +1,75 @@
+"""Fresh paraphrases of IFEval-style instructions (written for this project, not from any eval set).
+
+Each names the IFEval id it must yield; a companion list of plain requests must yield nothing.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from faithguard.verifiers import detect
+
+PARAPHRASES = [
+    ("Answer with a yes or no, phrased as 'My answer is yes.' or similar.", "detectable_format:constrained_response"),
+    (
+        "Reply using one of: My answer is yes., My answer is no., My answer is maybe.",
+        "detectable_format:constrained_response",
+    ),
+    ("What causes tides? Before answering, repeat my question word for word.", "combination:repeat_prompt"),
+    ("Give two different answers, separated by six asterisks ******.", "combination:two_responses"),
+    ("Split your reply into 3 parts, each starting with PART X.", "detectable_format:multiple_sections"),
+    (
+        "Break the answer into 4 sections labelled SECTION 1, SECTION 2 and so on.",
+        "detectable_format:multiple_sections",
+    ),
+    ("The word 'data' should appear at least 4 times.", "keywords:frequency"),
+    ("Make sure to use the keywords 'solar' and 'grid'.", "keywords:existence"),
+    ("Avoid the words 'cheap' and 'easy'.", "keywords:forbidden_words"),
+    ("The letter z should show up at least 6 times.", "keywords:letter_frequency"),
+    ("Describe the Alps. Write it all in German, please.", "language:response_language"),
+    ("Please respond using English only and all in lowercase.", "change_case:english_lowercase"),
+    ("Use ALL CAPS for the whole answer, in English.", "change_case:english_capital"),
+    ("Words in all capital letters should appear fewer than 3 times.", "change_case:capital_word_frequency"),
+    ("Your reply should be under 5 sentences long.", "length_constraints:number_sentences"),
+    ("Write at least 300 words.", "length_constraints:number_words"),
+    ("Use four paragraphs; paragraphs are separated by ***.", "length_constraints:number_paragraphs"),
+    (
+        "Write 3 paragraphs separated by two newlines, and the second paragraph must start with the word 'However'.",
+        "length_constraints:nth_paragraph_first_word",
+    ),
+    ("Use at least 2 placeholders like [name].", "detectable_content:number_placeholders"),
+    ("At the very end, add a postscript that begins with P.S.", "detectable_content:postscript"),
+    ("Format your answer as exactly 4 markdown bullet points, like * this.", "detectable_format:number_bullet_lists"),
+    (
+        "Mark at least three parts with markdown highlighting, e.g. *important part*.",
+        "detectable_format:number_highlighted_sections",
+    ),
+    ("Give it a title wrapped in double angular brackets, such as <<my title>>.", "detectable_format:title"),
+    ("Put your entire answer inside double quotation marks.", "startend:quotation"),
+    ("Conclude with the exact sentence 'Hope this helps.' and nothing after it.", "startend:end_checker"),
+    ("Do not use a single comma anywhere in your reply.", "punctuation:no_comma"),
+    ("Return the whole output in JSON format; you may use markdown ticks.", "detectable_format:json_format"),
+    ("Keep the reply short: no more than 40 words.", "length_constraints:number_words"),
+    ("Respond in fewer than fifty words.", "length_constraints:number_words"),
+    ("Your answer must not exceed 3 sentences.", "length_constraints:number_sentences"),
+]
+
+PLAIN = [
+    "What is the capital of France?",
+    "Write a story about a dog who loves the beach.",
+    "Explain why the sky is blue to a child.",
+    "Compare Python and Java for beginners.",
+    "My essay has three paragraphs. Which is weakest?",
+    "Translate this German sentence into English: Guten Morgen.",
+    "Write about the history of the French language.",
+]
+
+
+@pytest.mark.parametrize(("query", "verifier"), PARAPHRASES)
+def test_paraphrase_is_recognised(query: str, verifier: str) -> None:
+    assert verifier in {s.verifier for s in detect(query)}
+
+
+@pytest.mark.parametrize("query", PLAIN)
+def test_plain_request_has_no_verifiable_constraint(query: str) -> None:
+    assert detect(query) == []
