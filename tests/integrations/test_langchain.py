@@ -170,7 +170,7 @@ class NeedsDocuments:
         if ctx.documents:
             return DetectorResult()
         verdict = Verdict(kind="missing_content", severity=Severity.CRITICAL, explanation="no document")
-        return DetectorResult(verdicts=[verdict], findings={"clarification": "Which report? Please attach it."})
+        return DetectorResult(verdicts=[verdict], clarification="Which report? Please attach it.")
 
 
 def test_input_checks_see_documents_retrieved_inside_the_chain() -> None:

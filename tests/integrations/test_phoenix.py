@@ -117,9 +117,10 @@ def test_verdicts_appear_as_annotations_on_the_chat_span(phoenix: str) -> None:
     assert chat.attributes is not None and chat.attributes["openinference.span.kind"] == "LLM"
     detectors = [s for s in memory.get_finished_spans() if s.name.startswith("detect ")]
     assert detectors and all((s.attributes or {}).get("openinference.span.kind") == "EVALUATOR" for s in detectors)
-    found = _annotations(phoenix, f"{chat.context.span_id:016x}", expect=2)
+    found = _annotations(phoenix, f"{chat.context.span_id:016x}", expect=3)
     by_name = {a["name"]: a for a in found}
-    assert set(by_name) == {"faithguard.constraint_score", "faithguard.omission"}, found
+    assert set(by_name) == {"faithguard.outcome", "faithguard.constraint_score", "faithguard.omission"}, found
+    assert by_name["faithguard.outcome"]["result"]["label"] == "hallucination"
     score = by_name["faithguard.constraint_score"]
     assert score["result"]["score"] == 0.0 and score["result"]["label"] == "hallucinated"
     assert score["annotator_kind"] == "CODE"
