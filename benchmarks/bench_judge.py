@@ -63,24 +63,11 @@ def timed(fn: Callable[[], Any], n: int) -> list[float]:
 
 def constraints() -> list[Constraint]:
     """Five constraints of a realistic request."""
-    spec = [
-        ("list vineyards", "action"),
-        ("in Spain", "location"),
-        ("three", "quantity"),
-        ("not Rioja", "other"),
-        ("vineyards", "subject"),
-    ]
+    spec = [("list vineyards", "action"), ("in Spain", "location"), ("three", "quantity"),
+            ("not Rioja", "other"), ("vineyards", "subject")]
     return [
-        Constraint(
-            id=f"c{i}",
-            text=t,
-            category=Category(c),
-            tier=Tier.MANDATORY
-            if c in ("action", "location", "subject")
-            else Tier.IMPORTANT
-            if c == "quantity"
-            else Tier.OPTIONAL,
-        )
+        Constraint(id=f"c{i}", text=t, category=Category(c), tier=Tier.MANDATORY if c in ("action", "location",
+                   "subject") else Tier.IMPORTANT if c == "quantity" else Tier.OPTIONAL)
         for i, (t, c) in enumerate(spec, 1)
     ]
 
@@ -105,9 +92,8 @@ def bench_overhead(n: int) -> list[tuple[str, float, float]]:
 
     with ScriptedChatServer(default=default_reply_for) as server:
         judge = Judge.from_config(JudgeConfig(base_url=server.base_url, model="bench"))
-        body = build_request_body(
-            "bench", satisfy_prompt(ctx.query, RESPONSE, cons), "faithguard_satisfaction", strict_schema(SatisfyOut)
-        )
+        body = build_request_body("bench", satisfy_prompt(ctx.query, RESPONSE, cons), "faithguard_satisfaction",
+                                  strict_schema(SatisfyOut))
         with httpx.Client() as bare:
             url = server.base_url + "/chat/completions"
             judge.satisfy(ctx, cons)
@@ -130,9 +116,8 @@ def bench_calls(repeats: int, **judge_options: Any) -> tuple[int, int, float]:
     from faithguard.guard import Guard
 
     with ScriptedChatServer(default=default_reply_for) as server:
-        guard = Guard(
-            judge=JudgeConfig(base_url=server.base_url, model="bench", **judge_options), load_entrypoints=False
-        )
+        guard = Guard(judge=JudgeConfig(base_url=server.base_url, model="bench", **judge_options),
+                      load_entrypoints=False)
         guard.check(QUERIES[0], RESPONSE)  # warm-up (spaCy load), not counted
         before = len(server.requests)
         t0 = time.perf_counter()
