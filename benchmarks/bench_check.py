@@ -431,7 +431,7 @@ def main() -> int:
     )
     ap.add_argument("--hangs", type=int, default=1, help=argparse.SUPPRESS)
     ap.add_argument("--ordinary", type=int, default=20, help="ordinary checks timed after them")
-    ap.add_argument("--deadline", type=float, default=240.0, help="seconds allowed to each child process")
+    ap.add_argument("--deadline", type=float, default=150.0, help="seconds allowed to each child process")
     ap.add_argument("--no-pin", action="store_true", help="do not pin to one core")
     ap.add_argument("--only", default="passes,scaling,letter,starvation", help="parts to run (comma-separated)")
     ap.add_argument("--child", help=argparse.SUPPRESS)
