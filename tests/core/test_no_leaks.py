@@ -221,3 +221,29 @@ def test_input_errors_name_no_content(
     with quiet_guard(otel) as guard, pytest.raises(InputError) as info:
         guard.check(query, response, **kw)
     assert_clean(str(info.value) + repr(info.value.args) + "\n" + exported(otel, caplog, []))
+
+
+class QuotingDetector:
+    """Flags every request with a verdict whose explanation quotes it (as built-in explanations do)."""
+
+    name = "quoting"
+    stage = "input"
+    order = 50
+    timeout: float | None = None
+
+    def run(self, ctx: CallContext) -> DetectorResult:
+        from faithguard import Severity, Verdict
+
+        why = f"the request {ctx.query!r} refers to {ctx.documents!r}"
+        return DetectorResult(verdicts=[Verdict(kind="missing_content", severity=Severity.CRITICAL, explanation=why)])
+
+
+def test_wrap_blocked(otel: Any, caplog: pytest.LogCaptureFixture) -> None:
+    from faithguard import Action, HallucinationBlocked, Policy
+
+    with quiet_guard(otel, extra_detectors=[QuotingDetector()], policy=Policy(default=Action.BLOCK)) as guard:
+        fn = guard.wrap(lambda prompt, **kw: RESPONSE)
+        with pytest.raises(HallucinationBlocked) as info:
+            fn(QUERY, documents=DOCUMENTS, api_key=KEY)
+    assert any(Q in v.explanation for v in info.value.report.verdicts)  # the report keeps it, for the caller
+    assert_clean(str(info.value) + repr(info.value.args) + "\n" + exported(otel, caplog, [info.value.report]))
