@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Protocol, cast, runtime_checkable
 
 from faithguard.detector import CallContext, KnowledgeSource
 
@@ -60,7 +60,7 @@ def assess(source: KnowledgeSource, term: str, ctx: CallContext, name_like: bool
         assessing = _ASSESSING[kind] = isinstance(source, AssessingSource)
     try:
         if assessing:
-            return source.assess(term, ctx, name_like)
+            return cast(AssessingSource, source).assess(term, ctx, name_like)
         answer = source.lookup(term, ctx)
     except Exception:  # noqa: BLE001 - a broken source cannot decide
         return Evidence(source.name, None, 0.0)
