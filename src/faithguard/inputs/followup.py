@@ -91,8 +91,10 @@ class FollowupDetector:
     def run(self, ctx: CallContext) -> DetectorResult:
         """Critical misinterpretation verdict when the response ignores missing content."""
         missing: Any = ctx.findings.get("missing_content") or []
-        if not missing or ctx.response is None:
+        if ctx.response is None:
             return DetectorResult()
+        if not missing:
+            return _engagement(ctx, self.name)
         decision, reason = classify_followup(ctx.response)
         record = {"missing_content_followup": {"decision": decision, "reason": reason}}
         if decision != "proceeds":
@@ -106,3 +108,59 @@ class FollowupDetector:
             detector=self.name,
         )
         return DetectorResult(verdicts=[verdict], findings=record)
+
+
+#: Words at or above this wordfreq Zipf value (about the 1,500 most frequent English words) are too common to
+#: show that a response used the supplied text. Fixtures: tests/inputs/test_engagement.py.
+_COMMON_ZIPF = 5.0
+#: Supplied text and response must each have this many words before silence about the content means anything.
+_MIN_ENGAGE_WORDS = 40
+_DISTINCT_RE = re.compile(r"[^\W\d_]{4,}|\d+(?:[.,]\d+)?")
+
+
+def _distinct_words(text: str, skip: set[str]) -> set[str]:
+    from faithguard.terms.sources import zipf
+
+    out: set[str] = set()
+    for w in _DISTINCT_RE.findall(text.lower()):
+        if w in skip:
+            continue
+        if w[0].isdigit() or zipf(w) < _COMMON_ZIPF:
+            out.add(w.rstrip("s") if len(w) > 4 else w)
+    return out
+
+
+def _engagement(ctx: CallContext, detector: str) -> DetectorResult:
+    """A response that never touches the supplied content it was asked to work on changed the task."""
+    from faithguard.inputs.references import find_references
+    from faithguard.inputs.supply import free_units, scan
+
+    q = scan(ctx.query or "")
+    refs = [r for r in find_references(q.text, q.masked, "query") if r.kind not in ("query", "response", "rubric")]
+    if not refs:
+        return DetectorResult()
+    # The supplied material: the documents, the request's typed blocks and its free content units.
+    blocks = [*q.typed, *free_units(q, [r.sentence for r in refs])]
+    material = " ".join([*ctx.documents, *(q.text[b.start : b.end] for b in blocks)])
+    response = ctx.response or ""
+    if word_count(material) < _MIN_ENGAGE_WORDS or word_count(response) < _MIN_ENGAGE_WORDS:
+        return DetectorResult()
+    from faithguard.verifiers.langid import identify
+
+    lang_m, lang_r = identify(material), identify(response)
+    if lang_m.language != lang_r.language or min(lang_m.confidence, lang_r.confidence) < 0.5:
+        return DetectorResult()  # a translation shares no words by design; unknown language: cannot tell
+    # Words of the request sentences themselves ("summarise the ferry article") prove nothing.
+    asked = {w for r in refs for w in _DISTINCT_RE.findall(q.masked[r.sentence[0] : r.sentence[1]].lower())}
+    shared = _distinct_words(material, asked) & _distinct_words(response, asked)
+    record = {"missing_content_followup": {"decision": "engages" if shared else "ignores", "shared": len(shared)}}
+    if shared:
+        return DetectorResult(findings=record)
+    verdict = Verdict(
+        kind=VerdictKind.MISINTERPRETATION,
+        severity=Severity.WARNING,
+        explanation="The request points to supplied content, but the response shares none of its distinctive "
+        "words: it may answer a different task than the one asked about that content.",
+        detector=detector,
+    )
+    return DetectorResult(verdicts=[verdict], findings=record)

