@@ -209,7 +209,7 @@ class NeverReturns:
 def child_starvation(data: Path, spin: bool, hangs: int, ordinary: int) -> None:
     calls = distinct_queries(load_traffic(data)[0])[:ordinary]
     guard = build_guard(extra_detectors=[NeverReturns(spin)])
-    emit(kind="info", max_workers=guard._pool._max_workers, hangs=hangs, spin=spin)
+    emit(kind="info", max_workers=guard._pool.max_workers, hangs=hangs, spin=spin)
     for call in calls:  # first sight, so the normal time below is the cached one
         timed_check(guard, call)
     normal = []

@@ -6,9 +6,11 @@ Every plugin call is isolated: an exception or a timeout is recorded as a
 Budgets stop work. Each plugin call runs in a worker thread under a time budget; long loops
 inside plugins call :func:`checkpoint`, which raises :class:`BudgetSpent` once the budget is
 gone, so an abandoned call stops at its next checkpoint. A plugin that ignores its budget keeps
-its thread, but never more than one: until that call returns, the plugin is not run again (the
-report says so and its outcome is undetermined), and the pool grows by one thread for each
-abandoned call, so other calls never wait behind it.
+its thread, and the pool grows by one thread for each abandoned call, so other calls never wait
+behind it. At most :data:`MAX_ABANDONED_PER_PLUGIN` calls of one plugin can be abandoned at once:
+beyond that the plugin is reported ``stuck`` and not run until one of them returns (its reports say
+so and their outcome is undetermined), so a plugin that hangs on every call holds a bounded number
+of threads.
 """
 
 from __future__ import annotations
@@ -39,7 +41,10 @@ from faithguard.models import (
 )
 from faithguard.telemetry import A_DETECTOR, A_STAGE, Telemetry, mark_error
 
-__all__ = ["IsolationPool", "Run", "checkpoint"]
+__all__ = ["MAX_ABANDONED_PER_PLUGIN", "IsolationPool", "Run", "checkpoint"]
+
+#: Abandoned (timed-out, still running) calls one plugin may hold before it is reported stuck.
+MAX_ABANDONED_PER_PLUGIN = 2
 
 
 class _Budget:
@@ -79,8 +84,8 @@ class IsolationPool:
     """Worker threads for plugin calls that an abandoned (hung) call cannot starve.
 
     ``max_workers`` threads serve ordinary calls; every abandoned call that is still running adds
-    one more, and a plugin with an abandoned call still running is reported as stuck, so it holds at
-    most one thread however often it is called.
+    one more; a plugin with :data:`MAX_ABANDONED_PER_PLUGIN` abandoned calls still running is
+    reported as stuck, so it holds a bounded number of threads however often it is called.
     """
 
     def __init__(self, max_workers: int) -> None:
@@ -124,10 +129,21 @@ class IsolationPool:
             with self._lock:
                 self._idle += 1
 
-    def stuck(self, name: str) -> bool:
-        """Whether an abandoned call of plugin ``name`` is still running."""
+    @property
+    def max_workers(self) -> int:
+        """Threads for ordinary calls (abandoned calls add one each while they run)."""
+        return self._max
+
+    @property
+    def threads(self) -> int:
+        """Worker threads alive now."""
         with self._lock:
-            return self._stuck[name] > 0
+            return self._threads
+
+    def stuck(self, name: str) -> bool:
+        """Whether plugin ``name`` holds the most abandoned calls allowed (it is not run until one returns)."""
+        with self._lock:
+            return self._stuck[name] >= MAX_ABANDONED_PER_PLUGIN
 
     def abandon(self, name: str, future: Future[Any]) -> None:
         """Stop waiting for ``future``; its thread is replaced until it returns."""
@@ -182,7 +198,7 @@ class Run:
         work = functools.partial(contextvars.copy_context().run, _under_budget, budget, fn)
         future: Future[Any] | None
         if self.pool.stuck(name):
-            error = DetectorError(name, "not run: an earlier call is still running past its budget")
+            error = DetectorError(name, "not run: earlier calls are still running past their budget")
             future = None
         else:
             try:

@@ -35,17 +35,39 @@ def test_without_warmup_a_slow_load_is_reported_not_silent() -> None:
 
 
 def test_a_hung_detector_never_starves_later_checks() -> None:
+    from faithguard.runner import MAX_ABANDONED_PER_PLUGIN
+
     hung = HungDetector(timeout=0.2)
     guard = bare_guard(extra=[hung], max_workers=2)
     try:
-        first = guard.check("q", "Paris museum three")
-        assert [e.error_type for e in first.errors] == ["timeout"]
+        first = [guard.check(f"hang{i}", "Paris museum three") for i in range(MAX_ABANDONED_PER_PLUGIN)]
+        assert all([e.error_type for e in r.errors] == ["timeout"] for r in first)
         reports = [guard.check(f"q{i}", "Paris museum three") for i in range(20)]
         # later checks do not wait for the stuck plugin: it is reported, not run again
         assert all([e.error_type for e in r.errors] == ["stuck"] for r in reports)
         assert all(r.judged == 4 and r.outcome == "undetermined" for r in reports)
-        assert hung.started == 1
-        assert guard._pool._threads <= 2 + 1  # the pool plus one replacement for the stuck call
+        assert hung.started == MAX_ABANDONED_PER_PLUGIN
+        # the pool plus one replacement per abandoned call, however many checks hit the plugin
+        assert guard._pool.threads <= guard._pool.max_workers + MAX_ABANDONED_PER_PLUGIN
+    finally:
+        hung.release()
+
+
+def test_a_plugin_that_hung_once_still_runs_for_other_calls() -> None:
+    from faithguard import DetectorResult
+
+    class HangsOnTrigger(HungDetector):
+        def run(self, ctx):  # type: ignore[no-untyped-def]
+            if "trigger" in ctx.query:
+                return super().run(ctx)
+            return DetectorResult()
+
+    hung = HangsOnTrigger(timeout=0.2)
+    guard = bare_guard(extra=[hung], max_workers=2)
+    try:
+        assert [e.error_type for e in guard.check("trigger", "Paris museum three").errors] == ["timeout"]
+        reports = [guard.check(f"q{i}", "Paris museum three") for i in range(20)]
+        assert all(r.errors == [] and r.outcome == "ok" for r in reports)
     finally:
         hung.release()
 
