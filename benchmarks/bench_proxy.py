@@ -78,9 +78,10 @@ def serve_proxy(conn: Connection, upstream: str, policy: str, scoring: str) -> N
     import uvicorn
 
     from faithguard import Guard
-    from faithguard.integrations.plugin import build_policy
+    from faithguard.integrations.plugin import SWITCH_INTERVAL, build_policy
     from faithguard.integrations.proxy import create_app
 
+    sys.setswitchinterval(SWITCH_INTERVAL)  # as `faithguard serve` does
     guard = Guard(judge=None)
     app = create_app(guard, upstream, policy=build_policy(policy), scoring=scoring)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error"))
