@@ -46,27 +46,10 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
-def thread_cpu(pid: int) -> tuple[float, float]:
-    """(CPU seconds of the proxy's guard threads, CPU seconds of all its other threads) from /proc.
-
-    Guard work runs in threads named ``faithguard*`` (the scoring queue's workers and the guard's
-    detector pool; Linux keeps the first 15 characters); everything else -- the event loop, the
-    HTTP client and server -- is the request path.
-    """
-    tick = os.sysconf("SC_CLK_TCK")
-    guard = other = 0.0
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            comm = (task / "comm").read_text().strip()
-            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        seconds = (int(fields[11]) + int(fields[12])) / tick  # utime + stime
-        if comm.startswith("faithguard"):
-            guard += seconds
-        else:
-            other += seconds
-    return guard, other
+def process_cpu(pid: int) -> float:
+    """CPU seconds (user + system) a process has used, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def traffic(data: Path) -> list[tuple[str, str]]:
@@ -192,11 +175,11 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.perf_counter()
             direct, derr = asyncio.run(load(direct_url, prompts, c))
             dsec = time.perf_counter() - t0
-            cpu0 = thread_cpu(proc.pid)
+            cpu0 = process_cpu(proc.pid)
             t0 = time.perf_counter()
             proxied, perr = asyncio.run(load(proxy_url, prompts, c))
             psec = time.perf_counter() - t0
-            cpu1 = thread_cpu(proc.pid)
+            cpu1 = process_cpu(proc.pid)
             rss.append(rss_mb(proc.pid))
             cache = "first pass new, then cached" if first else "cached"
             first = False
@@ -206,9 +189,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(row("  of which the first pass (new queries)", proxied[: len(pairs)], 0))
             added = (pct(proxied, 0.5) - pct(direct, 0.5), pct(proxied, 0.99) - pct(direct, 0.99))
             print(f"{'':<4}added latency at {c} clients: p50 {added[0]:+.1f} ms, p99 {added[1]:+.1f} ms")
-            path_ms = (cpu1[1] - cpu0[1]) / len(prompts) * 1000
-            guard_ms = (cpu1[0] - cpu0[0]) / len(prompts) * 1000
-            print(f"{'':<4}proxy CPU per request: request path {path_ms:.1f} ms, guard threads {guard_ms:.1f} ms")
+            cpu_ms = (cpu1 - cpu0) / len(prompts) * 1000
+            print(f"{'':<4}proxy process CPU per request (request path and background scoring): {cpu_ms:.1f} ms")
             failed += derr + perr
         health = httpx.get(proxy_base + "/healthz", timeout=10).json()
         queue = health["queue"]
