@@ -68,6 +68,7 @@ def serve(args: argparse.Namespace) -> int:
     (counted), telemetry is flushed, and scoring threads still busy are abandoned so that the
     process exits promptly.
     """
+    import logging
     import sys
 
     try:
@@ -115,6 +116,8 @@ def serve(args: argparse.Namespace) -> int:
     # Background scoring holds the GIL in bursts; a short switch interval (default 5 ms) lets the event
     # loop answering clients take the interpreter back sooner. This process is ours: set it here only.
     sys.setswitchinterval(SWITCH_INTERVAL)
+    # httpx logs every request's full URL at INFO; keys passed in the upstream's query string would show.
+    logging.getLogger("httpx").setLevel(logging.WARNING)
     traced = f", traces to {redact_url(args.otlp_endpoint or 'OTEL_EXPORTER_OTLP_ENDPOINT')}" if otlp else ""
     print(
         f"faithguard proxy on http://{args.host}:{args.port}/v1 -> {redact_url(args.upstream)} "

@@ -130,6 +130,18 @@ def _blocked_stream(text: str, model: str) -> list[bytes]:
     return [b"data: " + json.dumps(d).encode() + b"\n\n" for d in (first, last)] + [b"data: [DONE]\n\n"]
 
 
+def _split_credentials(url: str) -> tuple[str, Any]:
+    """The upstream URL without ``user:password@``, and those credentials as httpx Basic auth.
+
+    Requests then go to a URL that holds no secret, so httpx's own request log cannot show it.
+    """
+    parsed = httpx.URL(url)
+    if not parsed.userinfo:
+        return url, httpx.USE_CLIENT_DEFAULT
+    auth = httpx.BasicAuth(parsed.username, parsed.password)
+    return str(parsed.copy_with(username=None, password=None)), auth
+
+
 def _ms(started: float) -> float:
     return (time.perf_counter() - started) * 1000
 
@@ -160,6 +172,7 @@ class _Proxy:
         timeout: float,
         max_body_bytes: int,
     ) -> None:
+        upstream, self.auth = _split_credentials(upstream)
         self.guard, self.upstream, self.policy, self.client = guard, upstream.rstrip("/"), policy, client
         self.metrics, self.on_report, self.block_text = metrics, on_report, block_text
         self.background, self.scoring, self.timeout, self.max_body_bytes = background, scoring, timeout, max_body_bytes
@@ -221,7 +234,7 @@ class _Proxy:
         )
         try:
             async with asyncio.timeout(self.timeout):
-                resp = await self.client.send(req)
+                resp = await self.client.send(req, auth=self.auth)
         except (httpx.HTTPError, TimeoutError) as exc:
             return self._fail(_upstream_problem(exc), request.url.path)
         return Response(
@@ -292,7 +305,7 @@ class _Proxy:
             req = self.client.build_request("POST", self._url("/v1/chat/completions"), headers=headers, json=body)
             try:
                 async with asyncio.timeout(self.timeout):
-                    resp = await self.client.send(req, stream=True)
+                    resp = await self.client.send(req, stream=True, auth=self.auth)
                     span.set_attribute("http.response.status_code", resp.status_code)
                     if stream and resp.status_code == 200:
                         return self._stream(call, resp, path)
