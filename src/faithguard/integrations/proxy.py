@@ -32,6 +32,7 @@ import json
 import logging
 import time
 import uuid
+import weakref
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -140,6 +141,11 @@ def _split_credentials(url: str) -> tuple[str, Any]:
         return url, httpx.USE_CLIENT_DEFAULT
     auth = httpx.BasicAuth(parsed.username, parsed.password)
     return str(parsed.copy_with(username=None, password=None)), auth
+
+
+def _abandoned(call: GuardedCall, state: dict[str, bool]) -> None:
+    if not state["started"]:
+        call.fail(ConnectionAbortedError("the client left before the stream began"))
 
 
 def _ms(started: float) -> float:
@@ -372,8 +378,10 @@ class _Proxy:
 
     def _stream(self, call: GuardedCall, resp: httpx.Response, path: str) -> Response:
         sse = SSEText()
+        state = {"started": False}
 
         async def gen() -> AsyncIterator[bytes]:
+            state["started"] = True
             failed = False
             try:
                 async for chunk in resp.aiter_bytes():
@@ -397,7 +405,11 @@ class _Proxy:
         headers = _forward_headers(resp.headers, response=True)
         headers["x-faithguard-score"] = "pending"
         media = resp.headers.get("content-type", "text/event-stream")
-        return StreamingResponse(gen(), status_code=200, headers=headers, media_type=media)
+        body = gen()
+        # A client that leaves before the first chunk: the generator never runs, so its finally
+        # never does either; close the guard span when the body is collected instead.
+        weakref.finalize(body, _abandoned, call, state)
+        return StreamingResponse(body, status_code=200, headers=headers, media_type=media)
 
     def _score_later(self, call: GuardedCall, text: str | None) -> None:
         if text is None:  # a tool call, or a stream with unreadable lines: nothing to score
