@@ -21,6 +21,7 @@ import argparse
 import asyncio
 import json
 import multiprocessing
+import os
 import sys
 import threading
 import time
@@ -43,6 +44,12 @@ def rss_mb(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return float("nan")
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds (user + system) a process has used, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def traffic(data: Path) -> list[tuple[str, str]]:
@@ -78,9 +85,10 @@ def serve_proxy(conn: Connection, upstream: str, policy: str, scoring: str) -> N
     import uvicorn
 
     from faithguard import Guard
-    from faithguard.integrations.plugin import build_policy
+    from faithguard.integrations.plugin import SWITCH_INTERVAL, build_policy
     from faithguard.integrations.proxy import create_app
 
+    sys.setswitchinterval(SWITCH_INTERVAL)  # as `faithguard serve` does
     guard = Guard(judge=None)
     app = create_app(guard, upstream, policy=build_policy(policy), scoring=scoring)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error"))
@@ -149,7 +157,8 @@ def main(argv: list[str] | None = None) -> int:
     parent, child = ctx.Pipe()
     proc = ctx.Process(target=serve_proxy, args=(child, direct_base, args.policy, args.scoring), daemon=True)
     proc.start()
-    print(f"bench_proxy on {machine()}; CPU unpinned (load generator shares the cores)")
+    load1 = os.getloadavg()[0]
+    print(f"bench_proxy on {machine()}; CPU unpinned (load generator shares the cores); load average {load1:.1f}")
     print(
         f"traffic: ifeval-dev split=study, {len(pairs)} distinct prompts with their recorded GPT-4 answers "
         f"(answer length p50 {pct([float(len(a)) for _, a in pairs], 0.5):.0f} chars); "
@@ -166,9 +175,11 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.perf_counter()
             direct, derr = asyncio.run(load(direct_url, prompts, c))
             dsec = time.perf_counter() - t0
+            cpu0 = process_cpu(proc.pid)
             t0 = time.perf_counter()
             proxied, perr = asyncio.run(load(proxy_url, prompts, c))
             psec = time.perf_counter() - t0
+            cpu1 = process_cpu(proc.pid)
             rss.append(rss_mb(proc.pid))
             cache = "first pass new, then cached" if first else "cached"
             first = False
@@ -178,6 +189,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(row("  of which the first pass (new queries)", proxied[: len(pairs)], 0))
             added = (pct(proxied, 0.5) - pct(direct, 0.5), pct(proxied, 0.99) - pct(direct, 0.99))
             print(f"{'':<4}added latency at {c} clients: p50 {added[0]:+.1f} ms, p99 {added[1]:+.1f} ms")
+            cpu_ms = (cpu1 - cpu0) / len(prompts) * 1000
+            print(f"{'':<4}proxy process CPU per request (request path and background scoring): {cpu_ms:.1f} ms")
             failed += derr + perr
         health = httpx.get(proxy_base + "/healthz", timeout=10).json()
         queue = health["queue"]

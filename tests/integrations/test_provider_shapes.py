@@ -6,7 +6,7 @@ import contextlib
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from faithguard import calls
@@ -142,6 +142,7 @@ def test_stream_of_tool_call_deltas_ends_with_none() -> None:
 
 
 @pytest.mark.parametrize("reader", [calls.extract_text, calls.tool_calls_of, calls.response_attributes])
+@settings(max_examples=60, deadline=None)
 @given(st.recursive(st.none() | st.text() | st.integers(), lambda c: st.lists(c) | st.dictionaries(st.text(), c)))
 def test_readers_never_crash_on_odd_shapes(reader: Any, value: Any) -> None:
     # a content field holding neither text nor parts is the caller's error, said in one line

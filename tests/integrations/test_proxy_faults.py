@@ -198,3 +198,32 @@ def test_upstream_deadline_bounds_a_slow_first_byte(guard: Guard) -> None:
         elapsed = time.monotonic() - started
     assert resp.status_code == 504
     assert elapsed < 10  # the stall lasts 30 s; the deadline cut it (a bound, not a timing assertion)
+
+
+def test_stream_never_started_still_closes_its_guard_span(
+    traced: tuple[Guard, InMemorySpanExporter], upstream: FakeOpenAIServer
+) -> None:
+    """A client that leaves before the first chunk: the body is never iterated, the span still ends."""
+    import gc
+
+    from faithguard.integrations.proxy import create_app
+    from faithguard.integrations.session import GuardedCall
+
+    guard, exporter = traced
+    app = create_app(guard, upstream.url, warmup=False)
+
+    async def go() -> None:
+        proxy = app.state.proxy
+        call = GuardedCall(guard, messages=CHAT["messages"], model="m")  # type: ignore[arg-type]
+        async with httpx.AsyncClient() as client:
+            resp = await client.send(
+                client.build_request("POST", upstream.url + "/chat/completions", json=CHAT), stream=True
+            )
+            response = proxy._stream(call, resp, URL)
+            del response  # never sent: as when the client disconnects before the body starts
+            gc.collect()
+            await resp.aclose()
+
+    asyncio.run(go())
+    [root] = roots(exporter)
+    assert root.end_time is not None and root.status.status_code is StatusCode.ERROR

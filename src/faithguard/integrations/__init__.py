@@ -1,8 +1,9 @@
-"""Integrations: LangChain, the OpenAI SDK, a guarding proxy, Prometheus metrics.
+"""Integrations: LangChain (chains and agents), the OpenAI SDK, a guarding proxy, Prometheus
+metrics, OTLP export and Phoenix evaluations.
 
 Each submodule imports its third-party library itself, so importing this package
-costs nothing; install the matching extra (``faithguard[langchain]``,
-``faithguard[openai]``, ``faithguard[proxy]``, ``faithguard[prometheus]``).
+costs nothing; install the matching extra (``faithguard[langchain]``, ``faithguard[agents]``,
+``faithguard[openai]``, ``faithguard[proxy]``, ``faithguard[prometheus]``, ``faithguard[otlp]``).
 """
 
 from __future__ import annotations

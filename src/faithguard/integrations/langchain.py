@@ -32,6 +32,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 
 from faithguard import calls
 from faithguard.errors import FaithGuardError, HallucinationBlocked, InputError
+from faithguard.integrations._spans import record_response
 from faithguard.integrations.session import DEFAULT_BLOCK_TEXT, GuardedCall, Outcome, report_summary
 from faithguard.models import Report
 from faithguard.policy import Action, Policy
@@ -407,7 +408,7 @@ class GuardRunnable(Runnable[Any, Any]):
         """Call the wrapped runnable (input checks when its first model starts), score, apply the policy."""
         call = self._call(input)
         gate = _Gate(call)
-        with call.chat_span():
+        with call.chat_span() as span:
             try:
                 output = self.bound.invoke(input, _with_gate(config, gate), **kwargs)
             except BaseException as exc:
@@ -416,6 +417,7 @@ class GuardRunnable(Runnable[Any, Any]):
                     return self._blocked(blocked.outcome, as_text=self._text_output())
                 call.fail(exc)
                 raise
+            record_response(call, span, output)
         late = gate.check()  # a chain that called no model
         if late is not None:
             return self._blocked(late, as_text=isinstance(output, str))
@@ -425,7 +427,7 @@ class GuardRunnable(Runnable[Any, Any]):
         """Async :meth:`invoke`; the guard's stages run in worker threads."""
         call = self._call(input)
         gate = _Gate(call)
-        with call.chat_span():
+        with call.chat_span() as span:
             try:
                 output = await self.bound.ainvoke(input, _with_gate(config, gate), **kwargs)
             except BaseException as exc:
@@ -434,6 +436,7 @@ class GuardRunnable(Runnable[Any, Any]):
                     return self._blocked(blocked.outcome, as_text=self._text_output())
                 call.fail(exc)
                 raise
+            record_response(call, span, output)
         late = await asyncio.to_thread(gate.check)
         if late is not None:
             return self._blocked(late, as_text=isinstance(output, str))

@@ -32,6 +32,7 @@ import json
 import logging
 import time
 import uuid
+import weakref
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -130,6 +131,23 @@ def _blocked_stream(text: str, model: str) -> list[bytes]:
     return [b"data: " + json.dumps(d).encode() + b"\n\n" for d in (first, last)] + [b"data: [DONE]\n\n"]
 
 
+def _split_credentials(url: str) -> tuple[str, Any]:
+    """The upstream URL without ``user:password@``, and those credentials as httpx Basic auth.
+
+    Requests then go to a URL that holds no secret, so httpx's own request log cannot show it.
+    """
+    parsed = httpx.URL(url)
+    if not parsed.userinfo:
+        return url, httpx.USE_CLIENT_DEFAULT
+    auth = httpx.BasicAuth(parsed.username, parsed.password)
+    return str(parsed.copy_with(username=None, password=None)), auth
+
+
+def _abandoned(call: GuardedCall, state: dict[str, bool]) -> None:
+    if not state["started"]:
+        call.fail(ConnectionAbortedError("the client left before the stream began"))
+
+
 def _ms(started: float) -> float:
     return (time.perf_counter() - started) * 1000
 
@@ -160,6 +178,7 @@ class _Proxy:
         timeout: float,
         max_body_bytes: int,
     ) -> None:
+        upstream, self.auth = _split_credentials(upstream)
         self.guard, self.upstream, self.policy, self.client = guard, upstream.rstrip("/"), policy, client
         self.metrics, self.on_report, self.block_text = metrics, on_report, block_text
         self.background, self.scoring, self.timeout, self.max_body_bytes = background, scoring, timeout, max_body_bytes
@@ -221,7 +240,7 @@ class _Proxy:
         )
         try:
             async with asyncio.timeout(self.timeout):
-                resp = await self.client.send(req)
+                resp = await self.client.send(req, auth=self.auth)
         except (httpx.HTTPError, TimeoutError) as exc:
             return self._fail(_upstream_problem(exc), request.url.path)
         return Response(
@@ -292,7 +311,7 @@ class _Proxy:
             req = self.client.build_request("POST", self._url("/v1/chat/completions"), headers=headers, json=body)
             try:
                 async with asyncio.timeout(self.timeout):
-                    resp = await self.client.send(req, stream=True)
+                    resp = await self.client.send(req, stream=True, auth=self.auth)
                     span.set_attribute("http.response.status_code", resp.status_code)
                     if stream and resp.status_code == 200:
                         return self._stream(call, resp, path)
@@ -359,8 +378,10 @@ class _Proxy:
 
     def _stream(self, call: GuardedCall, resp: httpx.Response, path: str) -> Response:
         sse = SSEText()
+        state = {"started": False}
 
         async def gen() -> AsyncIterator[bytes]:
+            state["started"] = True
             failed = False
             try:
                 async for chunk in resp.aiter_bytes():
@@ -384,7 +405,11 @@ class _Proxy:
         headers = _forward_headers(resp.headers, response=True)
         headers["x-faithguard-score"] = "pending"
         media = resp.headers.get("content-type", "text/event-stream")
-        return StreamingResponse(gen(), status_code=200, headers=headers, media_type=media)
+        body = gen()
+        # A client that leaves before the first chunk: the generator never runs, so its finally
+        # never does either; close the guard span when the body is collected instead.
+        weakref.finalize(body, _abandoned, call, state)
+        return StreamingResponse(body, status_code=200, headers=headers, media_type=media)
 
     def _score_later(self, call: GuardedCall, text: str | None) -> None:
         if text is None:  # a tool call, or a stream with unreadable lines: nothing to score
