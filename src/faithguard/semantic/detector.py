@@ -147,7 +147,7 @@ class SemanticDetector:
         self._encoder = encoder
         self._loader = loader
         self.calibration = calibration or Calibration.builtin()
-        self._cache: LRUCache[str, F32] = LRUCache(maxsize=cache_size)
+        self._cache: LRUCache[str, F32] = LRUCache(maxsize=cache_size)  # ~1.5 KB per text
         self._lock = threading.Lock()
 
     def warmup(self) -> None:
@@ -167,7 +167,8 @@ class SemanticDetector:
         return self._encoder
 
     def _embed_cached(self, texts: Sequence[str]) -> F32:
-        """Embeddings of request-side texts, remembered across checks of the same query."""
+        """Embeddings remembered by text (request side and answer passages): a repeated query or
+        answer is not encoded again. Bounded by ``cache_size`` texts (384 floats each)."""
         enc = self._get_encoder()
         with self._lock:
             missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
@@ -186,7 +187,7 @@ class SemanticDetector:
             return None
         request = query if not documents else query + "\n\n" + "\n\n".join(documents)
         req = self._embed_cached([query[:_REQUEST_CHARS], request[:_REQUEST_CHARS]])
-        pvecs = self._get_encoder().encode(passages)
+        pvecs = self._embed_cached(passages)
         # The request is read both alone and with its documents; the closer reading counts.
         return max(topic_features(req[0], pvecs), topic_features(req[1], pvecs))
 
@@ -204,7 +205,7 @@ class SemanticDetector:
         subs = [s.text for s in ctx.decomposition.subquestions] if len(ctx.decomposition.subquestions) > 1 else []
         req_side = self._embed_cached([ctx.query[:_REQUEST_CHARS], request[:_REQUEST_CHARS], *subs])
         _checkpoint()
-        pvecs = self._get_encoder().encode(passages)
+        pvecs = self._embed_cached(passages)
         _checkpoint()
         # The request is read both alone and with its documents; the closer reading counts.
         feats = max(topic_features(req_side[0], pvecs), topic_features(req_side[1], pvecs))
