@@ -6,3 +6,14 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+
+
+import pytest
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _wordnet_loaded() -> None:
+    """Load WordNet once before any engine test, as ``Guard.warmup`` does, so no check pays for it."""
+    from faithguard.engine import wordnet
+
+    wordnet.available()

@@ -14,7 +14,7 @@ from faithguard.models import Constraint, DetectorResult, Severity, Status, Tier
 __all__ = ["ConstraintsDetector", "MisinterpretationDetector", "OmissionDetector"]
 
 _QUESTION_LINE = re.compile(
-    r"^\s*(?:#+\s*|\*\*)?(?:q(?:uestion)?\s*\d+\s*[:.)-]|\d{1,2}[.)])\s*\**\s*(.+\?)\s*\**\s*$",
+    r"^[ \t]*(?:#+[ \t]*|\*\*)?(?:q(?:uestion)?[ \t]*\d+[ \t]*[:.)-]|\d{1,2}[.)])[ \t]*\**[ \t]*(.+\?)[ \t]*\**[ \t]*$",
     re.IGNORECASE | re.MULTILINE,
 )
 
@@ -26,6 +26,12 @@ class ConstraintsDetector:
     stage: Literal["input", "output"] = "output"
     order = 100
     timeout: float | None = None
+
+    def warmup(self) -> None:
+        """Load WordNet (the typing resource) now, outside any check's time budget."""
+        from faithguard.engine import wordnet
+
+        wordnet.available()
 
     def run(self, ctx: CallContext) -> DetectorResult:
         """Status updates for the constraints still unknown."""

@@ -1,0 +1,220 @@
+"""Princeton WordNet 3.0 through nltk's reader: synonyms, derived forms and instance-of typing.
+
+Source: Debian's ``wordnet-base`` (``/usr/share/wordnet``, WordNet licence, ~28 MB), or the folder
+named by ``FAITHGUARD_WORDNET_DIR``. Debian leaves out the ``lexnames`` file nltk's reader opens;
+it is rebuilt once from the same package's ``lexnames(5WN)`` manual page into a cache folder
+(``FAITHGUARD_CACHE_DIR`` or ``~/.cache/faithguard``) beside a copy of the data files (nltk refuses
+links that leave its root) and a ``PROVENANCE`` note. Without nltk or the data every function
+answers "don't know" (None / empty), never an error: the checks then stay ``unknown``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import re
+import shutil
+import threading
+import warnings
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+__all__ = ["available", "is_instance_of", "preload", "related_forms", "type_synsets"]
+
+_DEFAULT_DIR = Path("/usr/share/wordnet")
+_MANPAGE = Path("/usr/share/man/man5/lexnames.5WN.gz")
+_FILES = ("data.noun", "data.verb", "data.adj", "data.adv", "index.noun", "index.verb", "index.adj", "index.adv")
+_EXC = ("noun.exc", "verb.exc", "adj.exc", "adv.exc")
+_LEXNAME_ROW = re.compile(r"^(\d\d)\t(\w+)\.(\w+)\s*\t")
+_POS_CODE = {"noun": 1, "verb": 2, "adj": 3, "adv": 4}
+
+_lock = threading.Lock()
+_state: dict[str, Any] = {}
+
+
+def _lexnames_from_manpage(page: Path) -> str | None:
+    """'NN<TAB>lexfile<TAB>pos' rows from the table in the ``lexnames(5WN)`` manual page."""
+    try:
+        text = gzip.decompress(page.read_bytes()).decode("utf-8", "replace")
+    except OSError:
+        return None
+    rows = []
+    for line in text.splitlines():
+        m = _LEXNAME_ROW.match(line)
+        if m is not None and m.group(2) in _POS_CODE:
+            rows.append(f"{m.group(1)}\t{m.group(2)}.{m.group(3)}\t{_POS_CODE[m.group(2)]}")
+    return "\n".join(rows) + "\n" if len(rows) == 45 else None
+
+
+def _prepared_dir() -> Path | None:
+    """A folder nltk's reader accepts: the source itself when complete, else a built cache copy."""
+    source = Path(os.environ.get("FAITHGUARD_WORDNET_DIR", _DEFAULT_DIR))
+    if not all((source / f).is_file() for f in _FILES):
+        return None
+    if (source / "lexnames").is_file():
+        return source
+    cache = Path(os.environ.get("FAITHGUARD_CACHE_DIR", Path.home() / ".cache" / "faithguard")) / "wordnet-3.0"
+    if (cache / "PROVENANCE").is_file():
+        return cache
+    lexnames = _lexnames_from_manpage(_MANPAGE)
+    if lexnames is None:
+        return None
+    tmp = cache.with_name(f"wordnet-3.0.tmp{os.getpid()}")
+    try:
+        tmp.mkdir(parents=True, exist_ok=True)
+        for name in _FILES + _EXC:
+            if (source / name).is_file():
+                shutil.copyfile(source / name, tmp / name)
+        (tmp / "lexnames").write_text(lexnames, encoding="utf-8")
+        (tmp / "PROVENANCE").write_text(
+            f"data files copied from {source}; lexnames rebuilt from {_MANPAGE} (WordNet 3.0, Princeton licence)\n",
+            encoding="utf-8",
+        )
+        if not cache.exists():
+            tmp.rename(cache)
+    except OSError:
+        return None
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return cache if (cache / "PROVENANCE").is_file() else None
+
+
+def _reader(wait: bool = False) -> Any | None:
+    """The loaded reader; while a :func:`preload` is still running, None at once unless ``wait``.
+
+    A check that arrives during the preload goes on without WordNet (its typed checks stay
+    ``unknown``) rather than stall past its time budget.
+    """
+    if "reader" in _state:
+        return _state["reader"]
+    loading = _state.get("preload")
+    if not wait and loading is not None and loading.is_alive():
+        return None
+    with _lock:
+        if "reader" not in _state:
+            _state["reader"] = _load()
+    return _state["reader"]
+
+
+def _load() -> Any | None:
+    try:
+        import nltk  # type: ignore[import-untyped]
+        from nltk.corpus.reader.wordnet import WordNetCorpusReader  # type: ignore[import-untyped]
+    except ImportError:
+        return None
+    prepared = _prepared_dir()
+    if prepared is None:
+        return None
+    root: Path = prepared
+
+    class _Reader(WordNetCorpusReader):  # type: ignore[misc]
+        """nltk's reader; the two start-up scans read the files with plain Python (about 20x faster)."""
+
+        def map_wn(self, version: str = "wordnet") -> None:
+            """No mapping to another WordNet version: this is the 3.0 data itself."""
+            return None
+
+        def _scan_satellites(self) -> None:
+            offsets: set[int] = set()
+            with open(root / "data.adj", encoding="utf-8") as fp:
+                for line in fp:
+                    fields = line.split(None, 3)
+                    if not line.startswith(" ") and len(fields) >= 3 and fields[2] == "s":
+                        offsets.add(int(fields[0]))
+            self.satellite_offsets = offsets
+
+        def _load_lemma_pos_offset_map(self) -> None:
+            # index.POS rows (wndb(5WN)): lemma pos synset_cnt p_cnt [ptr_symbol]*p_cnt sense_cnt
+            # tagsense_cnt synset_offset*synset_cnt
+            for suffix in self._FILEMAP.values():
+                with open(root / f"index.{suffix}", encoding="utf-8") as fp:
+                    for line in fp:
+                        if line.startswith(" "):
+                            continue
+                        f = line.split()
+                        n, p = int(f[2]), int(f[3])
+                        offsets = [int(x) for x in f[6 + p : 6 + p + n]]
+                        self._lemma_pos_offset_map[f[0]][f[1]] = offsets
+                        if f[1] == "a":
+                            self._lemma_pos_offset_map[f[0]]["s"] = [o for o in offsets if o in self.satellite_offsets]
+
+    if str(root) not in nltk.data.path:
+        nltk.data.path.append(str(root))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "multilingual functions are not available": not used here
+        try:
+            return _Reader(str(root), None)
+        except (OSError, ValueError, LookupError):
+            return None
+
+
+def preload() -> None:
+    """Start loading WordNet in a daemon thread (a few seconds), so the first check rarely waits for it."""
+    if "reader" not in _state and "preload" not in _state:
+        _state["preload"] = threading.Thread(target=_reader, args=(True,), name="faithguard-wordnet", daemon=True)
+        _state["preload"].start()
+
+
+def available() -> bool:
+    """Whether WordNet could be loaded (loads it, or waits for the preload, on first call)."""
+    return _reader(wait=True) is not None
+
+
+def _key(word: str) -> str:
+    return "_".join(word.strip().split())
+
+
+@lru_cache(maxsize=8192)
+def type_synsets(noun: str) -> tuple[Any, ...]:
+    """The noun synsets a (possibly plural) common noun names ("rivers" -> river.n.01, ...)."""
+    wn = _reader()
+    if wn is None or not noun.strip():
+        return ()
+    base = wn.morphy(_key(noun).lower(), "n") or _key(noun).lower()
+    return tuple(wn.synsets(base, "n"))
+
+
+def _ancestors(synset: Any) -> set[Any]:
+    return set(synset.closure(lambda s: s.instance_hypernyms() + s.hypernyms())) | {synset}
+
+
+@lru_cache(maxsize=16384)
+def is_instance_of(name: str, noun: str) -> bool | None:
+    """Whether WordNet types ``name`` ("Ebro", "Francis Drake") as a ``noun`` ("river", "explorers").
+
+    True: a sense of the name is an instance (or a kind) of a sense of the noun. False: WordNet
+    knows the name and none of its senses is. None: WordNet is missing or knows neither word.
+    """
+    wn = _reader()
+    types = type_synsets(noun)
+    if wn is None or not types:
+        return None
+    senses = wn.synsets(_key(name), "n")
+    if not senses:
+        return None
+    wanted = set(types)
+    return any(_ancestors(s) & wanted for s in senses)
+
+
+@lru_cache(maxsize=16384)
+def related_forms(word: str) -> frozenset[str]:
+    """Synonyms (same synset) and derivational relatives of a word, lower case, spaces for underscores.
+
+    "circumnavigate" -> {"circumnavigation", "compass", ...}. Only the word's first three senses
+    per part of speech are read: rarer senses bring in unrelated words.
+    """
+    wn = _reader()
+    if wn is None or not word.strip():
+        return frozenset()
+    out: set[str] = set()
+    for pos in ("n", "v", "a"):
+        base = wn.morphy(_key(word).lower(), pos)
+        if base is None:
+            continue
+        for synset in wn.synsets(base, pos)[:3]:
+            for lemma in synset.lemmas():
+                out.add(lemma.name().replace("_", " ").lower())
+                out.update(d.name().replace("_", " ").lower() for d in lemma.derivationally_related_forms())
+    out.discard(word.lower())
+    return frozenset(out)
