@@ -17,3 +17,11 @@ def _wordnet_loaded() -> None:
     from faithguard.engine import wordnet
 
     wordnet.available()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _language_id_loaded() -> None:
+    """Load the language identifier once, as ``Guard.warmup`` does."""
+    from faithguard.engine.content import load_language_id
+
+    load_language_id()

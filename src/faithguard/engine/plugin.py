@@ -21,9 +21,6 @@ def register_decomposers(register: Callable[[Decomposer], None]) -> None:
 @hookimpl
 def register_detectors(register: Callable[[Detector], None]) -> None:
     """Register the satisfaction detector and the omission/misinterpretation verdict producers."""
-    from faithguard.engine import wordnet
-
-    wordnet.preload()  # the constraints detector types names with WordNet; load it off the request path
     register(ConstraintsDetector())
     register(OmissionDetector())
     register(MisinterpretationDetector())

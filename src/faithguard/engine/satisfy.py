@@ -236,9 +236,9 @@ def _named_count(c: Constraint, view: ResponseView, others: Sequence[Constraint]
     if not named or len(view.words) > 60:
         return Status.UNKNOWN, "offline: no list or countable items in the response"
     parts = name_parts(view, named)
-    typed, untyped = typed_names(view, noun) if noun else ([], parts)
     if rel in ("==", ">=", ">") and len(parts) < want:
         return Status.VIOLATED, f"offline: the response names only {len(parts)}, asked for {rel} {want} ({c.text!r})"
+    typed, untyped = typed_names(view, noun) if noun else ([], parts)
     if typed and not untyped:
         status = Status.SATISFIED if _compare(len(typed), want, rel) else Status.VIOLATED
         return status, f"offline: WordNet types {len(typed)} named {noun!r}, asked for {rel} {want} ({c.text!r})"

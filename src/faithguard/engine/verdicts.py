@@ -6,6 +6,7 @@ import re
 from typing import Literal
 
 from faithguard.detector import CallContext
+from faithguard.engine.decompose import undetermined_reason
 from faithguard.engine.parts import unanswered_parts
 from faithguard.engine.response import ResponseView, view_of
 from faithguard.engine.satisfy import check_constraint, content_terms, task_family, write_form
@@ -28,16 +29,22 @@ class ConstraintsDetector:
     timeout: float | None = None
 
     def warmup(self) -> None:
-        """Load WordNet (the typing resource) now, outside any check's time budget."""
+        """Load WordNet (typing) and the language identifier now, outside any check's time budget."""
         from faithguard.engine import wordnet
+        from faithguard.engine.content import load_language_id
 
         wordnet.available()
+        load_language_id()
 
     def run(self, ctx: CallContext) -> DetectorResult:
         """Status updates for the constraints still unknown."""
         response = ctx.response or ""
         docs = "\n\n".join(ctx.documents)
         updates: dict[str, tuple[Status, str | None]] = {}
+        findings: dict[str, str] = {}
+        reason = undetermined_reason(ctx.query or "")
+        if reason is not None:
+            findings["engine_undetermined"] = reason
         for c in ctx.constraints:
             if c.status is not Status.UNKNOWN:
                 continue
@@ -47,7 +54,7 @@ class ConstraintsDetector:
         # response was skipped: its undecided constraints are violated.
         pending = [c.model_copy(update={"status": updates.get(c.id, (c.status, None))[0]}) for c in ctx.constraints]
         updates.update(unanswered_parts(ctx.decomposition.subquestions, pending, view_of(response)))
-        return DetectorResult(updates=updates)
+        return DetectorResult(updates=updates, findings=findings)
 
 
 class OmissionDetector:

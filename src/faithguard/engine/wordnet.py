@@ -30,6 +30,7 @@ _LEXNAME_ROW = re.compile(r"^(\d\d)\t(\w+)\.(\w+)\s*\t")
 _POS_CODE = {"noun": 1, "verb": 2, "adj": 3, "adv": 4}
 
 _lock = threading.Lock()
+_start_lock = threading.Lock()  # never held while loading, so starting a preload cannot block
 _state: dict[str, Any] = {}
 
 
@@ -81,15 +82,14 @@ def _prepared_dir() -> Path | None:
 
 
 def _reader(wait: bool = False) -> Any | None:
-    """The loaded reader; while a :func:`preload` is still running, None at once unless ``wait``.
-
-    A check that arrives during the preload goes on without WordNet (its typed checks stay
-    ``unknown``) rather than stall past its time budget.
+    """The loaded reader, or None. Without ``wait`` it never blocks: a lookup before WordNet is loaded
+    starts the load in the background and answers "don't know", so no check stalls past its budget
+    (``Guard.warmup`` / :func:`available` load it up front).
     """
     if "reader" in _state:
         return _state["reader"]
-    loading = _state.get("preload")
-    if not wait and loading is not None and loading.is_alive():
+    if not wait:
+        preload()
         return None
     with _lock:
         if "reader" not in _state:
@@ -151,9 +151,11 @@ def _load() -> Any | None:
 
 def preload() -> None:
     """Start loading WordNet in a daemon thread (a few seconds), so the first check rarely waits for it."""
-    if "reader" not in _state and "preload" not in _state:
+    with _start_lock:
+        if "reader" in _state or "preload" in _state:
+            return
         _state["preload"] = threading.Thread(target=_reader, args=(True,), name="faithguard-wordnet", daemon=True)
-        _state["preload"].start()
+    _state["preload"].start()
 
 
 def available() -> bool:
@@ -165,12 +167,16 @@ def _key(word: str) -> str:
     return "_".join(word.strip().split())
 
 
-@lru_cache(maxsize=8192)
 def type_synsets(noun: str) -> tuple[Any, ...]:
     """The noun synsets a (possibly plural) common noun names ("rivers" -> river.n.01, ...)."""
     wn = _reader()
     if wn is None or not noun.strip():
-        return ()
+        return ()  # not cached: WordNet may still be loading
+    return _type_synsets(wn, noun)
+
+
+@lru_cache(maxsize=8192)
+def _type_synsets(wn: Any, noun: str) -> tuple[Any, ...]:
     base = wn.morphy(_key(noun).lower(), "n") or _key(noun).lower()
     return tuple(wn.synsets(base, "n"))
 
@@ -179,7 +185,6 @@ def _ancestors(synset: Any) -> set[Any]:
     return set(synset.closure(lambda s: s.instance_hypernyms() + s.hypernyms())) | {synset}
 
 
-@lru_cache(maxsize=16384)
 def is_instance_of(name: str, noun: str) -> bool | None:
     """Whether WordNet types ``name`` ("Ebro", "Francis Drake") as a ``noun`` ("river", "explorers").
 
@@ -187,8 +192,15 @@ def is_instance_of(name: str, noun: str) -> bool | None:
     knows the name and none of its senses is. None: WordNet is missing or knows neither word.
     """
     wn = _reader()
-    types = type_synsets(noun)
-    if wn is None or not types:
+    if wn is None:
+        return None
+    return _is_instance_of(wn, name, noun)
+
+
+@lru_cache(maxsize=16384)
+def _is_instance_of(wn: Any, name: str, noun: str) -> bool | None:
+    types = _type_synsets(wn, noun) if noun.strip() else ()
+    if not types:
         return None
     senses = wn.synsets(_key(name), "n")
     if not senses:
@@ -197,7 +209,6 @@ def is_instance_of(name: str, noun: str) -> bool | None:
     return any(_ancestors(s) & wanted for s in senses)
 
 
-@lru_cache(maxsize=16384)
 def related_forms(word: str) -> frozenset[str]:
     """Synonyms (same synset) and derivational relatives of a word, lower case, spaces for underscores.
 
@@ -207,6 +218,11 @@ def related_forms(word: str) -> frozenset[str]:
     wn = _reader()
     if wn is None or not word.strip():
         return frozenset()
+    return _related_forms(wn, word)
+
+
+@lru_cache(maxsize=16384)
+def _related_forms(wn: Any, word: str) -> frozenset[str]:
     out: set[str] = set()
     for pos in ("n", "v", "a"):
         base = wn.morphy(_key(word).lower(), pos)
