@@ -111,3 +111,27 @@ def test_queries_outside_the_engine_are_undetermined_without_constraints(query: 
 )
 def test_english_requests_are_read(query: str) -> None:
     assert undetermined_reason(query) is None
+
+
+_SPANISH_ANSWER = "El río Ebro es el más caudaloso de España y desemboca en el mar Mediterráneo cerca de Tortosa."
+
+
+def test_an_answer_in_an_unasked_language_is_a_misinterpretation() -> None:
+    _ctx, verdicts = judge("Which is the largest river in Spain by discharge?", _SPANISH_ANSWER)
+    assert any(v.kind == "misinterpretation" and "language" in v.explanation for v in verdicts)
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["Answer in Spanish: which is the largest river in Spain?", "Translate into Spanish: the Ebro is a big river."],
+)
+def test_an_answer_in_the_asked_language_is_not(query: str) -> None:
+    _ctx, verdicts = judge(query, _SPANISH_ANSWER)
+    assert not any("language" in v.explanation for v in verdicts)
+
+
+def test_an_english_answer_is_not_flagged_for_language() -> None:
+    _ctx, verdicts = judge(
+        "Which is the largest river in Spain?", "The Ebro carries the most water of any river there."
+    )
+    assert not any("language" in v.explanation for v in verdicts)
