@@ -114,3 +114,21 @@ def test_a_typed_instance_satisfies_the_subject_without_the_word() -> None:
 def test_names_of_another_type_do_not_satisfy_the_subject() -> None:
     ctx, _ = judge("Name two rivers.", "Paris and Rome.")
     assert status_of(ctx, "rivers") == "unknown"
+
+
+@needs_wordnet
+def test_items_located_in_the_asked_place_satisfy_it_without_naming_it() -> None:
+    ctx, _ = judge("Name two rivers in Spain.", "The Ebro and the Tagus are the best known.")
+    assert status_of(ctx, "Spain") == "satisfied"
+    assert status_of(ctx, "rivers") == "satisfied"
+
+
+@needs_wordnet
+def test_items_located_elsewhere_do_not_satisfy_the_place() -> None:
+    ctx, _ = judge("Name two rivers in Spain.", "The Danube and the Rhine are the best known.")
+    assert status_of(ctx, "Spain") != "satisfied"
+
+
+def test_wordnet_answers_do_not_know_for_unknown_words() -> None:
+    assert wordnet.located_in("Zorblatville", "Spain") is None
+    assert wordnet.is_instance_of("Zorblat", "river") is None

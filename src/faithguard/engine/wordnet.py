@@ -20,7 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["available", "is_instance_of", "preload", "related_forms", "type_synsets"]
+__all__ = ["available", "is_instance_of", "located_in", "preload", "related_forms", "type_synsets"]
 
 _DEFAULT_DIR = Path("/usr/share/wordnet")
 _MANPAGE = Path("/usr/share/man/man5/lexnames.5WN.gz")
@@ -234,3 +234,30 @@ def _related_forms(wn: Any, word: str) -> frozenset[str]:
                 out.update(d.name().replace("_", " ").lower() for d in lemma.derivationally_related_forms())
     out.discard(word.lower())
     return frozenset(out)
+
+
+def located_in(name: str, place: str) -> bool | None:
+    """Whether WordNet places ``name`` ("Ebro", "Seville") inside ``place`` ("Spain") by part-holonymy.
+
+    True: some sense of the name is (part of part of ...) the place. False: WordNet locates the
+    name (it has holonyms) and never inside the place. None: WordNet is missing or cannot tell.
+    """
+    wn = _reader()
+    if wn is None:
+        return None
+    return _located_in(wn, name, place)
+
+
+@lru_cache(maxsize=16384)
+def _located_in(wn: Any, name: str, place: str) -> bool | None:
+    places = set(wn.synsets(_key(place), "n"))
+    senses = wn.synsets(_key(name), "n")
+    if not places or not senses:
+        return None
+    located = False
+    for s in senses:
+        wholes = set(s.closure(lambda x: x.part_holonyms()))
+        if s in places or wholes & places:
+            return True
+        located = located or bool(wholes)
+    return False if located else None
