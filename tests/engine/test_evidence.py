@@ -132,3 +132,16 @@ def test_items_located_elsewhere_do_not_satisfy_the_place() -> None:
 def test_wordnet_answers_do_not_know_for_unknown_words() -> None:
     assert wordnet.located_in("Zorblatville", "Spain") is None
     assert wordnet.is_instance_of("Zorblat", "river") is None
+
+
+@needs_wordnet
+@pytest.mark.parametrize(
+    ("form", "base"), [("ran", "run"), ("mice", "mouse"), ("children", "child"), ("wrote", "write")]
+)
+def test_irregular_forms_come_from_wordnet_exception_lists(form: str, base: str) -> None:
+    assert wordnet.exception_forms()[form] == base
+
+
+@pytest.mark.parametrize("word", ["river", "sailed", "the"])
+def test_regular_words_are_not_exceptions(word: str) -> None:
+    assert word not in wordnet.exception_forms()

@@ -20,7 +20,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["available", "is_instance_of", "located_in", "preload", "related_forms", "type_synsets"]
+__all__ = [
+    "available",
+    "exception_forms",
+    "is_instance_of",
+    "located_in",
+    "preload",
+    "related_forms",
+    "type_synsets",
+]
 
 _DEFAULT_DIR = Path("/usr/share/wordnet")
 _MANPAGE = Path("/usr/share/man/man5/lexnames.5WN.gz")
@@ -48,9 +56,33 @@ def _lexnames_from_manpage(page: Path) -> str | None:
     return "\n".join(rows) + "\n" if len(rows) == 45 else None
 
 
+def _source_dir() -> Path:
+    return Path(os.environ.get("FAITHGUARD_WORDNET_DIR", _DEFAULT_DIR))
+
+
+@lru_cache(maxsize=1)
+def exception_forms() -> dict[str, str]:
+    """Irregular inflections -> base form, from WordNet's ``*.exc`` files ("ran" -> "run", "mice" -> "mouse").
+
+    Read straight from the data folder (no nltk, a few milliseconds); the first base listed wins,
+    nouns before verbs before adjectives. Empty when WordNet is not installed.
+    """
+    out: dict[str, str] = {}
+    for name in ("noun.exc", "verb.exc", "adj.exc"):
+        try:
+            lines = (_source_dir() / name).read_text(encoding="utf-8").splitlines()
+        except OSError:
+            continue
+        for line in lines:
+            parts = line.split()
+            if len(parts) >= 2 and "_" not in parts[0]:
+                out.setdefault(parts[0], parts[1])
+    return out
+
+
 def _prepared_dir() -> Path | None:
     """A folder nltk's reader accepts: the source itself when complete, else a built cache copy."""
-    source = Path(os.environ.get("FAITHGUARD_WORDNET_DIR", _DEFAULT_DIR))
+    source = _source_dir()
     if not all((source / f).is_file() for f in _FILES):
         return None
     if (source / "lexnames").is_file():
