@@ -135,3 +135,17 @@ def test_an_english_answer_is_not_flagged_for_language() -> None:
         "Which is the largest river in Spain?", "The Ebro carries the most water of any river there."
     )
     assert not any("language" in v.explanation for v in verdicts)
+
+
+def test_requirements_after_a_colon_stay_the_request() -> None:
+    text = (
+        "Write an essay about rivers with these requirements:\n\n"
+        "Your essay must be at least 300 words long and must mention the Ebro. Use a formal tone throughout "
+        "and avoid lists, since the reader expects flowing prose from the first line to the last one."
+    )
+    assert content_spans(text, parse(text)) == []
+
+
+def test_labels_used_once_are_the_requests_own_requirements() -> None:
+    text = "Write a poem about the sea.\nNote: keep it under 50 words.\nTitle: wrap it in double angular brackets."
+    assert content_spans(text) == []

@@ -58,8 +58,26 @@ def _words(text: str) -> int:
     return len(_WORD.findall(text))
 
 
-def _colon_blocks(text: str) -> list[ContentSpan]:
-    """Text after a line that ends with ':' up to the end, when it is prose material (not items or questions)."""
+def _addresses_reader(doc: Any, start: int, end: int) -> bool:
+    """Whether a stretch speaks to the answerer: a second-person word, or an imperative main verb.
+
+    Requirements written after a colon ("Follow these rules:\n Your essay must...; Use...") are the
+    request, not material; an article or a draft rarely gives the reader orders.
+    """
+    span = doc.char_span(start, end, alignment_mode="expand")
+    if span is None:
+        return False
+    for tok in span:
+        if tok.lower_ in ("you", "your", "yours", "yourself"):
+            return True
+        if tok.dep_ == "ROOT" and tok.tag_ == "VB" and not any(c.dep_ in ("nsubj", "nsubjpass") for c in tok.children):
+            return True
+    return False
+
+
+def _colon_blocks(text: str, doc: Any | None = None) -> list[ContentSpan]:
+    """Text after a line that ends with ':' up to the end, when it is prose material (not items, questions
+    or orders to the answerer)."""
     out: list[ContentSpan] = []
     for m in re.finditer(r":[ \t]*\n", text):
         start = m.end()
@@ -78,20 +96,24 @@ def _colon_blocks(text: str) -> list[ContentSpan]:
             tail = block[paragraphs[-1].end() :]
             if 0 < _words(tail) <= 40 and not _LABEL_LINE.match(tail) and "\n" not in tail.strip():
                 end = start + paragraphs[-1].start()
+        if doc is not None and _addresses_reader(doc, start, end):
+            continue
         out.append(ContentSpan(start, end, "block"))
         break  # the first such colon opens the material
     return out
 
 
 def _labelled_lines(text: str) -> list[ContentSpan]:
-    """Two or more 'Label: text' lines with a repeated label (turns, Input/Output examples) are material."""
+    """'Label: text' lines whose label repeats (turns of a transcript, Input/Output examples) are material.
+
+    A label used once ("Note: ...", "Title: ...") is how requests state their own requirements.
+    """
     lines = [m for m in _LABEL_LINE.finditer(text) if m.group(2)]
     labels = [m.group(1).split()[0].lower() for m in lines]
     repeated = {lab for lab in labels if labels.count(lab) >= 2}
-    pairs = len(set(labels)) >= 2 and len(lines) >= 2
-    if not lines or not (repeated or pairs):
-        return []
-    return [ContentSpan(m.start(), m.end(), "labelled") for m in lines]
+    return [
+        ContentSpan(m.start(), m.end(), "labelled") for m, lab in zip(lines, labels, strict=True) if lab in repeated
+    ]
 
 
 @lru_cache(maxsize=1)
@@ -133,7 +155,7 @@ def content_spans(text: str, doc: Any | None = None) -> list[ContentSpan]:
         for m in _QUOTED.finditer(text)
         if _words(m.group(0)) >= QUOTE_MIN_WORDS
     ]
-    spans += _colon_blocks(text)
+    spans += _colon_blocks(text, doc)
     spans += _labelled_lines(text)
     if doc is not None:
         spans += [ContentSpan(a, b, "role") for a, b, _ in role_sentences(doc)]

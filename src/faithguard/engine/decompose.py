@@ -74,8 +74,11 @@ def _part_of(parts: list[Part], offset: int) -> int:
     return max(0, len(parts) - 1)
 
 
-#: Content kinds whose words are material only: a verifiable spec found inside them is not the user's.
+#: Content kinds that stand apart as material (they also separate sub-questions).
 _MATERIAL = frozenset({"fence", "triple-quote", "tagged", "block", "labelled"})
+#: Kinds delimited explicitly: a verifiable spec inside them is the material's, not the user's. A colon
+#: block is not among them: impersonal requirements ("There should be 4 paragraphs.") also follow colons.
+_DELIMITED = frozenset({"fence", "triple-quote", "tagged", "labelled"})
 
 
 def _merge_specs(
@@ -85,7 +88,7 @@ def _merge_specs(
     for spec in bridge.detect_specs(query):
         start = _locate(query, spec.text)
         end = start + len(spec.text)
-        if any(c.kind in _MATERIAL and c.start <= start and end <= c.end for c in content):
+        if any(c.kind in _DELIMITED and c.start <= start and end <= c.end for c in content):
             continue
         category = Category(str(spec.category))
         merged = False
