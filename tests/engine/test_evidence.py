@@ -145,3 +145,21 @@ def test_irregular_forms_come_from_wordnet_exception_lists(form: str, base: str)
 @pytest.mark.parametrize("word", ["river", "sailed", "the"])
 def test_regular_words_are_not_exceptions(word: str) -> None:
     assert word not in wordnet.exception_forms()
+
+
+@needs_wordnet
+@pytest.mark.parametrize(("name", "noun"), [("Red", "river"), ("Welcome", "situation"), ("Amazon", "river")])
+def test_a_name_whose_main_sense_is_a_common_word_is_not_typed(name: str, noun: str) -> None:
+    assert wordnet.is_instance_of(name, noun) is None
+
+
+@needs_wordnet
+@pytest.mark.parametrize(("word", "other"), [("question", "head"), ("place", "range"), ("living", "last")])
+def test_synonyms_come_from_the_main_sense_only(word: str, other: str) -> None:
+    assert other not in wordnet.related_forms(word)
+
+
+@needs_wordnet
+def test_synonyms_of_the_main_sense_are_used() -> None:
+    assert "circumnavigation" in wordnet.related_forms("circumnavigate")
+    assert "world" in wordnet.related_forms("globe")

@@ -229,12 +229,24 @@ def is_instance_of(name: str, noun: str) -> bool | None:
     return _is_instance_of(wn, name, noun)
 
 
+def _proper_senses(wn: Any, name: str) -> list[Any]:
+    """The instance senses of a name whose most frequent sense is an instance (a proper noun).
+
+    "Ebro" -> [ebro.n.01]; "Red" (first a colour) and "welcome" -> []: a capitalised common word is
+    not read as the rare proper noun it can also be.
+    """
+    senses = wn.synsets(_key(name), "n")
+    if not senses or not senses[0].instance_hypernyms():
+        return []
+    return [s for s in senses if s.instance_hypernyms()]
+
+
 @lru_cache(maxsize=16384)
 def _is_instance_of(wn: Any, name: str, noun: str) -> bool | None:
     types = _type_synsets(wn, noun) if noun.strip() else ()
     if not types:
         return None
-    senses = wn.synsets(_key(name), "n")
+    senses = _proper_senses(wn, name)
     if not senses:
         return None
     wanted = set(types)
@@ -242,10 +254,11 @@ def _is_instance_of(wn: Any, name: str, noun: str) -> bool | None:
 
 
 def related_forms(word: str) -> frozenset[str]:
-    """Synonyms (same synset) and derivational relatives of a word, lower case, spaces for underscores.
+    """Synonyms in the word's most frequent sense and its own derived forms, lower case.
 
-    "circumnavigate" -> {"circumnavigation", "compass", ...}. Only the word's first three senses
-    per part of speech are read: rarer senses bring in unrelated words.
+    "circumnavigate" -> {"circumnavigation", "compass"}. Only the first sense per part of speech is
+    read, for the first part of speech that knows the word: rarer senses bring in unrelated words
+    ("head" for "question", "range" for "place").
     """
     wn = _reader()
     if wn is None or not word.strip():
@@ -260,10 +273,12 @@ def _related_forms(wn: Any, word: str) -> frozenset[str]:
         base = wn.morphy(_key(word).lower(), pos)
         if base is None:
             continue
-        for synset in wn.synsets(base, pos)[:3]:
+        for synset in wn.synsets(base, pos)[:1]:
             for lemma in synset.lemmas():
                 out.add(lemma.name().replace("_", " ").lower())
-                out.update(d.name().replace("_", " ").lower() for d in lemma.derivationally_related_forms())
+                if lemma.name().lower() == base:
+                    out.update(d.name().replace("_", " ").lower() for d in lemma.derivationally_related_forms())
+        break  # the first part of speech WordNet knows the word as (noun, then verb, then adjective)
     out.discard(word.lower())
     return frozenset(out)
 
@@ -283,7 +298,7 @@ def located_in(name: str, place: str) -> bool | None:
 @lru_cache(maxsize=16384)
 def _located_in(wn: Any, name: str, place: str) -> bool | None:
     places = set(wn.synsets(_key(place), "n"))
-    senses = wn.synsets(_key(name), "n")
+    senses = _proper_senses(wn, name)
     if not places or not senses:
         return None
     located = False
