@@ -14,11 +14,14 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "engine"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from _split import KEYS, split_rows  # noqa: E402
 from golden import context_for, load_golden, matches  # noqa: E402
 
 from faithguard.detector import CallContext  # noqa: E402
-from faithguard.engine.decompose import OfflineDecomposer  # noqa: E402
+from faithguard.engine.content import load_language_id  # noqa: E402
+from faithguard.engine.decompose import OfflineDecomposer, undetermined_reason  # noqa: E402
 from faithguard.models import Category  # noqa: E402
 from faithguard.scoring import tier_for  # noqa: E402
 from faithguard.verifiers import detect  # noqa: E402
@@ -29,11 +32,17 @@ def _params_match(gold: dict[str, Any], got: dict[str, Any]) -> bool:
 
 
 def eval_ifeval(data: Path) -> None:
-    """Recall of gold instruction ids (and parameter accuracy) through the decomposer."""
+    """Recall of gold instruction ids (and parameter accuracy) through the decomposer, per split."""
     path = data / "ifeval-dev" / "input_data.jsonl"
     if not path.exists():
         print(f"(skipped IFEval: {path} not found)")
         return
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    for part, part_rows in split_rows("ifeval", rows, KEYS["ifeval"]).items():
+        _eval_ifeval_rows(part_rows, part)
+
+
+def _eval_ifeval_rows(rows: list[dict[str, Any]], part: str) -> None:
     dec = OfflineDecomposer()
     gold_n = hit = param_ok = raw_hit = 0
     per_group: Counter[str] = Counter()
@@ -41,12 +50,11 @@ def eval_ifeval(data: Path) -> None:
     prompts = 0
     with_action = with_subject = 0
     n_content = 0
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if not line.strip():
-            continue
-        row = json.loads(line)
+    undetermined = 0
+    for row in rows:
         prompts += 1
         d = dec.decompose(CallContext(query=row["prompt"]))
+        undetermined += undetermined_reason(row["prompt"]) is not None
         raw_ids = {s.verifier for s in detect(row["prompt"])}
         raw_hit += sum(1 for iid in row["instruction_id_list"] if iid in raw_ids)
         got: dict[str, list[dict[str, Any]]] = {}
@@ -65,12 +73,13 @@ def eval_ifeval(data: Path) -> None:
                 hit += 1
                 per_group_hit[group] += 1
                 param_ok += any(_params_match(kw, p) for p in got[iid])
-    print(f"IFEval dev: {prompts} prompts, {gold_n} gold instructions")
+    print(f"IFEval dev [split={part}]: {prompts} prompts, {gold_n} gold instructions")
     print(f"  id recall through the decomposer : {hit / gold_n:.3f} ({hit}/{gold_n})")
     print(f"  id recall of verifiers.detect    : {raw_hit / gold_n:.3f} ({raw_hit}/{gold_n}) (upper bound)")
     print(f"  parameter accuracy on found ids  : {param_ok / max(hit, 1):.3f} ({param_ok}/{hit})")
     print(f"  prompts with an action / subject : {with_action / prompts:.2f} / {with_subject / prompts:.2f}")
     print(f"  content constraints per prompt   : {n_content / prompts:.2f}")
+    print(f"  prompts the engine declares undetermined: {undetermined}")
     print(f"  {'group':<24}{'gold':>6}{'recall':>9}")
     for group in sorted(per_group):
         print(f"  {group:<24}{per_group[group]:>6}{per_group_hit[group] / per_group[group]:>9.3f}")
@@ -125,6 +134,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     args = parser.parse_args()
+    load_language_id()  # as Guard.warmup would: no row is read while the model is still loading
     eval_ifeval(args.data)
     eval_golden(load_golden(), "Golden set (tests/engine/golden_queries.json, developed against)")
     heldout = json.loads((ROOT / "tests" / "engine" / "golden_heldout.json").read_text(encoding="utf-8"))

@@ -8,6 +8,7 @@ from typing import Any
 
 from faithguard.detector import CallContext
 from faithguard.engine import bridge
+from faithguard.engine.content import ContentSpan, content_spans, instruction_text, outside_reach
 from faithguard.engine.lexicon import FOLLOWUP_PREFIXES, TASK_VERBS
 from faithguard.engine.query_ents import set_rule_entities
 from faithguard.engine.roles import RawConstraint, analyse_span
@@ -15,7 +16,15 @@ from faithguard.engine.split import Part, split_parts
 from faithguard.models import Category, Constraint, Decomposition, Message, SubQuestion
 from faithguard.scoring import tier_for
 
-__all__ = ["ENTITY_MODE", "OfflineDecomposer", "decompose_text", "is_followup", "parse_query", "previous_user_turn"]
+__all__ = [
+    "ENTITY_MODE",
+    "OfflineDecomposer",
+    "decompose_text",
+    "is_followup",
+    "parse_query",
+    "previous_user_turn",
+    "undetermined_reason",
+]
 
 _ANAPHORA = re.compile(r"\b(it|that|them|those|these|the same|this one|likewise)\b", re.IGNORECASE)
 _MODIFIER = re.compile(
@@ -65,11 +74,22 @@ def _part_of(parts: list[Part], offset: int) -> int:
     return max(0, len(parts) - 1)
 
 
-def _merge_specs(query: str, parts: list[Part], raws: list[RawConstraint]) -> list[RawConstraint]:
+#: Content kinds that stand apart as material (they also separate sub-questions).
+_MATERIAL = frozenset({"fence", "triple-quote", "tagged", "block", "labelled"})
+#: Kinds delimited explicitly: a verifiable spec inside them is the material's, not the user's. A colon
+#: block is not among them: impersonal requirements ("There should be 4 paragraphs.") also follow colons.
+_DELIMITED = frozenset({"fence", "triple-quote", "tagged", "labelled"})
+
+
+def _merge_specs(
+    query: str, parts: list[Part], raws: list[RawConstraint], content: tuple[ContentSpan, ...] = ()
+) -> list[RawConstraint]:
     """Attach verifiable specs from the verifiers package; a spec over a content constraint enriches it."""
     for spec in bridge.detect_specs(query):
         start = _locate(query, spec.text)
         end = start + len(spec.text)
+        if any(c.kind in _DELIMITED and c.start <= start and end <= c.end for c in content):
+            continue
         category = Category(str(spec.category))
         merged = False
         for raw in raws:
@@ -124,12 +144,42 @@ def _subquestions(parts: list[Part]) -> list[SubQuestion]:
 
 
 @lru_cache(maxsize=1024)
+def _reading(query: str) -> tuple[str, tuple[ContentSpan, ...], str | None]:
+    """The instruction text (pasted content blanked), the content spans, and why the engine cannot read it."""
+    if not query.strip():
+        return query, (), None
+    spans = tuple(content_spans(query, parse_query(query)))
+    instruction = instruction_text(query, list(spans))
+    return instruction, spans, outside_reach(instruction)
+
+
+def _instruction_parts(instruction: str, content: tuple[ContentSpan, ...]) -> list[Part]:
+    """Sub-questions of the instruction text; a standalone pasted block separates what comes before and after."""
+    cuts = [0] + [x for c in content if c.kind in _MATERIAL for x in (c.start, c.end)] + [len(instruction)]
+    parts: list[Part] = []
+    for a, b in zip(cuts[::2], cuts[1::2], strict=True):
+        for p in split_parts(instruction[a:b]):
+            text = " ".join(p.text.split())
+            if text.strip(" .") and a + p.end > a + p.start:
+                parts.append(Part(a + p.start, a + p.end, text))
+    return parts or split_parts(instruction)
+
+
+def undetermined_reason(query: str) -> str | None:
+    """Why the offline engine cannot read this request (non-English, only pasted material), else None."""
+    return _reading(query)[2] if query.strip() else None
+
+
+@lru_cache(maxsize=1024)
 def _analyse(query: str) -> tuple[tuple[Part, ...], tuple[RawConstraint, ...], str | None]:
     """Parts, raw constraints and main task of a single message (one parse, cached)."""
-    parts = split_parts(query)
     if not query.strip():
         return (), (), None
-    doc = parse_query(query)
+    instruction, content, unreadable = _reading(query)
+    if unreadable is not None:
+        return tuple(split_parts(query)), (), None
+    parts = _instruction_parts(instruction, content)
+    doc = parse_query(query) if instruction is query else parse_query(instruction)
     raws: list[RawConstraint] = []
     task: str | None = None
     for index, part in enumerate(parts):
@@ -137,10 +187,12 @@ def _analyse(query: str) -> tuple[tuple[Part, ...], tuple[RawConstraint, ...], s
         if span is None or len(span) == 0:
             continue
         roles = analyse_span(span, index)
+        for raw in roles.constraints:
+            raw.text = " ".join(raw.text.split())  # blanked content leaves runs of spaces
         raws.extend(roles.constraints)
         if task is None or (task == "answer" and roles.task not in (None, "answer")):
             task = roles.task
-    raws = _merge_specs(query, parts, raws)
+    raws = _merge_specs(query, parts, raws, content)
     return tuple(parts), tuple(raws), task
 
 

@@ -11,7 +11,6 @@ __all__ = [
     "FOLLOWUP_PREFIXES",
     "NUMBER_WORDS",
     "SPLIT_MARKERS",
-    "SYNONYMS",
     "TASK_FAMILY",
     "TASK_VERBS",
     "TEMPORAL_PREPS",
@@ -230,37 +229,6 @@ DEMONYMS: dict[str, tuple[str, ...]] = {
     "africa": ("african", "africans"),
     "asia": ("asian", "asians"),
 }
-
-#: Simple synonym sets: a word is addressed when any member appears.
-_SYN_GROUPS: tuple[tuple[str, ...], ...] = (
-    ("explorer", "navigator", "voyager", "seafarer", "sailor", "captain", "expedition"),
-    ("circumnavigate", "circumnavigation", "sail around", "around the world", "voyage around"),
-    ("globe", "world", "earth"),
-    ("car", "automobile", "vehicle"),
-    ("movie", "film", "picture"),
-    ("book", "novel", "title"),
-    ("city", "town", "metropolis"),
-    ("country", "nation", "state"),
-    ("company", "firm", "business", "corporation", "enterprise"),
-    ("scientist", "researcher", "physicist", "chemist", "biologist"),
-    ("writer", "author", "novelist", "poet"),
-    ("painter", "artist"),
-    ("song", "track", "single"),
-    ("doctor", "physician"),
-    ("economy", "economic", "gdp", "growth"),
-    ("cause", "reason", "driver", "factor", "due to", "because"),
-    ("benefit", "advantage", "pro"),
-    ("drawback", "disadvantage", "con", "downside"),
-    ("child", "kid"),
-    ("buy", "purchase"),
-    ("begin", "start"),
-    ("large", "big"),
-)
-
-SYNONYMS: dict[str, frozenset[str]] = {}
-for _group in _SYN_GROUPS:
-    for _w in _group:
-        SYNONYMS[_w] = SYNONYMS.get(_w, frozenset()) | frozenset(_group)
 
 #: Words that introduce an exclusion of an entity itself (naming it violates).
 ENTITY_EXCLUDERS: frozenset[str] = frozenset(

@@ -19,7 +19,8 @@ __all__ = ["ResponseView", "norm", "view_of"]
 _WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*", re.UNICODE)
 _LIST_ITEM = re.compile(r"^[ ]{0,3}(?:\d{1,3}[.)]|[-*•+]|\(\d{1,3}\)|[a-z][.)])\s+(\S.*)$", re.MULTILINE)
 _SENT = re.compile(r"(?<=[.?!])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
-_CODE = re.compile(r"```|^\s*(def |class |import |function |#include|public static|SELECT |<\w+>)|[{};]\s*$", re.M)
+#: Code cues; ``^[ \t]*`` (not ``^\s*``) so the indentation scan never runs across following blank lines.
+_CODE = re.compile(r"```|^[ \t]*(def |class |import |function |#include|public static|SELECT |<\w+>)|[{};]\s*$", re.M)
 _COMPARATIVE = re.compile(
     r"\b(than|whereas|unlike|both|similar(?:ly)?|similarit\w*|differ\w*|in contrast|compared|comparison|"
     r"on the other hand|while|vs\.?|versus|likewise|alike)\b",
@@ -45,6 +46,29 @@ _GROUPS = (
 _NAMED = frozenset({"PERSON", "ORG", "GPE", "LOC", "NORP", "WORK_OF_ART", "PRODUCT", "EVENT", "FAC", "LANGUAGE"})
 
 
+_ALPHA_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _prose_line(line: str) -> bool:
+    """Whether a line has a word that does not start with a capital (lower case, or a script without case)."""
+    return any(not m.group(0)[0].isupper() for m in _ALPHA_WORD.finditer(line))
+
+
+def evidence_text(text: str) -> str:
+    """The lines of ``text`` that can carry evidence: capitalisation alone is never evidence.
+
+    When the response has a prose line (one with a lower-case word), lines without any lower-case
+    word that are not list items (tag lines, signatures, title-case banners: "Verified By Acme") are
+    left out: appended capitalised words must not count as named answers or mentions. A response
+    with no prose line at all ("Ebro\nTagus") keeps every line.
+    """
+    lines = text.splitlines()
+    prose = [_prose_line(ln) for ln in lines]
+    if not any(prose) or all(prose):
+        return text
+    return "\n".join(ln for ln, p in zip(lines, prose, strict=True) if p or _LIST_ITEM.match(ln) is not None)
+
+
 def norm(word: str) -> str:
     """A crude stem: lower case, plural and past endings dropped."""
     w = word.lower().strip("'’")
@@ -64,6 +88,7 @@ class ResponseView:
     """Everything the offline checks read from one response."""
 
     text: str
+    #: :func:`evidence_text` of the response, lower-cased: what mentions and names are read from.
     lower: str
     words: tuple[str, ...]
     lowered: frozenset[str]
@@ -128,12 +153,14 @@ class ResponseView:
 def view_of(text: str, parse: bool = True) -> ResponseView:
     """Build (and cache) the view of one response; ``parse=False`` skips name spans."""
     words = tuple(_WORD.findall(text))
-    stems = {stem(w) for w in words}
-    stems.update(stem(p) for w in words if "-" in w for p in w.split("-") if p)
+    evidence = evidence_text(text)
+    ev_words = tuple(_WORD.findall(evidence)) if evidence is not text else words
+    stems = {stem(w) for w in ev_words}
+    stems.update(stem(p) for w in ev_words if "-" in w for p in w.split("-") if p)
     entities: tuple[tuple[str, str], ...] = ()
     reliable = False
     if parse and words:
-        head = text[:20000]
+        head = evidence[:20000]
         spans, reliable = analyse_names(head)
         entities = tuple((" ".join(head[a:b].split()), label) for a, b, label in spans)
     lines = tuple(ln.strip() for ln in text.splitlines() if ln.strip())
@@ -142,9 +169,9 @@ def view_of(text: str, parse: bool = True) -> ResponseView:
     sentences = tuple(s.strip() for s in _SENT.split(flat) if s.strip()) if flat else ()
     return ResponseView(
         text=text,
-        lower=text.lower(),
+        lower=evidence.lower(),
         words=words,
-        lowered=frozenset(w.lower() for w in words),
+        lowered=frozenset(w.lower() for w in ev_words),
         stems=frozenset(stems),
         entities=entities,
         items=tuple(m.group(1).strip() for m in _LIST_ITEM.finditer(text)),

@@ -5,11 +5,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from faithguard.engine import bridge
+from faithguard.engine import bridge, wordnet
 from faithguard.engine.lexicon import (
     CONTRAST_MARKERS,
     DEMONYMS,
-    SYNONYMS,
     TASK_FAMILY,
     WRITE_FORMS,
     number_value,
@@ -57,6 +56,11 @@ _ENTITY_EXCLUSION = re.compile(
 #: "not the Ebro", "not Paris": a bare name after the negation, no verb, so an entity is excluded.
 _BARE_NAME_EXCLUSION = re.compile(r"^(?:not|nor|but not)\s+(?:the\s+|any\s+)?[A-Z][\w'’.-]*")
 _CONTRAST = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(m.strip()) for m in CONTRAST_MARKERS) + r")(?!\w)")
+#: "rivers, lakes and seas": an inline enumeration. The look-behind starts a match only at a word's first
+#: letter, so a long run of letters is scanned once (without it every position rescans the run: quadratic).
+_INLINE_LIST = re.compile(r"(?<!\w)\w+, \w+(?: \w+)*,? and \w+")
+#: "Ebro and Tagus", "Ebro, Tagus": a coordinated run of names, read as separate names.
+_COORDINATION = re.compile(r"(?<!\s)\s*(?:,|;|&|\band\b|\bor\b)\s*", re.IGNORECASE)
 _SKIP_ENTITY_WORDS = frozenset({"not", "no", "except", "excluding", "without", "other", "than", "apart", "from"})
 
 
@@ -68,11 +72,53 @@ def content_terms(text: str) -> list[str]:
 
 
 def _found_as(view: ResponseView, term: str) -> str | None:
-    """The word (the term itself or a listed synonym) under which ``term`` occurs, else None."""
+    """The word (the term itself, a WordNet synonym or derived form) under which ``term`` occurs, else None."""
     if view.has_term(term):
         return term
-    syns = SYNONYMS.get(norm(term), frozenset()) | SYNONYMS.get(term.lower(), frozenset())
-    return next((s for s in sorted(syns) if s != term.lower() and view.has_term(s)), None)
+    syns = wordnet.related_forms(term)
+    return next((s for s in sorted(syns) if len(s) >= 4 and view.has_term(s)), None)
+
+
+def subject_noun(c: Constraint, others: Sequence[Constraint]) -> str | None:
+    """The head noun of the subject in ``c``'s sub-question ("explorers"), if any."""
+    for o in others:
+        if o.category is Category.SUBJECT and o.subquestion == c.subquestion and not o.negated:
+            terms = content_terms(o.text)
+            if terms:
+                return terms[0] if len(terms) == 1 else terms[-1]
+    return None
+
+
+def name_parts(view: ResponseView, names: Sequence[str] | None = None) -> list[str]:
+    """Distinct names, a coordinated run ("Ebro and Tagus") read as separate names."""
+    out: dict[str, None] = {}
+    for name in view.named() if names is None else names:
+        for part in _COORDINATION.split(name):
+            part = part.strip(" ,.;:")
+            if part:
+                out.setdefault(part, None)
+    return list(out)
+
+
+def typed_names(view: ResponseView, noun: str) -> tuple[list[str], list[str]]:
+    """Names in the response that WordNet types as ``noun`` (instances or kinds), and names it cannot type.
+
+    A coordinated run the name finder kept whole ("Ebro and Tagus") is read name by name.
+    Names WordNet types as something else are in neither list.
+    """
+    typed: list[str] = []
+    untyped: list[str] = []
+    for part in name_parts(view):
+        kind = wordnet.is_instance_of(part, noun)
+        if kind is None:
+            # "Sir Francis Drake": WordNet keys the name without its title; try the last word too.
+            last = part.split()[-1]
+            kind = wordnet.is_instance_of(last, noun) if last != part else None
+        if kind:
+            typed.append(part)
+        elif kind is None:
+            untyped.append(part)
+    return typed, untyped
 
 
 def _present(view: ResponseView, term: str) -> bool:
@@ -119,6 +165,10 @@ def _terms_check(c: Constraint, view: ResponseView, others: Sequence[Constraint]
     shown = [repr(t) if f == t else f"{f!r} (for {t!r})" for t, f in hits if f is not None]
     if shown:
         return Status.SATISFIED, f"offline: the response mentions {', '.join(shown[:3])}"
+    if c.category is Category.SUBJECT:
+        typed, _ = typed_names(view, terms[-1])
+        if typed:
+            return Status.SATISFIED, f"offline: WordNet types {', '.join(typed[:3])} as {terms[-1]!r}"
     if c.category in (Category.SUBJECT, Category.LOCATION, Category.TIME) and _off_topic(view, others):
         return Status.VIOLATED, f"offline: the response never mentions {c.text!r} or any other term of the request"
     return Status.UNKNOWN, f"offline: {c.text!r} not found verbatim; may be paraphrased"
@@ -161,6 +211,7 @@ def _unit(text: str) -> str | None:
 
 
 def _count(view: ResponseView, unit: str | None) -> tuple[int, str] | None:
+    """Items counted by structure (sentences, lines, list items...); None when the unit has no structure."""
     if unit == "sentence":
         return len(view.sentences), "sentences"
     if unit == "paragraph":
@@ -171,13 +222,30 @@ def _count(view: ResponseView, unit: str | None) -> tuple[int, str] | None:
         return len(view.lines), "lines"
     if len(view.items) >= 2 or unit == "item":
         return len(view.items), "list items"
-    named = view.dominant_named() if view.names_reliable else []
-    if named and len(view.words) <= 60:
-        return len(named), "named entities"
     return None
 
 
-def _quantity(c: Constraint, view: ResponseView) -> Verdict3:
+def _named_count(c: Constraint, view: ResponseView, others: Sequence[Constraint], want: int, rel: str) -> Verdict3:
+    """Count named answers in a short prose answer: typed by WordNet to satisfy, all names to fall short.
+
+    Capitalisation alone never satisfies a count: only names WordNet types as the subject noun do,
+    and only when no name is left untyped. Fewer names than asked (typed or not) is a shortfall.
+    """
+    noun = subject_noun(c, others)
+    named = view.dominant_named() if view.names_reliable else []
+    if not named or len(view.words) > 60:
+        return Status.UNKNOWN, "offline: no list or countable items in the response"
+    parts = name_parts(view, named)
+    if rel in ("==", ">=", ">") and len(parts) < want:
+        return Status.VIOLATED, f"offline: the response names only {len(parts)}, asked for {rel} {want} ({c.text!r})"
+    typed, untyped = typed_names(view, noun) if noun else ([], parts)
+    if typed and not untyped:
+        status = Status.SATISFIED if _compare(len(typed), want, rel) else Status.VIOLATED
+        return status, f"offline: WordNet types {len(typed)} named {noun!r}, asked for {rel} {want} ({c.text!r})"
+    return Status.UNKNOWN, "offline: names in the response are not all typed; the count is not evidence"
+
+
+def _quantity(c: Constraint, view: ResponseView, others: Sequence[Constraint] = ()) -> Verdict3:
     if re.search(r"\b(each|every|per)\b", c.text.lower()):
         return Status.UNKNOWN, "offline: per-unit counts are left to the verifiers"
     target = _target(c.text)
@@ -186,7 +254,7 @@ def _quantity(c: Constraint, view: ResponseView) -> Verdict3:
     want, rel = target
     counted = _count(view, _unit(c.text))
     if counted is None:
-        return Status.UNKNOWN, "offline: no list or countable items in the response"
+        return _named_count(c, view, others, want, rel)
     found, what = counted
     status = Status.SATISFIED if _compare(found, want, rel) else Status.VIOLATED
     return status, f"offline: found {found} {what}, asked for {rel} {want} ({c.text!r})"
@@ -234,12 +302,21 @@ def _location(c: Constraint, view: ResponseView, others: Sequence[Constraint]) -
     if not names:
         return _terms_check(c, view, others, "location")
     places = view.named(frozenset({"GPE", "LOC"}))
+    located: list[str] = []
     present = [
         n for n in names if any(view.has_term(f) for f in _forms(n)) or any(contains(n.lower(), p) for p in places)
     ]
+    if not present:
+        # "rivers in Spain" answered "the Ebro and the Tagus": WordNet's part-of chain puts them there.
+        for n in names:
+            inside = [p for p in name_parts(view) if wordnet.located_in(p, n)]
+            if inside:
+                present.append(n)
+                located.extend(inside)
     missing = [n for n in names if n not in present]
     if present and (not missing or not need_all):
-        return Status.SATISFIED, f"offline: the response names {', '.join(present)}"
+        where = f" ({', '.join(located[:3])}, by WordNet)" if located else ""
+        return Status.SATISFIED, f"offline: the response names {', '.join(present)}{where}"
     if present and missing:
         return Status.VIOLATED, f"offline: the response leaves out {', '.join(missing)}"
     if places and all(contains(n.lower(), p) is False for n in names for p in places):
@@ -312,8 +389,12 @@ def _task(c: Constraint, family: str, view: ResponseView, others: Sequence[Const
     if family == "list":
         if len(view.items) >= 2:
             return Status.SATISFIED, f"offline: the response lists {len(view.items)} items"
-        if len(view.named()) >= 2 or re.search(r"\w+, \w+(?: \w+)*,? and \w+", view.text):
+        if _INLINE_LIST.search(view.lower):
             return Status.SATISFIED, "offline: the response enumerates several items inline"
+        noun = subject_noun(c, others)
+        typed = typed_names(view, noun)[0] if noun else []
+        if len(typed) >= 2:
+            return Status.SATISFIED, f"offline: the response names {len(typed)} {noun!r} (typed by WordNet)"
         if long_prose and len(view.named()) <= 1 and view.names_reliable:
             return Status.VIOLATED, "offline: asked to list, the response is running prose without items"
     elif family == "compare":
@@ -366,7 +447,7 @@ def check_constraint(c: Constraint, response: str, others: Sequence[Constraint] 
     if c.negated:
         return _exclusion(c, view)
     if c.category is Category.QUANTITY:
-        return _quantity(c, view)
+        return _quantity(c, view, others)
     if c.category is Category.TIME:
         return _time(c, view, others)
     if c.category is Category.LOCATION:

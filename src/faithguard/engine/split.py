@@ -12,7 +12,8 @@ __all__ = ["Part", "split_parts"]
 _ITEM_LINE = re.compile(r"^[ \t]*(?:\d{1,2}[.)]|\(\d{1,2}\)|[-*•]|[a-h][.)])[ \t]+(?=\S)", re.MULTILINE)
 _INLINE_NUM = re.compile(r"(?:(?<=\s)|^)\(?(\d{1,2})[.)]\s+(?=\S)")
 _SENT_END = re.compile(r"(?<=[.?!])[\"')\]]*\s+(?=\S)")
-_AND_ALSO = re.compile(r",?\s+and also\s+", re.IGNORECASE)
+#: ", and also": the look-behind starts a match at the first blank of a run (a long run of blanks is scanned once).
+_AND_ALSO = re.compile(r",?(?<!\s)\s+and also\s+", re.IGNORECASE)
 #: "When was it painted, and where is it shown?": a second wh-question joined into one sentence.
 _AND_WH = re.compile(r",\s+and\s+(?=(?:when|where|who|whom|how|what|which|why)\b)", re.IGNORECASE)
 _WH_START = re.compile(r"^\W*(?:when|where|who|whom|how|what|which|why|is|are|was|were|do|does|did|can|could)\b", re.I)

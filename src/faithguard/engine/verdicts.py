@@ -6,6 +6,8 @@ import re
 from typing import Literal
 
 from faithguard.detector import CallContext
+from faithguard.engine.content import language_of
+from faithguard.engine.decompose import parse_query, undetermined_reason
 from faithguard.engine.parts import unanswered_parts
 from faithguard.engine.response import ResponseView, view_of
 from faithguard.engine.satisfy import check_constraint, content_terms, task_family, write_form
@@ -14,7 +16,7 @@ from faithguard.models import Constraint, DetectorResult, Severity, Status, Tier
 __all__ = ["ConstraintsDetector", "MisinterpretationDetector", "OmissionDetector"]
 
 _QUESTION_LINE = re.compile(
-    r"^\s*(?:#+\s*|\*\*)?(?:q(?:uestion)?\s*\d+\s*[:.)-]|\d{1,2}[.)])\s*\**\s*(.+\?)\s*\**\s*$",
+    r"^[ \t]*(?:#+[ \t]*|\*\*)?(?:q(?:uestion)?[ \t]*\d+[ \t]*[:.)-]|\d{1,2}[.)])[ \t]*\**[ \t]*(.+\?)[ \t]*\**[ \t]*$",
     re.IGNORECASE | re.MULTILINE,
 )
 
@@ -27,11 +29,22 @@ class ConstraintsDetector:
     order = 100
     timeout: float | None = None
 
+    def warmup(self) -> None:
+        """Load WordNet (typing) and the language identifier now, outside any check's time budget."""
+        from faithguard.engine import wordnet
+        from faithguard.engine.content import load_language_id
+
+        wordnet.available()
+        load_language_id()
+
     def run(self, ctx: CallContext) -> DetectorResult:
         """Status updates for the constraints still unknown."""
         response = ctx.response or ""
         docs = "\n\n".join(ctx.documents)
         updates: dict[str, tuple[Status, str | None]] = {}
+        # a request outside what the engine reads (another language, no instruction): the outcome
+        # says so instead of reading "ok" over constraints nobody could find
+        undetermined = undetermined_reason(ctx.query or "")
         for c in ctx.constraints:
             if c.status is not Status.UNKNOWN:
                 continue
@@ -44,7 +57,7 @@ class ConstraintsDetector:
         by_id = {c.id: c for c in ctx.constraints}
         # exact verifier checks and the engine's lexical evidence are told apart in reports
         deciders = {cid: "verifier" if by_id[cid].verifier else "offline" for cid in updates if cid in by_id}
-        return DetectorResult(updates=updates, deciders=deciders)
+        return DetectorResult(updates=updates, deciders=deciders, undetermined=undetermined)
 
 
 class OmissionDetector:
@@ -126,6 +139,34 @@ def _extra_questions(ctx: CallContext, view: ResponseView) -> list[str]:
     return extra
 
 
+#: An answer reads as another language when py3langid gives English under this probability...
+_ANSWER_ENGLISH_MAX = 0.01
+#: ...its top language at least this one, over at least this many words.
+_ANSWER_OTHER_MIN = 0.5
+_ANSWER_MIN_WORDS = 8
+
+
+def _unasked_language(ctx: CallContext, view: ResponseView) -> str | None:
+    """The language code of a response written in a language the English request never named, else None.
+
+    The request names a language when its parse marks a NORP/LANGUAGE entity ("in French") or the
+    task is translation; then any language may be right and nothing is said.
+    """
+    query = ctx.query or ""
+    if len(view.words) < _ANSWER_MIN_WORDS or not query.strip() or undetermined_reason(query) is not None:
+        return None
+    found = language_of(" ".join(view.text[:3000].split()))
+    if found is None or found[2] >= _ANSWER_ENGLISH_MAX or found[1] < _ANSWER_OTHER_MIN:
+        return None
+    if ctx.decomposition.task in ("translate",) or any(
+        str(c.category) == "action" and task_family(c) == "translate" for c in ctx.constraints
+    ):
+        return None
+    if any(t.ent_type_ in ("NORP", "LANGUAGE") for t in parse_query(query)):
+        return None
+    return found[0]
+
+
 class MisinterpretationDetector:
     """Fires when the response does a different task than asked or answers questions nobody asked."""
 
@@ -168,6 +209,17 @@ class MisinterpretationDetector:
                     constraint_ids=[c.id for c in broken],
                     explanation="The response includes what the request excluded: "
                     + "; ".join(repr(c.text) for c in broken),
+                    detector=self.name,
+                )
+            )
+        lang = _unasked_language(ctx, view)
+        if lang is not None:
+            verdicts.append(
+                Verdict(
+                    kind="misinterpretation",
+                    severity=Severity.WARNING,
+                    explanation=f"The response is written in another language ({lang!r}) than the request, "
+                    "which asked for none.",
                     detector=self.name,
                 )
             )

@@ -1,0 +1,252 @@
+"""Instruction versus content in one request, by structure: pasted material is used, not obeyed.
+
+A request often carries material the answer works on: an article after "Summarize this:", code in a
+fence, a transcript of labelled turns, few-shot "Input:/Output:" examples, a long quotation, a role
+line ("You are a mathematician."). Their facts ("40 km", "by 2026") are not constraints on the
+answer. Content is found from layout alone (delimiters, a colon that ends a line, quotes, labels,
+the subject-"be" syntax of a role line) and masked with blanks so character offsets stay valid.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+__all__ = [
+    "ContentSpan",
+    "content_spans",
+    "instruction_text",
+    "language_of",
+    "load_language_id",
+    "outside_reach",
+    "role_sentences",
+]
+
+#: ```...``` or ~~~...~~~ fenced blocks (an unclosed fence runs to the end).
+_FENCE = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)", re.MULTILINE | re.DOTALL)
+#: Triple-quoted blocks and <tag>...</tag> blocks.
+_TRIPLE = re.compile(r'"""(?:(?!""").)*(?:"""|\Z)|\'\'\'(?:(?!\'\'\').)*(?:\'\'\'|\Z)', re.DOTALL)
+_TAGGED = re.compile(r"<([A-Za-z][\w-]{0,30})>(?:(?!</\1>).)*</\1>", re.DOTALL)
+#: Straight or curly double quotes around text (one line or several).
+_QUOTED = re.compile(r"\"[^\"\n]{1,2000}\"|“[^”]{1,2000}”")
+#: "Label: text" at a line start (Input:, Output:, Q:, Speaker 1:, Article:). Up to three words of label.
+_LABEL_LINE = re.compile(r"^[ \t]*([A-Z][\w'.-]*(?:[ \t]+[\w'.-]+){0,2})[ \t]*:[ \t]*(\S.*)?$", re.MULTILINE)
+_ITEM = re.compile(r"^[ \t]*(?:\d{1,2}[.)]|[-*•]|\(\d{1,2}\)|[a-h][.)])[ \t]+\S")
+_WORD = re.compile(r"[^\W_]+")
+
+#: A quotation this long is material, not a phrase the answer must use (IFEval-style exact phrases are short).
+QUOTE_MIN_WORDS = 12
+#: A block after a line-ending colon this long is material; shorter blocks may be the request itself.
+BLOCK_MIN_WORDS = 25
+
+
+@dataclass(frozen=True)
+class ContentSpan:
+    """One stretch of pasted material: [start, end) and the structure that marked it."""
+
+    start: int
+    end: int
+    kind: str
+
+
+def _words(text: str) -> int:
+    return len(_WORD.findall(text))
+
+
+def _addresses_reader(doc: Any, start: int, end: int) -> bool:
+    """Whether a stretch speaks to the answerer: a second-person word, or an imperative main verb.
+
+    Requirements written after a colon ("Follow these rules:\n Your essay must...; Use...") are the
+    request, not material; an article or a draft rarely gives the reader orders.
+    """
+    span = doc.char_span(start, end, alignment_mode="expand")
+    if span is None:
+        return False
+    for tok in span:
+        if tok.lower_ in ("you", "your", "yours", "yourself"):
+            return True
+        if tok.dep_ == "ROOT" and tok.tag_ == "VB" and not any(c.dep_ in ("nsubj", "nsubjpass") for c in tok.children):
+            return True
+    return False
+
+
+def _colon_blocks(text: str, doc: Any | None = None) -> list[ContentSpan]:
+    """Text after a line that ends with ':' up to the end, when it is prose material (not items, questions
+    or orders to the answerer)."""
+    out: list[ContentSpan] = []
+    for m in re.finditer(r":[ \t]*\n", text):
+        start = m.end()
+        block = text[start:]
+        lines = [ln for ln in block.splitlines() if ln.strip()]
+        if not lines or _words(block) < BLOCK_MIN_WORDS:
+            continue
+        if sum(1 for ln in lines if _ITEM.match(ln)) >= 2:
+            continue  # a numbered/bulleted list after a colon is usually the request's own parts
+        if sum(1 for ln in lines if ln.rstrip().endswith("?")) >= max(1, len(lines) // 2):
+            continue  # questions to answer
+        # the material ends where a blank line is followed by a short closing request line
+        end = len(text)
+        paragraphs = list(re.finditer(r"\n[ \t]*\n", block))
+        if paragraphs:
+            tail = block[paragraphs[-1].end() :]
+            if 0 < _words(tail) <= 40 and not _LABEL_LINE.match(tail) and "\n" not in tail.strip():
+                end = start + paragraphs[-1].start()
+        if doc is not None and _addresses_reader(doc, start, end):
+            continue
+        out.append(ContentSpan(start, end, "block"))
+        break  # the first such colon opens the material
+    return out
+
+
+def _labelled_lines(text: str) -> list[ContentSpan]:
+    """'Label: text' lines whose label repeats (turns of a transcript, Input/Output examples) are material.
+
+    A label used once ("Note: ...", "Title: ...") is how requests state their own requirements.
+    """
+    lines = [m for m in _LABEL_LINE.finditer(text) if m.group(2)]
+    labels = [m.group(1).split()[0].lower() for m in lines]
+    repeated = {lab for lab in labels if labels.count(lab) >= 2}
+    return [
+        ContentSpan(m.start(), m.end(), "labelled") for m, lab in zip(lines, labels, strict=True) if lab in repeated
+    ]
+
+
+@lru_cache(maxsize=1)
+def _role_specs() -> list[dict[str, Any]]:
+    data = resources.files("faithguard.engine").joinpath("data/content_patterns.json").read_text(encoding="utf-8")
+    specs: list[dict[str, Any]] = json.loads(data)["patterns"]
+    return specs
+
+
+@lru_cache(maxsize=1)
+def _matcher() -> Any:
+    from spacy.matcher import DependencyMatcher
+
+    from faithguard.nlp import get_nlp
+
+    matcher = DependencyMatcher(get_nlp().vocab)
+    for spec in _role_specs():
+        matcher.add(spec["id"], [spec["pattern"]])
+    return matcher
+
+
+def role_sentences(doc: Any) -> list[tuple[int, int, str]]:
+    """(start char, end char, spec id) of sentences a role/persona spec matches ("You are a mathematician.")."""
+    out: dict[tuple[int, int], str] = {}
+    for match_id, token_ids in _matcher()(doc):
+        sent = doc[token_ids[0]].sent
+        out.setdefault((sent.start_char, sent.end_char), doc.vocab.strings[match_id])
+    return [(a, b, k) for (a, b), k in sorted(out.items())]
+
+
+def content_spans(text: str, doc: Any | None = None) -> list[ContentSpan]:
+    """Pasted material in ``text``, merged and sorted; ``doc`` (a parse of ``text``) adds role lines."""
+    spans: list[ContentSpan] = []
+    spans += [ContentSpan(m.start(), m.end(), "fence") for m in _FENCE.finditer(text)]
+    spans += [ContentSpan(m.start(), m.end(), "triple-quote") for m in _TRIPLE.finditer(text)]
+    spans += [ContentSpan(m.start(), m.end(), "tagged") for m in _TAGGED.finditer(text)]
+    spans += [
+        ContentSpan(m.start(), m.end(), "quote")
+        for m in _QUOTED.finditer(text)
+        if _words(m.group(0)) >= QUOTE_MIN_WORDS
+    ]
+    spans += _colon_blocks(text, doc)
+    spans += _labelled_lines(text)
+    if doc is not None:
+        spans += [ContentSpan(a, b, "role") for a, b, _ in role_sentences(doc)]
+    spans.sort(key=lambda s: (s.start, -s.end))
+    merged: list[ContentSpan] = []
+    for s in spans:
+        if merged and s.start < merged[-1].end:
+            last = merged[-1]
+            merged[-1] = ContentSpan(last.start, max(last.end, s.end), last.kind)
+        else:
+            merged.append(s)
+    return merged
+
+
+#: Content kinds that stand apart from the surrounding sentences: their blank ends with a sentence stop.
+_STANDALONE = frozenset({"fence", "triple-quote", "tagged", "block", "labelled"})
+
+
+def instruction_text(text: str, spans: list[ContentSpan]) -> str:
+    """``text`` with every content span blanked (newlines kept), so offsets still index the original.
+
+    A standalone block's blank ends in a '.', so the request before it and the one after it
+    ("Here is an article: ... List three facts.") are read as separate sentences.
+    """
+    if not spans:
+        return text
+    chars = list(text)
+    for s in spans:
+        last = None
+        for i in range(s.start, s.end):
+            if chars[i] != "\n":
+                chars[i] = " "
+                last = i
+        if s.kind in _STANDALONE and last is not None:
+            chars[last] = "."
+    return "".join(chars)
+
+
+#: A request is read as another language when py3langid gives English less than this probability...
+ENGLISH_MAX_PROB = 0.01
+#: ...and its top language at least this one.
+OTHER_LANGUAGE_MIN_PROB = 0.5
+#: ...and it has at least this many words (shorter texts give unstable language ids).
+LANGUAGE_MIN_WORDS = 4
+
+_langid: dict[str, Any] = {}
+_langid_lock = threading.Lock()
+
+
+def _load_langid() -> None:
+    try:
+        from py3langid.langid import MODEL_FILE, LanguageIdentifier  # type: ignore[import-untyped]
+    except ImportError:
+        _langid["model"] = None
+        return
+    _langid["model"] = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+
+
+def load_language_id(wait: bool = True) -> None:
+    """Load py3langid's model (BSD-3-Clause, ~4 MB, about a second); without ``wait``, in a daemon thread."""
+    with _langid_lock:
+        if "model" in _langid or "thread" in _langid:
+            thread = _langid.get("thread")
+        else:
+            thread = _langid["thread"] = threading.Thread(target=_load_langid, name="faithguard-langid", daemon=True)
+            thread.start()
+    if wait and thread is not None:
+        thread.join()
+
+
+def language_of(text: str) -> tuple[str, float, float] | None:
+    """(top ISO 639-1 code, its probability, English's probability) from py3langid.
+
+    None when py3langid is not installed or its model is still loading (a load is then started).
+    """
+    model = _langid.get("model")
+    if model is None:
+        if "model" not in _langid:
+            load_language_id(wait=False)
+        return None
+    ranked = [(str(lang), float(p)) for lang, p in model.rank(text)]
+    english = next((p for lang, p in ranked if lang == "en"), 0.0)
+    return ranked[0][0], ranked[0][1], english
+
+
+def outside_reach(instruction: str) -> str | None:
+    """Why the engine cannot read this request's instruction (text left after masking content), or None."""
+    if _words(instruction) == 0:
+        return "the request holds no instruction outside pasted material (code, quotes, examples)"
+    if _words(instruction) >= LANGUAGE_MIN_WORDS:
+        found = language_of(" ".join(instruction.split()))
+        if found is not None and found[2] < ENGLISH_MAX_PROB and found[1] >= OTHER_LANGUAGE_MIN_PROB:
+            return f"the request is written in another language ({found[0]!r}); the offline engine reads English"
+    return None

@@ -1,0 +1,310 @@
+"""Princeton WordNet 3.0 through nltk's reader: synonyms, derived forms and instance-of typing.
+
+Source: Debian's ``wordnet-base`` (``/usr/share/wordnet``, WordNet licence, ~28 MB), or the folder
+named by ``FAITHGUARD_WORDNET_DIR``. Debian leaves out the ``lexnames`` file nltk's reader opens;
+it is rebuilt once from the same package's ``lexnames(5WN)`` manual page into a cache folder
+(``FAITHGUARD_CACHE_DIR`` or ``~/.cache/faithguard``) beside a copy of the data files (nltk refuses
+links that leave its root) and a ``PROVENANCE`` note. Without nltk or the data every function
+answers "don't know" (None / empty), never an error: the checks then stay ``unknown``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import re
+import shutil
+import threading
+import warnings
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "available",
+    "exception_forms",
+    "is_instance_of",
+    "located_in",
+    "preload",
+    "related_forms",
+    "type_synsets",
+]
+
+_DEFAULT_DIR = Path("/usr/share/wordnet")
+_MANPAGE = Path("/usr/share/man/man5/lexnames.5WN.gz")
+_FILES = ("data.noun", "data.verb", "data.adj", "data.adv", "index.noun", "index.verb", "index.adj", "index.adv")
+_EXC = ("noun.exc", "verb.exc", "adj.exc", "adv.exc")
+_LEXNAME_ROW = re.compile(r"^(\d\d)\t(\w+)\.(\w+)\s*\t")
+_POS_CODE = {"noun": 1, "verb": 2, "adj": 3, "adv": 4}
+
+_lock = threading.Lock()
+_start_lock = threading.Lock()  # never held while loading, so starting a preload cannot block
+_state: dict[str, Any] = {}
+
+
+def _lexnames_from_manpage(page: Path) -> str | None:
+    """'NN<TAB>lexfile<TAB>pos' rows from the table in the ``lexnames(5WN)`` manual page."""
+    try:
+        text = gzip.decompress(page.read_bytes()).decode("utf-8", "replace")
+    except OSError:
+        return None
+    rows = []
+    for line in text.splitlines():
+        m = _LEXNAME_ROW.match(line)
+        if m is not None and m.group(2) in _POS_CODE:
+            rows.append(f"{m.group(1)}\t{m.group(2)}.{m.group(3)}\t{_POS_CODE[m.group(2)]}")
+    return "\n".join(rows) + "\n" if len(rows) == 45 else None
+
+
+def _source_dir() -> Path:
+    return Path(os.environ.get("FAITHGUARD_WORDNET_DIR", _DEFAULT_DIR))
+
+
+@lru_cache(maxsize=1)
+def exception_forms() -> dict[str, str]:
+    """Irregular inflections -> base form, from WordNet's ``*.exc`` files ("ran" -> "run", "mice" -> "mouse").
+
+    Read straight from the data folder (no nltk, a few milliseconds); the first base listed wins,
+    nouns before verbs before adjectives. Empty when WordNet is not installed.
+    """
+    out: dict[str, str] = {}
+    for name in ("noun.exc", "verb.exc", "adj.exc"):
+        try:
+            lines = (_source_dir() / name).read_text(encoding="utf-8").splitlines()
+        except OSError:
+            continue
+        for line in lines:
+            parts = line.split()
+            if len(parts) >= 2 and "_" not in parts[0]:
+                out.setdefault(parts[0], parts[1])
+    return out
+
+
+def _prepared_dir() -> Path | None:
+    """A folder nltk's reader accepts: the source itself when complete, else a built cache copy."""
+    source = _source_dir()
+    if not all((source / f).is_file() for f in _FILES):
+        return None
+    if (source / "lexnames").is_file():
+        return source
+    cache = Path(os.environ.get("FAITHGUARD_CACHE_DIR", Path.home() / ".cache" / "faithguard")) / "wordnet-3.0"
+    if (cache / "PROVENANCE").is_file():
+        return cache
+    lexnames = _lexnames_from_manpage(_MANPAGE)
+    if lexnames is None:
+        return None
+    tmp = cache.with_name(f"wordnet-3.0.tmp{os.getpid()}")
+    try:
+        tmp.mkdir(parents=True, exist_ok=True)
+        for name in _FILES + _EXC:
+            if (source / name).is_file():
+                shutil.copyfile(source / name, tmp / name)
+        (tmp / "lexnames").write_text(lexnames, encoding="utf-8")
+        (tmp / "PROVENANCE").write_text(
+            f"data files copied from {source}; lexnames rebuilt from {_MANPAGE} (WordNet 3.0, Princeton licence)\n",
+            encoding="utf-8",
+        )
+        if not cache.exists():
+            tmp.rename(cache)
+    except OSError:
+        return None
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return cache if (cache / "PROVENANCE").is_file() else None
+
+
+def _reader(wait: bool = False) -> Any | None:
+    """The loaded reader, or None. Without ``wait`` it never blocks: a lookup before WordNet is loaded
+    starts the load in the background and answers "don't know", so no check stalls past its budget
+    (``Guard.warmup`` / :func:`available` load it up front).
+    """
+    if "reader" in _state:
+        return _state["reader"]
+    if not wait:
+        preload()
+        return None
+    with _lock:
+        if "reader" not in _state:
+            _state["reader"] = _load()
+    return _state["reader"]
+
+
+def _load() -> Any | None:
+    try:
+        import nltk  # type: ignore[import-untyped]
+        from nltk.corpus.reader.wordnet import WordNetCorpusReader  # type: ignore[import-untyped]
+    except ImportError:
+        return None
+    prepared = _prepared_dir()
+    if prepared is None:
+        return None
+    root: Path = prepared
+
+    class _Reader(WordNetCorpusReader):  # type: ignore[misc]
+        """nltk's reader; the two start-up scans read the files with plain Python (about 20x faster)."""
+
+        def map_wn(self, version: str = "wordnet") -> None:
+            """No mapping to another WordNet version: this is the 3.0 data itself."""
+            return None
+
+        def _scan_satellites(self) -> None:
+            offsets: set[int] = set()
+            with open(root / "data.adj", encoding="utf-8") as fp:
+                for line in fp:
+                    fields = line.split(None, 3)
+                    if not line.startswith(" ") and len(fields) >= 3 and fields[2] == "s":
+                        offsets.add(int(fields[0]))
+            self.satellite_offsets = offsets
+
+        def _load_lemma_pos_offset_map(self) -> None:
+            # index.POS rows (wndb(5WN)): lemma pos synset_cnt p_cnt [ptr_symbol]*p_cnt sense_cnt
+            # tagsense_cnt synset_offset*synset_cnt
+            for suffix in self._FILEMAP.values():
+                with open(root / f"index.{suffix}", encoding="utf-8") as fp:
+                    for line in fp:
+                        if line.startswith(" "):
+                            continue
+                        f = line.split()
+                        n, p = int(f[2]), int(f[3])
+                        offsets = [int(x) for x in f[6 + p : 6 + p + n]]
+                        self._lemma_pos_offset_map[f[0]][f[1]] = offsets
+                        if f[1] == "a":
+                            self._lemma_pos_offset_map[f[0]]["s"] = [o for o in offsets if o in self.satellite_offsets]
+
+    if str(root) not in nltk.data.path:
+        nltk.data.path.append(str(root))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "multilingual functions are not available": not used here
+        try:
+            return _Reader(str(root), None)
+        except (OSError, ValueError, LookupError):
+            return None
+
+
+def preload() -> None:
+    """Start loading WordNet in a daemon thread (a few seconds), so the first check rarely waits for it."""
+    with _start_lock:
+        if "reader" in _state or "preload" in _state:
+            return
+        _state["preload"] = threading.Thread(target=_reader, args=(True,), name="faithguard-wordnet", daemon=True)
+    _state["preload"].start()
+
+
+def available() -> bool:
+    """Whether WordNet could be loaded (loads it, or waits for the preload, on first call)."""
+    return _reader(wait=True) is not None
+
+
+def _key(word: str) -> str:
+    return "_".join(word.strip().split())
+
+
+def type_synsets(noun: str) -> tuple[Any, ...]:
+    """The noun synsets a (possibly plural) common noun names ("rivers" -> river.n.01, ...)."""
+    wn = _reader()
+    if wn is None or not noun.strip():
+        return ()  # not cached: WordNet may still be loading
+    return _type_synsets(wn, noun)
+
+
+@lru_cache(maxsize=8192)
+def _type_synsets(wn: Any, noun: str) -> tuple[Any, ...]:
+    base = wn.morphy(_key(noun).lower(), "n") or _key(noun).lower()
+    return tuple(wn.synsets(base, "n"))
+
+
+def _ancestors(synset: Any) -> set[Any]:
+    return set(synset.closure(lambda s: s.instance_hypernyms() + s.hypernyms())) | {synset}
+
+
+def is_instance_of(name: str, noun: str) -> bool | None:
+    """Whether WordNet types ``name`` ("Ebro", "Francis Drake") as a ``noun`` ("river", "explorers").
+
+    True: a sense of the name is an instance (or a kind) of a sense of the noun. False: WordNet
+    knows the name and none of its senses is. None: WordNet is missing or knows neither word.
+    """
+    wn = _reader()
+    if wn is None:
+        return None
+    return _is_instance_of(wn, name, noun)
+
+
+def _proper_senses(wn: Any, name: str) -> list[Any]:
+    """The instance senses of a name whose most frequent sense is an instance (a proper noun).
+
+    "Ebro" -> [ebro.n.01]; "Red" (first a colour) and "welcome" -> []: a capitalised common word is
+    not read as the rare proper noun it can also be.
+    """
+    senses = wn.synsets(_key(name), "n")
+    if not senses or not senses[0].instance_hypernyms():
+        return []
+    return [s for s in senses if s.instance_hypernyms()]
+
+
+@lru_cache(maxsize=16384)
+def _is_instance_of(wn: Any, name: str, noun: str) -> bool | None:
+    types = _type_synsets(wn, noun) if noun.strip() else ()
+    if not types:
+        return None
+    senses = _proper_senses(wn, name)
+    if not senses:
+        return None
+    wanted = set(types)
+    return any(_ancestors(s) & wanted for s in senses)
+
+
+def related_forms(word: str) -> frozenset[str]:
+    """Synonyms in the word's most frequent sense and its own derived forms, lower case.
+
+    "circumnavigate" -> {"circumnavigation", "compass"}. Only the first sense per part of speech is
+    read, for the first part of speech that knows the word: rarer senses bring in unrelated words
+    ("head" for "question", "range" for "place").
+    """
+    wn = _reader()
+    if wn is None or not word.strip():
+        return frozenset()
+    return _related_forms(wn, word)
+
+
+@lru_cache(maxsize=16384)
+def _related_forms(wn: Any, word: str) -> frozenset[str]:
+    out: set[str] = set()
+    for pos in ("n", "v", "a"):
+        base = wn.morphy(_key(word).lower(), pos)
+        if base is None:
+            continue
+        for synset in wn.synsets(base, pos)[:1]:
+            for lemma in synset.lemmas():
+                out.add(lemma.name().replace("_", " ").lower())
+                if lemma.name().lower() == base:
+                    out.update(d.name().replace("_", " ").lower() for d in lemma.derivationally_related_forms())
+        break  # the first part of speech WordNet knows the word as (noun, then verb, then adjective)
+    out.discard(word.lower())
+    return frozenset(out)
+
+
+def located_in(name: str, place: str) -> bool | None:
+    """Whether WordNet places ``name`` ("Ebro", "Seville") inside ``place`` ("Spain") by part-holonymy.
+
+    True: some sense of the name is (part of part of ...) the place. False: WordNet locates the
+    name (it has holonyms) and never inside the place. None: WordNet is missing or cannot tell.
+    """
+    wn = _reader()
+    if wn is None:
+        return None
+    return _located_in(wn, name, place)
+
+
+@lru_cache(maxsize=16384)
+def _located_in(wn: Any, name: str, place: str) -> bool | None:
+    places = set(wn.synsets(_key(place), "n"))
+    senses = _proper_senses(wn, name)
+    if not places or not senses:
+        return None
+    located = False
+    for s in senses:
+        wholes = set(s.closure(lambda x: x.part_holonyms()))
+        if s in places or wholes & places:
+            return True
+        located = located or bool(wholes)
+    return False if located else None
