@@ -144,13 +144,24 @@ class Guard:
     def warmup(self) -> None:
         """Load models and indexes now (the decomposer's, detectors', knowledge sources', the judge's),
         so that no first call loads them inside its time budget. ``Guard()`` calls it unless
-        ``warmup=False``; the CLI, proxy and batch workers rely on that."""
-        targets: list[object] = [*self.decomposer_chain, *self.detectors, *self.knowledge_sources]
+        ``warmup=False``; the CLI, proxy and batch workers rely on that. A plugin whose warm-up fails
+        is recorded in :attr:`plugin_failures` (its calls then fail or time out, and say so); the
+        guard itself never fails to build because of it."""
+        targets: list[Decomposer | Detector | KnowledgeSource | Judge] = [
+            *self.decomposer_chain,
+            *self.detectors,
+            *self.knowledge_sources,
+        ]
         if self.judge is not None:
             targets.append(self.judge)
         for target in targets:
             if isinstance(target, Warmable):
-                target.warmup()
+                try:
+                    target.warmup()
+                except Exception as exc:  # noqa: BLE001 - a plugin's warm-up never breaks the guard
+                    self.registry.failures.append(
+                        plugins.PluginFailure(target.name, f"warmup failed: {type(exc).__qualname__}")
+                    )
 
     def inspect(
         self, query: str | None, documents: Sequence[Any] | None = None, messages: Sequence[Any] | None = None

@@ -186,3 +186,12 @@ def test_evaluations_name_the_evaluated_completion(otel) -> None:  # type: ignor
     assert list(chat.attributes["gen_ai.response.finish_reasons"]) == ["stop"]
     detect = [s for s in otel.spans.get_finished_spans() if s.name.startswith("detect ")]
     assert detect and all(s.attributes["openinference.span.kind"] == "EVALUATOR" for s in detect)
+
+
+def test_a_failing_warmup_is_recorded_not_raised() -> None:
+    class BrokenLoad(SlowLoadingDecomposer):
+        def warmup(self) -> None:
+            raise OSError("model files unreadable")
+
+    guard = bare_guard(decomposer=BrokenLoad(PARIS))
+    assert [(f.name, f.error) for f in guard.plugin_failures] == [("static", "warmup failed: OSError")]
