@@ -163,3 +163,13 @@ def test_synonyms_come_from_the_main_sense_only(word: str, other: str) -> None:
 def test_synonyms_of_the_main_sense_are_used() -> None:
     assert "circumnavigation" in wordnet.related_forms("circumnavigate")
     assert "world" in wordnet.related_forms("globe")
+
+
+@needs_wordnet
+def test_the_wordnet_folder_is_built_with_provenance(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("FAITHGUARD_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(wordnet, "_MANPAGE", tmp_path / "missing.gz")
+    root = wordnet._prepared_dir()
+    assert root is not None and (root / "PROVENANCE").is_file()
+    rows = (root / "lexnames").read_text(encoding="utf-8").splitlines()
+    assert len(rows) == 45 and "placeholders" in (root / "PROVENANCE").read_text(encoding="utf-8")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from helpers import judge, status_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -10,18 +11,18 @@ from faithguard.engine.names import find_names
 from faithguard.engine.places import contains, is_place
 from faithguard.engine.response import view_of
 from faithguard.engine.wordforms import stem
+from faithguard.engine.wordnet import exception_forms
+
+#: Irregular forms come from WordNet's exception lists (Debian wordnet-base).
+needs_exceptions = pytest.mark.skipif(not exception_forms(), reason="Debian wordnet-base not installed")
 
 
-def test_stem_is_symmetric_over_inflections() -> None:
+def test_stem_is_symmetric_over_regular_inflections() -> None:
     for a, b in [
         ("circumnavigated", "circumnavigate"),
         ("stories", "story"),
-        ("ran", "running"),
         ("used", "use"),
         ("churches", "church"),
-        ("wrote", "written"),
-        ("children", "child"),
-        ("making", "made"),
         ("stopped", "stops"),
     ]:
         assert stem(a) == stem(b), (a, b)
@@ -29,6 +30,13 @@ def test_stem_is_symmetric_over_inflections() -> None:
     assert stem("Python") == "python"
 
 
+@needs_exceptions
+def test_stem_is_symmetric_over_irregular_inflections() -> None:
+    for a, b in [("ran", "running"), ("wrote", "written"), ("children", "child"), ("making", "made")]:
+        assert stem(a) == stem(b), (a, b)
+
+
+@needs_exceptions
 def test_has_term_uses_stems_and_irregular_forms() -> None:
     view = view_of("She wrote three novels and the children were sailing home.")
     assert view.has_term("write") and view.has_term("novel") and view.has_term("child") and view.has_term("sail")
