@@ -37,7 +37,11 @@ def test_guard_uses_judge_and_caches_decomposition(chat_server, spans) -> None:
 
 def test_guard_degrades_when_judge_breaks(chat_server) -> None:
     server = chat_server(*[Reply(status=503, raw_body=json.dumps({"error": "down"}))] * 10)
-    guard = Guard(judge=JudgeConfig(base_url=server.base_url, model="m", max_retries=0), load_entrypoints=False)
+    guard = Guard(
+        judge=JudgeConfig(base_url=server.base_url, model="m", max_retries=0),
+        decomposer=("judge", "offline"),
+        load_entrypoints=False,
+    )
     report = guard.check("Name two rivers in France.", "The Loire and the Rhone.")
     assert report.judge == "degraded"
     assert report.judge_reason and "JudgeUnavailable" in report.judge_reason  # the type, never the body

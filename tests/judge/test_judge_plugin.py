@@ -93,7 +93,7 @@ def test_detector_nothing_pending_makes_no_call(ctx) -> None:
     transport = ScriptedTransport()
     ctx.judge = Judge(transport)
     judge_plugin.JudgeDetector().run(ctx)
-    assert ctx.judge_use.state == "ok" and transport.calls == []
+    assert ctx.judge_use.state == "unused" and transport.calls == []  # nothing was asked
 
 
 def test_detector_flags_injection(ctx, satisfaction_payload) -> None:

@@ -106,8 +106,7 @@ class JudgeDetector:
         if any(looks_like_injection(text) for text in untrusted):
             findings["prompt_injection"] = True
         pending = [c for c in ctx.constraints if c.status is Status.UNKNOWN and c.decided_by != "verifier"]
-        if not pending:
-            ctx.judge_use.record("ok", "no undecided constraint left for the judge")
+        if not pending:  # nothing asked: the judge state stays what earlier steps made it ("unused" if none)
             return DetectorResult(findings=findings)
         try:
             detailed = getattr(judge, "satisfy_detailed", None)
