@@ -12,7 +12,16 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 from faithguard.models import Constraint, Decomposition, DetectorResult, JudgeState, Message, Status, Verdict
 
-__all__ = ["CallContext", "Decomposer", "Detector", "Judge", "JudgeUse", "KnowledgeSource", "Warmable"]
+__all__ = [
+    "CallContext",
+    "Decomposer",
+    "Detector",
+    "Judge",
+    "JudgeUse",
+    "KnowledgeSource",
+    "RegisteredVerifier",
+    "Warmable",
+]
 
 Stage = Literal["input", "output"]
 
@@ -153,4 +162,17 @@ class Warmable(Protocol):
 
     def warmup(self) -> None:
         """Load what the first call would otherwise load inside its time budget."""
+        ...
+
+
+@runtime_checkable
+class RegisteredVerifier(Protocol):
+    """What ``register_verifiers`` takes: a deterministic check of one verifiable constraint type.
+
+    The core only needs its unique ``id``; the package that runs verifiers defines the rest.
+    """
+
+    @property
+    def id(self) -> str:
+        """The constraint type's id (IFEval / IFBench ids where they apply)."""
         ...

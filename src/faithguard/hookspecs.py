@@ -8,9 +8,8 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 if TYPE_CHECKING:
-    from faithguard.detector import Decomposer, Detector, KnowledgeSource
+    from faithguard.detector import Decomposer, Detector, KnowledgeSource, RegisteredVerifier
     from faithguard.models import Report
-    from faithguard.verifiers.registry import Verifier
 
 __all__ = ["PROJECT", "hookimpl", "hookspec"]
 
@@ -40,7 +39,7 @@ def register_judges(register: Callable[[str, Callable[..., Any]], None]) -> None
 
 
 @hookspec
-def register_verifiers(register: Callable[[Verifier], None]) -> None:
+def register_verifiers(register: Callable[[RegisteredVerifier], None]) -> None:
     """Register deterministic verifiers (id, exact check, optional request finder): ``register(verifier)``."""
 
 

@@ -18,9 +18,8 @@ from typing import Any
 import pluggy
 
 from faithguard import hookspecs
-from faithguard.detector import Decomposer, Detector, KnowledgeSource
+from faithguard.detector import Decomposer, Detector, KnowledgeSource, RegisteredVerifier
 from faithguard.errors import PluginError
-from faithguard.verifiers.registry import Verifier, VerifierRegistry
 
 __all__ = ["DEFAULT_PLUGINS", "ENTRY_POINT_GROUP", "PluginFailure", "Registry", "make_plugin_manager"]
 
@@ -55,7 +54,7 @@ class Registry:
     decomposers: dict[str, Decomposer] = field(default_factory=dict)
     knowledge_sources: list[KnowledgeSource] = field(default_factory=list)
     judges: dict[str, Callable[..., Any]] = field(default_factory=dict)
-    verifiers: VerifierRegistry = field(default_factory=VerifierRegistry)
+    verifiers: list[RegisteredVerifier] = field(default_factory=list)
     failures: list[PluginFailure] = field(default_factory=list)
 
 
@@ -140,8 +139,15 @@ def collect(pm: pluggy.PluginManager, failures: list[PluginFailure] | None = Non
     def add_judge(name: str, factory: Callable[..., Any]) -> None:
         reg.judges[name] = factory
 
-    def add_verifier(verifier: Verifier) -> None:
-        reg.verifiers.add(verifier)
+    verifier_ids: set[str] = set()
+
+    def add_verifier(verifier: RegisteredVerifier) -> None:
+        if not isinstance(verifier, RegisteredVerifier):
+            raise PluginError(repr(verifier)[:80], "does not implement the RegisteredVerifier protocol")
+        if verifier.id in verifier_ids:
+            raise PluginError(verifier.id, "a verifier with this id is already registered")
+        verifier_ids.add(verifier.id)
+        reg.verifiers.append(verifier)
 
     hooks: list[tuple[str, Callable[..., Any]]] = [
         ("register_detectors", add_detector),

@@ -36,7 +36,7 @@ class _InlinePlugin:
 
 def test_builtins_come_through_the_hook() -> None:
     pm, failures = plugins.make_plugin_manager(load_entrypoints=False)
-    reg = plugins.collect(pm, failures).verifiers
+    reg = VerifierRegistry(plugins.collect(pm, failures).verifiers)
     assert "creative:per_unit" in reg and "count:numbers" in reg and "keywords:existence" in reg
     assert len(reg) == len(set(reg.ids()))
 
@@ -44,7 +44,7 @@ def test_builtins_come_through_the_hook() -> None:
 def test_inline_plugin_is_detected_and_checked() -> None:
     pm, failures = plugins.make_plugin_manager(load_entrypoints=False)
     pm.register(_InlinePlugin(), name="acme")
-    reg = plugins.collect(pm, failures).verifiers
+    reg = VerifierRegistry(plugins.collect(pm, failures).verifiers)
     with use_registry(reg):
         specs = fv.detect("Reply SHOUTING, please.")
         assert [s.verifier for s in specs] == ["acme:shout"]

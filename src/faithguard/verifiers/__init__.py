@@ -52,7 +52,8 @@ def default_registry() -> VerifierRegistry:
             pm, failures = plugins.make_plugin_manager(defaults=False, load_entrypoints=True)
             if not pm.is_blocked(_BUILTIN_PLUGIN) and pm.get_plugin(_BUILTIN_PLUGIN) is None:
                 pm.register(importlib.import_module(_BUILTIN_PLUGIN), name=_BUILTIN_PLUGIN)
-            _DEFAULT.append(plugins.collect(pm, failures).verifiers)
+            found = plugins.collect(pm, failures).verifiers
+            _DEFAULT.append(VerifierRegistry(v for v in found if isinstance(v, Verifier)))
         return _DEFAULT[0]
 
 
