@@ -189,11 +189,19 @@ class FabricatedTermsDetector:
         seen = " ".join([ctx.query or "", ctx.sources_text or "", *asked]).lower()
         out: list[TermFinding] = []
         sources = self._answer_sources(ctx)
+        unknown: list[TermFinding] = []
         for cand in extract_candidates(response):
             if cand.source not in NAMED_SOURCES or cand.text.lower() in seen:
                 continue
             tf = resolve_term(cand.text, ctx, sources, name_like=True)
-            if tf.known is False and classify_terms(response, [cand.text])[cand.text] == "MENTIONED":
+            if tf.known is False:
+                unknown.append(tf)
+        if not unknown:
+            return out
+        # one acceptance pass over the response for all unbacked names (not one parse per name)
+        labels = classify_terms(response, [tf.term for tf in unknown])
+        for tf in unknown:
+            if labels.get(tf.term) == "MENTIONED":
                 out.append(tf.model_copy(update={"acceptance": "MENTIONED"}))
         return out
 

@@ -135,7 +135,8 @@ def _noun_chunk(chunk: Any, starts: frozenset[int], dos: tuple[int, ...] = ()) -
         return None
     doc = chunk.doc
     start, end = tokens[0].idx, tokens[-1].idx + len(tokens[-1].text)
-    text = doc.text[start:end]
+    # the span's own text: Doc.text would rebuild the whole document for every chunk (quadratic)
+    text = doc[tokens[0].i : tokens[-1].i + 1].text
     words = normalize(text).split()
     if not words or len(words) > _MAX_WORDS:
         return None
@@ -210,7 +211,7 @@ def _title_runs(doc: Any, starts: frozenset[int]) -> list[Candidate]:
             long_enough = len(capped) >= 2 or (first.i not in starts and _rare_word(first.text))
             if long_enough and not (len(run) == 1 and first.i in starts):
                 start, end = first.idx, last.idx + len(last.text)
-                out.append(Candidate(doc.text[start:end], start, end, "title_case"))
+                out.append(Candidate(doc[first.i : last.i + 1].text, start, end, "title_case"))
         run.clear()
 
     for tok in doc:
