@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from faithguard.terms.normalize import normalize
@@ -280,9 +281,14 @@ def extract_from_doc(doc: Any) -> list[Candidate]:
 
 
 def extract_candidates(text: str) -> list[Candidate]:
-    """Candidate terms in ``text`` using the shared spaCy pipeline."""
+    """Candidate terms in ``text`` using the shared spaCy pipeline (memoised by text: a pure function)."""
     if not text or not text.strip():
         return []
+    return list(_candidates_of(text))
+
+
+@lru_cache(maxsize=1024)
+def _candidates_of(text: str) -> tuple[Candidate, ...]:
     from faithguard.nlp import parse
 
-    return extract_from_doc(parse(text))
+    return tuple(extract_from_doc(parse(text)))
