@@ -56,10 +56,6 @@ class Decision:
         return HallucinationBlocked(self.report)
 
 
-def _get(obj: Any, key: str) -> Any:
-    return obj.get(key) if isinstance(obj, Mapping) else getattr(obj, key, None)
-
-
 class GuardedCall:
     """Input checks before, scoring after, for one LLM call.
 
@@ -161,26 +157,22 @@ class GuardedCall:
         )
 
     def record_output(self, span: Span, output: Any) -> None:
-        """GenAI response attributes (usage, response id and model) on the chat span."""
+        """GenAI response attributes (usage, response id and model, finish reasons) on the chat span."""
+        attrs = calls.response_attributes(output)
+        rid, model = attrs.get("gen_ai.response.id"), attrs.get("gen_ai.response.model")
+        if isinstance(rid, str):
+            self.response_id = rid
+        if isinstance(model, str):
+            self.model = self.model or model
         if not span.is_recording():
             return
         inp, out = calls.usage_of(output)
         if inp is not None:
-            span.set_attribute("gen_ai.usage.input_tokens", inp)
+            attrs["gen_ai.usage.input_tokens"] = inp
         if out is not None:
-            span.set_attribute("gen_ai.usage.output_tokens", out)
-        rid = _get(output, "id") if not isinstance(output, str) else None
-        if isinstance(rid, str):
-            span.set_attribute("gen_ai.response.id", rid)
-        model = _get(output, "model") if not isinstance(output, str) else None
-        if isinstance(model, str):
-            span.set_attribute("gen_ai.response.model", model)
-            self.model = self.model or model
-        if isinstance(rid, str):
-            self.response_id = rid
-        reasons = _finish_reasons(output)
-        if reasons:
-            span.set_attribute("gen_ai.response.finish_reasons", reasons)
+            attrs["gen_ai.usage.output_tokens"] = out
+        if attrs:
+            span.set_attributes(attrs)
 
     def fail(self, exc: BaseException) -> None:
         """The LLM call failed: close the guard span with the error."""
@@ -260,16 +252,6 @@ class GuardedCall:
         if self.root is not None and not self._ended:
             self._ended = True
             self.root.end()
-
-
-def _finish_reasons(output: Any) -> list[str]:
-    if output is None or isinstance(output, str | bytes):
-        return []
-    choices = _get(output, "choices")
-    if isinstance(choices, Sequence) and not isinstance(choices, str):
-        return [str(r) for r in (_get(c, "finish_reason") for c in choices) if isinstance(r, str)]
-    stop = _get(output, "stop_reason")  # Anthropic
-    return [stop] if isinstance(stop, str) else []
 
 
 def _has_user_turn(messages: Any) -> bool:

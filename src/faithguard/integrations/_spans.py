@@ -16,11 +16,6 @@ A_TOOL_CALLS = "faithguard.tool_calls"
 def record_response(call: GuardedCall, span: Any, output: Any) -> None:
     """Usage, response id and model, finish reasons and tool calls of an LLM result on its chat span."""
     call.record_output(span, output)
-    if not span.is_recording():
-        return
-    attrs = calls.response_attributes(output)
     tools = calls.tool_calls_of(output)
-    if tools:
-        attrs[A_TOOL_CALLS] = len(tools)
-    if attrs:
-        span.set_attributes(attrs)
+    if tools and span.is_recording():
+        span.set_attribute(A_TOOL_CALLS, len(tools))
