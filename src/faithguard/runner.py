@@ -193,12 +193,14 @@ class Run:
         seconds = limit if limit and limit > 0 else None
         t0 = time.perf_counter()
         error: BaseException | None = None
+        error_type = ""  # set with error: "timeout", "stuck" or the exception's class
         result: Any = None
         budget = _Budget(name, seconds)
         work = functools.partial(contextvars.copy_context().run, _under_budget, budget, fn)
         future: Future[Any] | None
         if self.pool.stuck(name):
             error = DetectorError(name, "not run: earlier calls are still running past their budget")
+            error_type = "stuck"
             future = None
         else:
             try:
@@ -215,21 +217,20 @@ class Run:
             if future is not None:
                 self.pool.abandon(name, future)
             error = DetectorError(name, f"timed out after {limit:g}s")
+            error_type = "timeout"
         except Skipped as exc:
             self.skipped[name] = _safe_message(exc, self.telemetry.capture_content)
             self.telemetry.record_skip(name, stage)
             return None, False
         except Exception as exc:  # noqa: BLE001 - a plugin failure never breaks the call
-            error = exc
-        self.telemetry.record_detector(
-            name, stage, time.perf_counter() - t0, _error_type(error) if error is not None else None
-        )
+            error, error_type = exc, _error_type(exc)
+        self.telemetry.record_detector(name, stage, time.perf_counter() - t0, error_type if error else None)
         if error is not None:
             self.errors.append(
                 DetectorFailure(
                     detector=name,
                     stage=stage,
-                    error_type=_error_type(error),
+                    error_type=error_type,
                     message=_safe_message(error, self.telemetry.capture_content),
                 )
             )
@@ -384,11 +385,8 @@ def observer_failure(name: str, exc: BaseException) -> DetectorFailure:
 
 
 def _error_type(exc: BaseException) -> str:
-    if isinstance(exc, BudgetSpent) or (isinstance(exc, DetectorError) and "timed out" in str(exc)):
-        return "timeout"
-    if isinstance(exc, DetectorError) and "not run" in str(exc):
-        return "stuck"
-    return type(exc).__qualname__
+    """A raised exception's label: ``timeout`` for a plugin stopped at a checkpoint, else its class."""
+    return "timeout" if isinstance(exc, BudgetSpent) else type(exc).__qualname__
 
 
 def _safe_message(exc: BaseException, capture_content: bool = False) -> str:
