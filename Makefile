@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.faithguard-installed
 DATA   ?= ../shared/data
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: demo test lint typecheck floors eval eval-judge bench clean
+.PHONY: demo test lint typecheck floors eval eval-judge bench audit clean
 
 $(STAMP): pyproject.toml plugins/faithguard-refusal/pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "faithguard needs Python >= 3.11")'
@@ -57,8 +57,13 @@ eval-judge: $(STAMP)
 	$(BIN)/python benchmarks/eval_infobench.py --data $(DATA) --judge
 	$(BIN)/python benchmarks/eval_llmbar.py --data $(DATA) --judge
 
+## audit: growth audits (every module-level regex, and check_constraint, scale linearly on long runs).
+## They compare CPU times, so they live here and not in the test suite (no timing is asserted in tests).
+audit: $(STAMP)
+	$(BIN)/python -m pytest -q benchmarks/audit
+
 ## bench: speed figures (one process, warm) and load tests on loopback
-bench: $(STAMP)
+bench: $(STAMP) audit
 	@# the offline default: the optional embedding layer is off here even when `make eval` installed its
 	@# model (bench_embeddings.py times it on its own)
 	@for f in benchmarks/bench_*.py; do echo "== $$f"; \

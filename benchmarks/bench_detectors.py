@@ -1,27 +1,28 @@
-"""Per-detector cost inside a full offline `Guard(judge=None).check` (60-word query, 400-word response).
+"""Per-detector cost inside a full offline ``Guard(judge=None).check`` on the dev traffic (both split parts).
 
-Run from the repo root: ``PYTHONPATH=src python benchmarks/bench_detectors.py [--n 60]``. Each registered
-detector is wrapped in a timer; the decomposer is timed on new queries (no cache) and on the repeated one.
+Run from the repo root: ``PYTHONPATH=src python benchmarks/bench_detectors.py --data ../shared/data [--limit 200]``.
+Each registered detector and the decomposer are wrapped in a timer that records wall time and the CPU time
+of the thread they run in (``time.thread_time``), first on new queries (every query-keyed cache cold for
+it), then on the same calls again (cached query). The process pins itself to one core when it can.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _machine import machine, pct
-from bench_check import QUERY, response
+from _machine import load_line, machine, pct, pin_to_one_core
+from traffic import default_data, distinct_queries, load_traffic
 
 
 class _Timed:
-    """A detector wrapper that records the wall time of every run() call."""
+    """A detector wrapper that records (wall ms, thread CPU ms) of every run() call."""
 
-    def __init__(self, inner: Any, sink: dict[str, list[float]]) -> None:
+    def __init__(self, inner: Any, sink: dict[str, list[tuple[float, float]]]) -> None:
         self.inner = inner
         self.name = inner.name
         self.stage = inner.stage
@@ -30,67 +31,74 @@ class _Timed:
         self.sink = sink
 
     def run(self, ctx: Any) -> Any:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.thread_time()
         try:
             return self.inner.run(ctx)
         finally:
-            self.sink.setdefault(self.name, []).append((time.perf_counter() - t0) * 1000)
+            row = ((time.perf_counter() - t0) * 1000, (time.thread_time() - c0) * 1000)
+            self.sink.setdefault(self.name, []).append(row)
 
 
-def _table(title: str, samples: dict[str, list[float]], total: list[float]) -> None:
+class _TimedDecomposer:
+    """A decomposer wrapper that records (wall ms, thread CPU ms) of every decompose() call (cache misses only)."""
+
+    def __init__(self, inner: Any, sink: dict[str, list[tuple[float, float]]]) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.timeout = getattr(inner, "timeout", None)
+        self.sink = sink
+
+    def decompose(self, ctx: Any) -> Any:
+        t0, c0 = time.perf_counter(), time.thread_time()
+        try:
+            return self.inner.decompose(ctx)
+        finally:
+            row = ((time.perf_counter() - t0) * 1000, (time.thread_time() - c0) * 1000)
+            self.sink.setdefault(f"(decomposer {self.name})", []).append(row)
+
+
+def _table(title: str, samples: dict[str, list[tuple[float, float]]], n: int) -> None:
     print(f"\n{title}")
-    print(f"{'detector':<28}{'stage':<8}{'p50 ms':>9}{'p99 ms':>9}")
-    for name, vals in sorted(samples.items(), key=lambda kv: -pct(kv[1], 0.5)):
-        stage = _STAGES.get(name, "")
-        print(f"{name:<28}{stage:<8}{pct(vals, 0.5):>9.2f}{pct(vals, 0.99):>9.2f}")
-    print(f"{'whole check':<36}{pct(total, 0.5):>9.2f}{pct(total, 0.99):>9.2f}")
-
-
-_STAGES: dict[str, str] = {}
+    print(f"{'stage':<33}{'calls':>6}{'CPU mean':>10}{'CPU p50':>9}{'CPU p99':>9}{'wall p50':>10}{'wall p99':>10} (ms)")
+    for name, rows in sorted(samples.items(), key=lambda kv: -sum(r[1] for r in kv[1])):
+        cpu, wall = [r[1] for r in rows], [r[0] for r in rows]
+        print(
+            f"{name:<34}{len(rows):>6}{sum(cpu) / n:>10.2f}{pct(cpu, 0.5):>9.2f}{pct(cpu, 0.99):>9.2f}"
+            f"{pct(wall, 0.5):>10.2f}{pct(wall, 0.99):>10.2f}"
+        )
+    print("(CPU mean: the stage's CPU per check over all checks, including checks it did not run in)")
 
 
 def main() -> int:
     """Entry point."""
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--n", type=int, default=60, help="timed checks per scenario")
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", type=Path, default=default_data(), help="the shared dev sets (default ../shared/data)")
+    ap.add_argument("--limit", type=int, default=200, help="distinct queries timed (0: all)")
+    ap.add_argument("--no-pin", action="store_true", help="do not pin to one core")
     args = ap.parse_args()
     from faithguard import Guard
-    from faithguard.nlp import get_nlp
 
-    get_nlp()
+    pinned = "not pinned (--no-pin)" if args.no_pin else pin_to_one_core()
+    calls = distinct_queries(load_traffic(args.data)[0])
+    if args.limit:
+        calls = calls[: args.limit]
+    if not calls:
+        print(f"no traffic under {args.data}: pass --data (the shared dev sets)")
+        return 1
     guard = Guard(judge=None)
-    samples: dict[str, list[float]] = {}
+    samples: dict[str, list[tuple[float, float]]] = {}
     guard.detectors = [_Timed(d, samples) for d in guard.detectors]  # type: ignore[misc]
-    _STAGES.update({d.name: d.stage for d in guard.detectors})
-    print(f"machine: {machine()}; load average {os.getloadavg()[0]:.2f}")
-    print(f"query: {len(QUERY.split())} words; response: ~{len(response(0).split())} words; n={args.n}")
-    for i in range(10):
-        guard.check(QUERY, response(10_000 + i))
-    for scenario, make_query in (
-        ("repeated query (decomposition cached), new response each time", lambda i: QUERY),
-        ("new query each time (decomposition not cached)", lambda i: QUERY + f" Number them from {i}."),
-    ):
+    guard.decomposer_chain = [_TimedDecomposer(d, samples) for d in guard.decomposer_chain]  # type: ignore[misc]
+    print(f"machine: {machine()}; CPU pinning: {pinned}")
+    print(f"load at start: {load_line()}")
+    print(f"traffic: {len(calls)} distinct dev queries with their real answers (study and holdout parts)")
+    guard.check("Describe two ways a bakery could waste less food.", "Bake smaller batches and donate leftovers.")
+    for title in ("new query (first check of each query in this process)", "cached query (the same calls again)"):
         samples.clear()
-        total: list[float] = []
-        dec: list[float] = []
-        for i in range(args.n):
-            q = make_query(i)
-            t0 = time.perf_counter()
-            guard.check(q, response(20_000 + i))
-            total.append((time.perf_counter() - t0) * 1000)
-            t1 = time.perf_counter()
-            guard._cached_decompose(guard._start(q, None, None))(guard.decomposer)
-            dec.append((time.perf_counter() - t1) * 1000)
-        if "new query" in scenario:
-            samples["(decomposer, cached rerun)"] = dec
-        _table(scenario, samples, total)
-    uncached: list[float] = []
-    for i in range(args.n):
-        q = QUERY + f" Variant {i}."
-        t0 = time.perf_counter()
-        guard.decomposer.decompose(guard._start(q, None, None).ctx)
-        uncached.append((time.perf_counter() - t0) * 1000)
-    print(f"\noffline decomposer on a new query: p50 {pct(uncached, 0.5):.2f} ms  p99 {pct(uncached, 0.99):.2f} ms")
+        for call in calls:
+            guard.check(call.query, call.response, documents=list(call.documents) or None)
+        _table(title, samples, len(calls))
+    print(f"\nload at end: {load_line()}")
     guard.close()
     return 0
 

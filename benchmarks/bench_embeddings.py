@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _split import KEYS, split_rows
 
 from faithguard.semantic._encoder import Encoder
+from faithguard.semantic.detector import MAX_TOKENS
 
 
 def _auroc(scores: list[float], labels: list[int]) -> float:
@@ -56,16 +57,18 @@ class OnnxL3:
         self.sess = ort.InferenceSession(str(self.path), opts)
         self.tok = tokenizer_from
 
-    def encode(self, texts: list[str]) -> Any:
-        rows = []
-        for ids in self.tok.ids(texts):
-            out = self.sess.run(
-                None, {"input_ids": np.array([ids]), "attention_mask": np.ones((1, len(ids)), np.int64)}
-            )
-            tokens = next(o for o in out if o.ndim == 3)[0]
-            v = tokens.mean(axis=0)
-            rows.append(v / np.linalg.norm(v))
-        return np.array(rows, dtype=np.float32)
+    def encode(self, texts: list[str], max_tokens: int | None = None) -> Any:
+        batch = self.tok.ids(texts, max_tokens)
+        n = max(len(x) for x in batch)
+        ids = np.zeros((len(batch), n), np.int64)
+        mask = np.zeros((len(batch), n), np.int64)
+        for row, seq in enumerate(batch):
+            ids[row, : len(seq)] = seq
+            mask[row, : len(seq)] = 1
+        out = self.sess.run(None, {"input_ids": ids, "attention_mask": mask})
+        tokens = next(o for o in out if o.ndim == 3)
+        pooled = (tokens * mask[..., None]).sum(axis=1) / mask.sum(axis=1, keepdims=True)
+        return (pooled / np.linalg.norm(pooled, axis=1, keepdims=True)).astype(np.float32)
 
 
 def _load(data: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -81,7 +84,7 @@ def _load(data: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
 def _value(model: Any, llm: list[dict[str, Any]], info: list[dict[str, Any]]) -> tuple[float, float, float]:
     acc = adv = n_adv = 0.0
     for row in llm:
-        e = model.encode([row["input"], row["output_1"], row["output_2"]])
+        e = model.encode([row["input"], row["output_1"], row["output_2"]], MAX_TOKENS)
         s1, s2 = float(e[0] @ e[1]), float(e[0] @ e[2])
         good, bad = (s1, s2) if row["label"] == 1 else (s2, s1)
         point = 1.0 if good > bad else 0.5 if good == bad else 0.0
@@ -92,7 +95,7 @@ def _value(model: Any, llm: list[dict[str, Any]], info: list[dict[str, Any]]) ->
     scores, labels = [], []
     for row in info:
         request = (row["instruction"] + "\n" + row["input"]).strip()
-        e = model.encode([request, row["output"]])
+        e = model.encode([request, row["output"]], MAX_TOKENS)
         scores.append(float(e[0] @ e[1]))
         labels.append(int(all(v is True for v in row["eval"])))
     return acc / len(llm), adv / max(n_adv, 1), _auroc(scores, labels)
@@ -111,20 +114,20 @@ def guard_latency(info: list[dict[str, Any]]) -> None:
         t = time.perf_counter()
         SemanticDetector().warmup()  # model load outside the timed checks (Guard.warmup() will do this)
         load = time.perf_counter() - t
-        new, again = [], []
-        for row in rows:
-            t = time.perf_counter()
-            guard.check(row["instruction"], row["output"], documents=[row["input"]] if row["input"] else None)
-            new.append(time.perf_counter() - t)
-        for row in rows:
-            t = time.perf_counter()
-            guard.check(row["instruction"], row["output"], documents=[row["input"]] if row["input"] else None)
-            again.append(time.perf_counter() - t)
+        new, again, new_cpu, again_cpu = [], [], [], []
+        for times, cpus in ((new, new_cpu), (again, again_cpu)):
+            for row in rows:
+                t, c = time.perf_counter(), time.process_time()
+                guard.check(row["instruction"], row["output"], documents=[row["input"]] if row["input"] else None)
+                times.append(time.perf_counter() - t)
+                cpus.append(time.process_time() - c)
         guard.close()
         print(
-            f"guard check, split=study rows, pinned to 1 core, {name}: new query p50 {np.median(new) * 1000:.0f} ms "
-            f"p90 {np.percentile(new, 90) * 1000:.0f} ms; same query+answer again p50 {np.median(again) * 1000:.0f} ms "
-            f"(model load {load:.2f} s when first loaded)"
+            f"guard check, split=study rows, pinned to 1 core, load average {os.getloadavg()[0]:.1f}, {name}: "
+            f"new query p50 {np.median(new) * 1000:.0f} ms wall / {np.median(new_cpu) * 1000:.0f} ms CPU, "
+            f"p90 {np.percentile(new, 90) * 1000:.0f} ms wall / {np.percentile(new_cpu, 90) * 1000:.0f} ms CPU; "
+            f"same query+answer again p50 {np.median(again) * 1000:.0f} ms wall / "
+            f"{np.median(again_cpu) * 1000:.0f} ms CPU (model load {load:.2f} s when first loaded)"
         )
 
 
@@ -158,18 +161,22 @@ def main() -> None:
     sizes = {"L6 numpy": (l6_dir / "model.safetensors").stat().st_size, "L3 onnx": l3.path.stat().st_size}
     probe = ["Write a short poem about the sea in three stanzas.", "The sea is wide and grey. " * 6]
     threads = os.environ.get("OMP_NUM_THREADS", "default")
+    sess_opts = "intra_op_num_threads=1"
+    print(f"onnxruntime session: {sess_opts}; numpy BLAS threads from OMP_NUM_THREADS")
     print(f"machine: {os.cpu_count()} cpus, load average {os.getloadavg()[0]:.1f}, OMP threads={threads}")
     print(f"L6 numpy RSS growth at load ~{rss_l6 / 1024:.0f} MB")
     for name, model, load in (("L6 numpy", l6, load_l6), ("L3 onnx", l3, load_l3)):
-        times = []
+        times, cpus = [], []
         for _ in range(30):
-            t = time.perf_counter()
-            model.encode(probe)
+            t, c = time.perf_counter(), time.process_time()
+            model.encode(probe, MAX_TOKENS)
             times.append(time.perf_counter() - t)
+            cpus.append(time.process_time() - c)
         acc, adv, auc = _value(model, llm, info)
         print(
-            f"{name}: size {sizes[name] / 1e6:.0f} MB, load {load:.2f} s, encode 2 texts p50 "
-            f"{np.median(times) * 1000:.1f} ms | split=study LLMBar acc {acc:.3f} (adversarial {adv:.3f}), "
+            f"{name}: size {sizes[name] / 1e6:.0f} MB, load {load:.2f} s, encode 2 texts of <= {MAX_TOKENS} tokens p50 "
+            f"{np.median(times) * 1000:.1f} ms wall / {np.median(cpus) * 1000:.1f} ms CPU | "
+            f"split=study LLMBar acc {acc:.3f} (adversarial {adv:.3f}), "
             f"InFoBench cos AUROC {auc:.3f}"
         )
 

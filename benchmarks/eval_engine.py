@@ -6,6 +6,7 @@ Run from the repo root: ``PYTHONPATH=src python benchmarks/eval_engine.py [--dat
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import sys
 from collections import Counter
@@ -129,6 +130,82 @@ def eval_golden(cases: list[dict[str, Any]], label: str) -> None:
     print("  (precision counts only categories the case lists; constraints the golden file does not name count as FP)")
 
 
+#: The request-side modules whose hand-typed English is counted (issue 11).
+REQUEST_MODULES = ("decompose", "roles", "places", "names", "lexicon", "split", "parts", "query_ents", "timespan")
+_RE_CALLS = frozenset({"compile", "search", "match", "fullmatch", "finditer", "findall", "sub", "subn", "split"})
+
+
+def _strings(node: ast.AST) -> list[str]:
+    return [n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+
+
+def _regex_call(node: ast.AST) -> bool:
+    """A call ``re.<compile|search|...>(pattern, ...)``."""
+    if not isinstance(node, ast.Call) or not node.args or not isinstance(node.func, ast.Attribute):
+        return False
+    func = node.func
+    return isinstance(func.value, ast.Name) and func.value.id == "re" and func.attr in _RE_CALLS
+
+
+def inventory_module(source: str) -> Counter[str]:
+    """Regex call sites, their alternatives (spliced module-level fragments included) and literal word tables
+    of 5+ entries (``words("...")`` blocks, string sets/lists/tuples, string-keyed dicts) in one module."""
+    tree = ast.parse(source)
+    out: Counter[str] = Counter()
+    inside: set[int] = set()
+    for node in ast.walk(tree):
+        if id(node) in inside:
+            continue
+        if _regex_call(node):
+            assert isinstance(node, ast.Call)
+            out["regex sites"] += 1
+            out["alternatives"] += "".join(_strings(node.args[0])).count("|") + 1
+            continue
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "words":
+            n = len(" ".join(_strings(node)).split())
+            if n >= 5:
+                out["word tables"] += 1
+                out["table entries"] += n
+                inside.update(id(x) for x in ast.walk(node))
+            continue
+        if isinstance(node, (ast.Set, ast.List, ast.Tuple, ast.Dict)):
+            elts = node.keys if isinstance(node, ast.Dict) else node.elts
+            n = sum(1 for e in elts if isinstance(e, ast.Constant) and isinstance(e.value, str))
+            if n >= 5:
+                if isinstance(node, ast.Dict):  # values holding whitespace-separated name blocks
+                    n += sum(
+                        len(str(v.value).split()) - 1
+                        for v in node.values
+                        if isinstance(v, ast.Constant) and len(str(v.value).split()) > 3
+                    )
+                out["word tables"] += 1
+                out["table entries"] += n
+                inside.update(id(x) for x in ast.walk(node))
+    for stmt in tree.body:  # regex fragments spliced into patterns through f-strings
+        if isinstance(stmt, ast.Assign) and id(stmt.value) not in inside and not isinstance(stmt.value, ast.Call):
+            pattern = "".join(_strings(stmt.value))
+            if pattern.count("|") >= 2:
+                out["alternatives"] += pattern.count("|") + 1
+    return out
+
+
+def _row(counts: Counter[str]) -> str:
+    keys = ("regex sites", "alternatives", "word tables", "table entries")
+    return "".join(f"{counts[k]:>6}" for k in keys)
+
+
+def print_inventory() -> None:
+    """Hand-typed English left in the request-side engine modules (issue 11 asks for it to shrink)."""
+    total: Counter[str] = Counter()
+    print("\nHand-typed English in the request-side engine modules (regex sites / alternatives / tables / entries)")
+    for name in REQUEST_MODULES:
+        path = ROOT / "src" / "faithguard" / "engine" / f"{name}.py"
+        counts = inventory_module(path.read_text(encoding="utf-8"))
+        total.update(counts)
+        print(f"  {name:<12}" + _row(counts))
+    print(f"  {'total':<12}" + _row(total))
+
+
 def main() -> int:
     """Entry point."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -139,6 +216,7 @@ def main() -> int:
     eval_golden(load_golden(), "Golden set (tests/engine/golden_queries.json, developed against)")
     heldout = json.loads((ROOT / "tests" / "engine" / "golden_heldout.json").read_text(encoding="utf-8"))
     eval_golden(heldout, "Held-out golden set (tests/engine/golden_heldout.json, written after tuning, not tuned on)")
+    print_inventory()
     return 0
 
 

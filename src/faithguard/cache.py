@@ -16,7 +16,16 @@ from typing import Any, Generic, TypeVar, cast
 
 from cachetools import TTLCache
 
-__all__ = ["CacheStats", "SingleFlightCache"]
+__all__ = ["ANSWER_CACHE_SIZE", "QUERY_CACHE_SIZE", "CacheStats", "SingleFlightCache"]
+
+#: Entries in every cache keyed by a request (the Guard's decomposition cache, the shared query parse, the
+#: request's term candidates, the decomposer's own memos): one size for all, so a query one of them holds
+#: is not recomputed because a smaller one dropped it. With more distinct queries than this in rotation a
+#: check is a new-query check, as it should be, rather than a cached one at three times the cost.
+QUERY_CACHE_SIZE = 2048
+#: Entries in caches keyed by an answer (the names an answer introduces): an answer is re-checked only when
+#: the same call is retried, so these stay smaller than the query caches.
+ANSWER_CACHE_SIZE = 512
 
 V = TypeVar("V")
 _MISS: Any = object()

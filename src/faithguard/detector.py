@@ -7,6 +7,9 @@ directly, in a deterministic order (``order`` then ``name``).
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -21,9 +24,16 @@ __all__ = [
     "KnowledgeSource",
     "RegisteredVerifier",
     "Warmable",
+    "guard_verifiers",
+    "verifier_scope",
 ]
 
 Stage = Literal["input", "output"]
+
+#: The verifiers registered with the guard whose call is running in this context (see verifier_scope).
+_GUARD_VERIFIERS: ContextVar[tuple[RegisteredVerifier, ...] | None] = ContextVar(
+    "faithguard_guard_verifiers", default=None
+)
 
 _JUDGE_RANK: dict[str, int] = {"unused": 0, "ok": 1, "skipped": 2, "degraded": 3}
 
@@ -176,3 +186,23 @@ class RegisteredVerifier(Protocol):
     def id(self) -> str:
         """The constraint type's id (IFEval / IFBench ids where they apply)."""
         ...
+
+
+def guard_verifiers() -> tuple[RegisteredVerifier, ...] | None:
+    """The verifiers registered with the guard running the current call; None outside a guarded call.
+
+    A package that runs verifiers reads this so that a verifier plugin given to one guard (through its
+    plugin manager) is used by that guard's calls only, and a guard that blocks a verifier plugin
+    does not run it.
+    """
+    return _GUARD_VERIFIERS.get()
+
+
+@contextmanager
+def verifier_scope(verifiers: tuple[RegisteredVerifier, ...] | None) -> Iterator[None]:
+    """Make ``verifiers`` what :func:`guard_verifiers` returns in this context (None: no guard scope)."""
+    token = _GUARD_VERIFIERS.set(verifiers)
+    try:
+        yield
+    finally:
+        _GUARD_VERIFIERS.reset(token)

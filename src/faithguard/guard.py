@@ -89,6 +89,8 @@ class Guard:
             plugin_manager, failures = plugins.make_plugin_manager(load_entrypoints=load_entrypoints)
         self.plugin_manager = plugin_manager
         self.registry = plugins.collect(plugin_manager, failures)
+        #: What this guard's calls see through detector.guard_verifiers() (fixed once plugins are collected).
+        self._verifiers = tuple(self.registry.verifiers)
         chosen = list(self.registry.detectors) + list(extra_detectors)
         allowed = set(detectors) if detectors is not None else None
         excluded = set(exclude)
@@ -280,7 +282,13 @@ class Guard:
             judge=self.judge,
             knowledge_sources=self.knowledge_sources,
         )
-        return Run(ctx=ctx, telemetry=self.telemetry, pool=self._pool, default_timeout=self.detector_timeout)
+        return Run(
+            ctx=ctx,
+            telemetry=self.telemetry,
+            pool=self._pool,
+            default_timeout=self.detector_timeout,
+            verifiers=self._verifiers,
+        )
 
     def _decomposer_chain(self) -> list[Decomposer]:
         return list(self.decomposer_chain)

@@ -32,6 +32,8 @@ __all__ = ["Decision", "GuardedCall"]
 
 #: Reason recorded when the model answered with tool calls instead of text.
 TOOL_CALL_REASON = "tool_call: the model asked for a tool; there is no answer to score yet"
+#: Why a failed call's report is undetermined (followed by the exception's type, never its message).
+CALL_FAILED_REASON = "call_failed: the LLM call failed; there is no answer to score"
 
 
 @dataclass
@@ -175,7 +177,18 @@ class GuardedCall:
             span.set_attributes(attrs)
 
     def fail(self, exc: BaseException) -> None:
-        """The LLM call failed: close the guard span with the error."""
+        """The LLM call failed: an ``undetermined`` report (reason ``call_failed``), span closed with the error.
+
+        The report reaches telemetry, ``on_report`` observers and :attr:`report` like any other, so a
+        dashboard sees failed calls as undetermined instead of losing them. Only the exception's type
+        is recorded, never its message.
+        """
+        if self.run is not None and self.root is not None and not self._ended and self.report is None:
+            self.run.undetermined.append(f"{CALL_FAILED_REASON} ({type(exc).__name__})")
+            report = self.run.report("", self.guard.weights, self.model)
+            self.guard.telemetry.record_report(self.root, report, self.guard.name, self.response_id)
+            self.guard._notify(report)
+            self._deliver(report)
         if self.root is not None and not self._ended:
             mark_error(self.root, exc)
         self.end()
@@ -239,13 +252,16 @@ class GuardedCall:
                 guard._notify(report)
         finally:
             self.end()
+        self._deliver(report)
+        return report
+
+    def _deliver(self, report: Report) -> None:
         self.report = report
         if self.on_report is not None:
             try:
                 self.on_report(report)
             except Exception as exc:  # noqa: BLE001 - a user callback never breaks the call
                 report.errors.append(observer_failure("on_report", exc))
-        return report
 
     def end(self) -> None:
         """End the root span (idempotent)."""

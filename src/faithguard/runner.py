@@ -28,7 +28,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from faithguard.detector import CallContext, Decomposer, Detector
+from faithguard.detector import CallContext, Decomposer, Detector, RegisteredVerifier, verifier_scope
 from faithguard.errors import BudgetSpent, ConfigError, DetectorError, Skipped
 from faithguard.models import (
     Decomposition,
@@ -41,7 +41,7 @@ from faithguard.models import (
 )
 from faithguard.telemetry import A_DETECTOR, A_STAGE, Telemetry, mark_error
 
-__all__ = ["MAX_ABANDONED_PER_PLUGIN", "IsolationPool", "Run", "checkpoint"]
+__all__ = ["MAX_ABANDONED_PER_PLUGIN", "IsolationPool", "Run", "checkpoint", "remaining_budget"]
 
 #: Abandoned (timed-out, still running) calls one plugin may hold before it is reported stuck.
 MAX_ABANDONED_PER_PLUGIN = 2
@@ -73,6 +73,18 @@ def checkpoint() -> None:
     budget = _BUDGET.get()
     if budget is not None and budget.spent():
         raise BudgetSpent(budget.name, "time budget spent; stopped at a checkpoint")
+
+
+def remaining_budget() -> float | None:
+    """Seconds left in the budget of the plugin call running in this thread; None outside one or unbounded.
+
+    A plugin that waits on something slow (the LLM judge) caps its wait with this, so its own
+    offline result is returned before the guard abandons the call.
+    """
+    budget = _BUDGET.get()
+    if budget is None or budget.deadline is None:
+        return None
+    return 0.0 if budget.cancelled.is_set() else max(0.0, budget.deadline - time.monotonic())
 
 
 def _under_budget(budget: _Budget, fn: Callable[[], Any]) -> Any:
@@ -185,6 +197,8 @@ class Run:
     answer_label: Literal["valid", "hallucination", "irrelevant"] | None = None
     #: How many of ctx.verdicts came from the input stage.
     input_verdicts: int = 0
+    #: The guard's registered verifiers, visible to plugins through detector.guard_verifiers().
+    verifiers: tuple[RegisteredVerifier, ...] | None = None
     started: float = field(default_factory=time.perf_counter)
 
     def call_isolated(self, name: str, stage: Any, timeout: float | None, fn: Callable[[], Any]) -> tuple[Any, bool]:
@@ -196,7 +210,9 @@ class Run:
         error_type = ""  # set with error: "timeout", "stuck" or the exception's class
         result: Any = None
         budget = _Budget(name, seconds)
-        work = functools.partial(contextvars.copy_context().run, _under_budget, budget, fn)
+        with verifier_scope(self.verifiers):
+            context = contextvars.copy_context()
+        work = functools.partial(context.run, _under_budget, budget, fn)
         future: Future[Any] | None
         if self.pool.stuck(name):
             error = DetectorError(name, "not run: earlier calls are still running past their budget")
@@ -237,12 +253,20 @@ class Run:
             return None, False
         return result, True
 
+    def timeout_for(self, plugin: object) -> float | None:
+        """The plugin's own timeout; for one that calls the configured judge, at least the judge's budget."""
+        timeout = plugin.timeout if isinstance(plugin, _Timed) else None
+        judge = self.ctx.judge
+        if isinstance(plugin, _CallsJudge) and plugin.calls_judge and isinstance(judge, _BudgetedJudge):
+            return max(self.default_timeout if timeout is None else timeout, judge.detector_budget)
+        return timeout
+
     def decompose(self, chain: list[Decomposer], cached: Callable[[Decomposer], Decomposition]) -> None:
         """Try each decomposer in order until one succeeds; record the failures."""
         for decomposer in chain:
             attrs = {A_DETECTOR: decomposer.name, "openinference.span.kind": "EVALUATOR"}
             with self.telemetry.span(f"decompose {decomposer.name}", attrs) as span:
-                timeout = decomposer.timeout if isinstance(decomposer, _Timed) else None
+                timeout = self.timeout_for(decomposer)
                 result, ok = self.call_isolated(
                     decomposer.name, "decompose", timeout, functools.partial(cached, decomposer)
                 )
@@ -277,7 +301,8 @@ class Run:
                 continue
             attrs = {A_DETECTOR: det.name, A_STAGE: stage, "openinference.span.kind": "EVALUATOR"}
             with self.telemetry.span(f"detect {det.name}", attrs) as span:
-                result, ok = self.call_isolated(det.name, stage, det.timeout, functools.partial(det.run, self.ctx))
+                timeout = self.timeout_for(det)
+                result, ok = self.call_isolated(det.name, stage, timeout, functools.partial(det.run, self.ctx))
                 if not ok:
                     if det.name not in self.skipped:
                         mark_error(span, RuntimeError(self.errors[-1].error_type))
@@ -405,3 +430,20 @@ class _Timed(Protocol):
     """A plugin object with its own ``timeout`` in seconds (None: the guard's default)."""
 
     timeout: float | None
+
+
+@runtime_checkable
+class _CallsJudge(Protocol):
+    """A plugin that calls the LLM judge: its budget follows the judge's (``Run.timeout_for``)."""
+
+    calls_judge: bool
+
+
+@runtime_checkable
+class _BudgetedJudge(Protocol):
+    """A judge that states how long a plugin calling it may need (``faithguard.judge.Judge``)."""
+
+    @property
+    def detector_budget(self) -> float:
+        """Seconds: every call it may make for one request at its full call budget, plus a margin."""
+        ...

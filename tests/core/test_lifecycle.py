@@ -195,3 +195,22 @@ def test_a_failing_warmup_is_recorded_not_raised() -> None:
 
     guard = bare_guard(decomposer=BrokenLoad(PARIS))
     assert [(f.name, f.error) for f in guard.plugin_failures] == [("static", "warmup failed: OSError")]
+
+
+def test_a_failed_call_leaves_an_undetermined_report_without_its_message(otel) -> None:  # type: ignore[no-untyped-def]
+    seen: list[Report] = []
+    guard = bare_guard(**otel.providers())
+
+    @guard.wrap(on_report=seen.append)
+    def llm(prompt: str) -> str:
+        raise TimeoutError("upstream said SECRET-MARKER-7")
+
+    with pytest.raises(TimeoutError):
+        llm("Museums in Paris?")
+    assert len(seen) == 1 and seen[0].outcome == "undetermined"
+    assert any(r.startswith("call_failed") and "TimeoutError" in r for r in seen[0].outcome_reasons)
+    assert not seen[0].perfect and not seen[0].verdicts
+    root = next(s for s in otel.spans.get_finished_spans() if s.name == "guard default")
+    assert "SECRET-MARKER-7" not in str(root.status.description or "") + str(dict(root.attributes or {}))
+    points = otel.metric_points("faithguard.outcomes")
+    assert any(p.value and p.attributes.get("faithguard.outcome") == "undetermined" for p in points)

@@ -176,3 +176,35 @@ def test_coordinated_names_stay_inside_the_exclusion() -> None:
     report = guard.check("List European capitals, but not Paris or Rome.", "- Madrid\n- Berlin\n- Vienna")
     assert [str(c.status) for c in report.constraints if c.negated] == ["satisfied"]
     assert "omission" not in [v.kind for v in report.verdicts]
+
+
+# Statements that ask for nothing are content, not requests: the engine says undetermined (fixtures written for
+# decompose._asks_anything; positives are statements, negatives are requests in several shapes).
+_STATEMENTS = [
+    "The Ebro flows 910 km through Spain and reaches the sea near Tortosa.",
+    "The committee approved the new budget last week. Members voted by a wide margin.",
+]
+_REQUESTS = [
+    "I need a poem about cats.",
+    "A haiku about autumn, please.",
+    "Three reasons to learn Python.",
+    "Explain photosynthesis.",
+    "Which river is longest?",
+    "The capital of France",
+    "Your answer must contain a title wrapped in double angular brackets.",
+]
+
+
+@pytest.mark.parametrize("text", _STATEMENTS)
+def test_statement_without_request_is_undetermined(text: str) -> None:
+    from faithguard.engine.decompose import decompose_text, undetermined_reason
+
+    assert undetermined_reason(text) is not None
+    assert decompose_text(text).constraints == []
+
+
+@pytest.mark.parametrize("text", _REQUESTS)
+def test_requests_are_read(text: str) -> None:
+    from faithguard.engine.decompose import undetermined_reason
+
+    assert undetermined_reason(text) is None

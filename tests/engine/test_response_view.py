@@ -64,8 +64,8 @@ def test_names_from_capitalisation() -> None:
 
 def test_gazetteer_containment() -> None:
     assert contains("japan", "tokyo") and contains("europe", "france") and contains("uk", "glasgow")
-    assert contains("england", "glasgow") is False and contains("asia", "paris") is False
-    assert contains("bavaria", "munich") is None  # unknown outer place: cannot decide
+    assert contains("asia", "paris") is False  # GeoNames knows both continents
+    assert contains("atlantis", "paris") is None  # not a place: cannot decide
     assert is_place("argentina") and not is_place("amazon")
 
 
@@ -78,9 +78,11 @@ def test_location_satisfied_by_a_city_inside_the_place() -> None:
 
 
 def test_location_unknown_when_containment_is_unknown() -> None:
-    q = "Recommend three museums in Bavaria."
-    ctx, _ = judge(q, "The Deutsches Museum in Munich is a great pick for science lovers of every age.")
-    assert status_of(ctx, "in Bavaria") == "unknown"
+    # WordNet puts Munich in Bavaria; its part-of chains do not put Seville in Andalusia (unknown, not violated)
+    ctx, _ = judge("Recommend three museums in Bavaria.", "The Deutsches Museum in Munich suits science lovers.")
+    assert status_of(ctx, "in Bavaria") == "satisfied"
+    ctx, _ = judge("Recommend three museums in Andalusia.", "The Museo de Bellas Artes in Seville is a great pick.")
+    assert status_of(ctx, "in Andalusia") == "unknown"
 
 
 @settings(max_examples=80, deadline=None)

@@ -23,7 +23,7 @@ def test_explorers_good_answer() -> None:
     assert status_of(ctx, "List") == "satisfied"
     assert status_of(ctx, "three") == "satisfied"
     assert status_of(ctx, "before the 18th century") == "satisfied"
-    assert status_of(ctx, "circumnavigated") == "satisfied"
+    assert status_of(ctx, "circumnavigated") == "unknown"  # mentioned, not evidenced: a mention is no proof
     assert status_of(ctx, "not born") == "unknown"  # needs knowledge of birthplaces
     assert not any(c.status is Status.VIOLATED for c in ctx.constraints)
     assert verdicts == []
@@ -168,3 +168,12 @@ def test_bare_name_exclusion_is_checked() -> None:
     assert exclusion("1. Ebro\n2. Tagus\n3. Douro") == "violated"
     assert exclusion("1. Tagus\n2. Douro\n3. Guadalquivir") == "satisfied"
     assert exclusion("Unlike the Ebro, the Tagus crosses Portugal too.") == "satisfied"  # contrastive mention
+
+
+def test_a_mention_is_not_evidence_that_a_content_constraint_is_met() -> None:
+    # written for this rule: the story names the cat but is not told from its perspective
+    c = Constraint(id="c1", text="the perspective of a cat", category=Category.QUALIFIER, tier=Tier.IMPORTANT)
+    status, reason = check_constraint(c, "The dog ran through New York. A cat watched him. The end.")
+    assert status is Status.UNKNOWN and "not evidence" in reason
+    absent = check_constraint(c, "The dog ran through New York all day long. The end.")[0]
+    assert absent is not Status.SATISFIED

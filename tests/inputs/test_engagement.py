@@ -23,6 +23,12 @@ OFF_TASK = (
     "garlic gently fried in olive oil, a pinch of chilli flakes and grated parmesan. Finish with chopped "
     "parsley and black pepper, and serve straight away while everything is still hot and glossy."
 )
+#: Off task, but sharing one distinctive word with the article ("deckhands"): one shared word is chance.
+OFF_TASK_ONE_WORD = (
+    "Sailing clubs welcome beginners every summer. New members learn knots, rigging and basic navigation, and "
+    "the best deckhands often go on to skipper small dinghies on the lake within a season, especially when "
+    "they practise capsize drills early and keep a simple log of the wind on every outing they join."
+)
 SPANISH = (
     "La autoridad portuaria amplió el horario del transbordador después de una petición de los usuarios. "
     "En el primer mes, el número de pasajeros de las tardes laborables aumentó una quinta parte, y el "
@@ -33,6 +39,12 @@ SPANISH = (
 CASES = [
     ("off_task_with_document", CallContext(query="Summarise the article.", documents=[ARTICLE]), OFF_TASK, True),
     ("off_task_inline", CallContext(query="Summarise the article below.\n\n" + ARTICLE), OFF_TASK, True),
+    (
+        "off_task_one_shared_word",
+        CallContext(query="Summarise the article.", documents=[ARTICLE]),
+        OFF_TASK_ONE_WORD,
+        True,
+    ),
     ("on_task", CallContext(query="Summarise the article.", documents=[ARTICLE]), ON_TASK, False),
     ("translation", CallContext(query="Translate the article into Spanish.", documents=[ARTICLE]), SPANISH, False),
     ("no_reference", CallContext(query="Give me a pasta recipe.", documents=[ARTICLE]), OFF_TASK, False),

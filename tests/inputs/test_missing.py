@@ -105,6 +105,9 @@ def test_plugin_registers_both_stages() -> None:
         ),
         ("Article 3 was not provided, so I'll assume it covers fares; it supports Article 1 on demand.", "proceeds"),
         ("OK.", "undecided"),
+        ("Gladly. Send over the two drafts you mean and I will line them up side by side.", "asks"),
+        ("Paste in the log text whenever you are ready; I will go through them one at a time.", "asks"),
+        ("Send a reminder email to the tenants two days before the inspection, and attach the checklist.", "proceeds"),
     ],
 )
 def test_followup_classifier(response: str, decision: str) -> None:

@@ -156,6 +156,181 @@ SPECS = [
             Case("Shorten the paragraph to one line.", True, history=(("user", "Hi there"), ("assistant", "Hello!"))),
         ],
     ),
+    Spec(
+        "numbered_part",
+        "a numbered part of a determined whole ('clause 4 of the lease') presupposes that text",
+        [
+            Case("What does paragraph 7 of the tenancy agreement allow?", True, wordnet=True),
+            Case("Quote line 3 of my poem back to me.", True, wordnet=True),
+            Case("Solve exercise 4 from the problem sheet.", True, wordnet=True),
+            Case("What does paragraph 7 of the tenancy agreement allow?", False, (TEXT,), wordnet=True),
+            Case("What happened on day 3 of the expedition?", False, wordnet=True),
+            Case("What does Article 51 of the UN Charter permit?", False, wordnet=True),
+        ],
+    ),
+    Spec(
+        "person_modifier",
+        "a modifier naming a person makes a message specific, like a possessive ('the tenant email')",
+        [
+            Case("Draft a reply to the tenant message about the boiler.", True, wordnet=True),
+            Case("Draft a reply to the tenant message about the boiler.\n\nTenant: " + TEXT, False, wordnet=True),
+            Case("What makes a good message to a new tenant?", False, wordnet=True),
+        ],
+    ),
+    Spec(
+        "first_person_relative",
+        "a noun followed by a clause whose subject is the user is an item the user holds (unless negated)",
+        [
+            Case("Interpret the warning I keep seeing on boot.", True, wordnet=True),
+            Case("Mark the quizzes my pupils handed in.", True, wordnet=True),
+            Case("Interpret the warning I keep seeing on boot: fan speed low.", False, wordnet=True),
+            Case("Where should I plant the shrub I just bought?", False, wordnet=True),
+            Case("Write a limerick about the parcel I never received.", False, wordnet=True),
+        ],
+    ),
+    Spec(
+        "deictic_pronoun",
+        "a pronoun standing for material nothing introduces ('Condense this.')",
+        [
+            Case("Condense this for a slide.", True),
+            Case("What does this imply for tenants?", True),
+            Case("Condense this for a slide: " + TEXT, False),
+            Case("I am learning Welsh. How should I pace this?", False),
+            Case("Why is the sky blue and why is it darker at dusk?", False),
+        ],
+    ),
+    Spec(
+        "determiner_across_a_verb",
+        "in supplied prose, 'the' before a verb belongs to another phrase ('the plan added two weeks')",
+        [
+            Case("Pull the dates out of the memo.", True),
+            Case("Pull the dates out of the memo.\n\n" + TEXT + " The plan added two weeks of rota notes.", False),
+        ],
+    ),
+    Spec(
+        "narration_is_not_a_reference",
+        "an item the user narrates about ('I skimmed the brochure and it bored me') is not handed over",
+        [
+            Case("I skimmed the brochure and it bored me. Any tips for staying awake?", False),
+            Case("The memo was shredded by accident. How do I tell my boss?", False),
+            Case("I finished the brochure. Can you proofread it?", True),
+        ],
+    ),
+    Spec(
+        "label_then_request_about_it",
+        "an empty 'Label:' line whose next line is a request naming the label's kind is an unfilled slot",
+        [
+            Case("Prompt: Name three rivers.\nReply:\n\nScore the reply above from 1 to 5.", True),
+            Case("Prompt: Name three rivers.\nReply:\nThe Nile, the Amazon and the Danube.\n\nScore the reply.", False),
+            Case(
+                "Question:\nWhich river is longest?\n\nAnswer:\nThe Nile, by most counts.\n\nIs the answer right?",
+                False,
+            ),
+        ],
+    ),
+    Spec(
+        "coordinated_ordinals",
+        "'the first and second X' needs as many items as the highest ordinal",
+        [
+            Case("Contrast the first and third drafts.", True, (TEXT, OTHER)),
+            Case("Contrast the first and third drafts.", False, (TEXT, OTHER, TEXT)),
+            Case("What caused the first and second world wars?", False),
+        ],
+    ),
+    Spec(
+        "trailing_colon",
+        "a request that ends on a colon announces content that is not there",
+        [
+            Case("Turn this into a numbered checklist:", True),
+            Case("Turn this into a numbered checklist:", False, (TEXT,)),
+            Case("Turn this into a numbered checklist: buy seeds, dig beds, water weekly.", False),
+        ],
+    ),
+    Spec(
+        "strong_sense_filed_as_communication",
+        "a noun whose first WordNet sense is filed outside communication/artifact/person is not strong",
+        [
+            Case("What are the cheapest options for a first flat?", False, wordnet=True),
+            Case("What does the invoice list as the due date?", True, wordnet=True),
+        ],
+    ),
+    Spec(
+        "identifier_after_noun",
+        "a number naming the item ('the status code 503') marks a world entity; a unit count does not",
+        [
+            Case("What does the status code 503 mean?", False),
+            Case("Trim the letter 3 sentences shorter.", True),
+        ],
+    ),
+    Spec(
+        "cited_source",
+        "'according to the X' / 'based on the X' cites X as the request's source, unless X is a named work",
+        [
+            Case("According to the notes, when is the next inspection?", True),
+            Case("Based on the minutes, who objected?", True),
+            Case("According to the Koran, how many pillars are there?", False),
+            Case("Based on the minutes, who objected?", False, (TEXT,)),
+        ],
+    ),
+    Spec(
+        "label_body_ends_at_a_line_about_its_kind",
+        "under the last label, a later line that points at the label's kind is the request, not the body",
+        [
+            Case("Report 1: Sales rose in May.\nWhich of the four reports is most upbeat?", True),
+            Case(
+                "Report 1: Sales rose in May.\nReport 2: Sales fell in June.\nWhich of the two reports is upbeat?",
+                False,
+            ),
+        ],
+    ),
+    Spec(
+        "enumerated_items",
+        "each enumerated line that reads as content is one item; instruction lines are not",
+        [
+            Case("Which of these three slogans is catchiest?\n1. Fresh every day\n2. Baked at dawn", True),
+            Case("Which of these two slogans is catchiest?\n1. Fresh every day\n2. Baked at dawn", False),
+            Case("Compare the two memos.\n- Focus on tone\n- Keep it brief", True),
+        ],
+    ),
+    Spec(
+        "salutation_paragraph",
+        "a paragraph that greets a named person is a letter or email, greeting and sign-off included",
+        [
+            Case("Is this email too blunt?\n\nDear Mr Okafor, we cannot refund the deposit. Regards, Lee", False),
+            Case("Is this email too blunt?\n\nHello everyone, thanks!", True),
+        ],
+    ),
+    Spec(
+        "part_inside_a_whole",
+        "a paragraph or sentence named beside its document needs no item of its own",
+        [
+            Case("Carry on the story from its final paragraph.", False, history=(("user", "Story: " + TEXT),)),
+            Case("Carry on the story from its final paragraph.", True),
+            Case("Set the memo beside the report.", True, (TEXT,)),
+        ],
+    ),
+    Spec(
+        "the_conversation_itself",
+        "'our previous discussion' / 'the chat' is satisfied by any earlier turn, however short",
+        [
+            Case("Recap our earlier discussion in one line.", True, wordnet=True),
+            Case(
+                "Recap our earlier discussion in one line.",
+                False,
+                history=(("user", "Tea or coffee for a late shift?"), ("assistant", "Green tea: less caffeine.")),
+                wordnet=True,
+            ),
+        ],
+    ),
+    Spec(
+        "cited_communication_noun",
+        "a communication noun after a citing phrase ('given the search results') is the request's source",
+        [
+            Case("Given the search results, when did the bridge open?", True, wordnet=True),
+            Case("Given the search results, when did the bridge open?", False, (TEXT,), wordnet=True),
+            Case("Using the scientific method, plan a test of seed growth.", False, wordnet=True),
+        ],
+    ),
 ]
 
 ROWS = [(spec.name, i, case) for spec in SPECS for i, case in enumerate(spec.cases)]

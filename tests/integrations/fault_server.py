@@ -106,6 +106,15 @@ def stream_with_deep_line(conn: socket.socket) -> None:
     conn.sendall(b"0\r\n\r\n")
 
 
+def stream_cut_mid_line(conn: socket.socket) -> None:
+    """Two chunks of a stream, then half of a line, then the connection closes before the chunked body ends."""
+    events = stream_events("Visit the Louvre museum in Paris.", "m")
+    _sse_head(conn)
+    for ev in events[:2]:
+        _chunk(conn, ev)
+    conn.sendall(b"100\r\n" + b'data: {"id": "x", "cho')
+
+
 def stream_then_stall(conn: socket.socket) -> None:
     """Two chunks of a stream, then silence."""
     events = stream_events("Visit the Louvre museum in Paris.", "m")

@@ -28,6 +28,7 @@ TOKEN = re.compile(r"\bfaithguard_[a-z_]+\b")
 def exposition() -> tuple[set[str], set[str]]:
     """Sample names and label names of a real exposition where every faithguard metric has data."""
     metrics = prometheus_metrics()
+
     class DegradedJudge(StaticDetector):
         def run(self, ctx: CallContext) -> DetectorResult:
             ctx.judge_use.record("degraded", "test")

@@ -174,6 +174,49 @@ def test_stream_that_stalls_ends_with_an_error_event(traced: tuple[Guard, InMemo
     assert all(s.end_time is not None and s.status.status_code is StatusCode.ERROR for s in roots(exporter))
 
 
+def test_stream_cut_mid_line_ends_with_a_readable_error_event(traced: tuple[Guard, InMemorySpanExporter]) -> None:
+    guard, exporter = traced
+    with faults.FaultServer(faults.stream_cut_mid_line) as srv:
+        lines = stream_lines(guard, srv.url, timeout=5.0)
+    assert json.loads(lines[-1][6:])["error"]["type"] == "upstream_error"  # not glued to the cut-off line
+    assert all(s.end_time is not None and s.status.status_code is StatusCode.ERROR for s in roots(exporter))
+
+
+def test_large_bodies_are_read_strictly_off_the_event_loop(upstream: FakeOpenAIServer) -> None:
+    guard = make_guard()
+    many = {**CHAT, "messages": CHAT["messages"] * 3000}  # well past the inline-parse size
+    nan = json.dumps(many).encode()[:-1] + b', "temperature": NaN}'
+
+    async def go() -> list[httpx.Response]:
+        async with client_for(guard, upstream.url, scoring="inline") as client:
+            return [await client.post(URL, json=many), await client.post(URL, content=nan)]
+
+    ok, bad = asyncio.run(go())
+    guard.close()
+    assert len(json.dumps(many)) > 64 * 1024
+    assert ok.status_code == 200 and ok.headers["x-faithguard-band"] == "aligned"
+    assert bad.status_code == 400 and "NaN" in bad.json()["error"]["message"]
+
+
+def test_a_body_that_never_finishes_arriving_gets_408(upstream: FakeOpenAIServer) -> None:
+    guard = make_guard()
+    body = json.dumps(CHAT).encode()
+
+    async def trickle() -> AsyncIterator[bytes]:
+        yield body[:10]
+        await asyncio.sleep(30)  # the deadline (0.5 s) ends the wait long before this
+        yield body[10:]
+
+    async def go() -> httpx.Response:
+        async with client_for(guard, upstream.url, timeout=0.5) as client:
+            return await client.post(URL, content=trickle(), headers={"content-type": "application/json"})
+
+    resp = asyncio.run(go())
+    guard.close()
+    assert resp.status_code == 408
+    assert upstream.count == 0
+
+
 def test_credentials_in_upstream_url_are_never_logged_or_returned(
     guard: Guard, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -15,7 +15,7 @@ from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-from faithguard import Guard, Policy
+from faithguard import Guard, Policy, Report
 from faithguard.integrations.fake_upstream import FakeOpenAIServer
 from faithguard.integrations.prometheus import prometheus_metrics
 
@@ -56,6 +56,7 @@ def test_no_marker_reaches_spans_events_logs_metrics_or_error_bodies(caplog: pyt
     }
     headers = {"Authorization": f"Bearer {KEY_MARK}"}
     bodies: list[str] = []
+    reports: list[Report] = []
 
     async def go(upstream: str, policy: Policy, **kwargs: object) -> None:
         async with client_for(guard, upstream, policy=policy, metrics=metrics, **kwargs) as client:  # type: ignore[arg-type]
@@ -64,6 +65,8 @@ def test_no_marker_reaches_spans_events_logs_metrics_or_error_bodies(caplog: pyt
                 bodies.append(json.dumps(dict(resp.headers)))
                 if resp.status_code != 200:
                     bodies.append(resp.text)
+                else:  # a stream that failed after its status line says so in an error event
+                    bodies.extend(line for line in resp.text.splitlines() if '"error"' in line)
             bad = await client.post(URL, content=b'{"model": NaN, "messages": []}', headers=headers)
             bodies.append(bad.text)
             check = await client.post(
@@ -77,8 +80,19 @@ def test_no_marker_reaches_spans_events_logs_metrics_or_error_bodies(caplog: pyt
         secret = upstream.url.replace("http://", f"http://alice:{PASS_MARK}@")
         asyncio.run(go(secret, Policy.observe()))
         asyncio.run(go(secret, Policy.block(["omission"]), scoring="inline"))
-    with faults.FaultServer(faults.reset_mid_body) as broken:
-        asyncio.run(go(broken.url.replace("http://", f"http://bob:{PASS_MARK}@"), Policy.observe()))
+    broken_upstreams = (
+        faults.reset_mid_body,
+        faults.short_body,
+        faults.bad_gzip,
+        faults.non_text_content,
+        faults.deep_json,
+        faults.stream_with_deep_line,
+        faults.stream_cut_mid_line,
+    )
+    for behaviour in broken_upstreams:
+        with faults.FaultServer(behaviour) as broken:
+            secret = broken.url.replace("http://", f"http://bob:{PASS_MARK}@")
+            asyncio.run(go(secret, Policy.observe(), on_report=reports.append, timeout=5.0))
     guard.close()
     tracer_provider.shutdown()
     logger_provider.shutdown()
@@ -90,6 +104,7 @@ def test_no_marker_reaches_spans_events_logs_metrics_or_error_bodies(caplog: pyt
         exported.append(record.to_json())
     exported += [r.getMessage() for r in caplog.records]
     exported += bodies
+    exported += [json.dumps([e.model_dump(mode="json") for e in r.errors]) for r in reports]
     assert spans.get_finished_spans() and events.get_finished_logs()  # there was something to scan
     text = "\n".join(exported)
     for mark in MARKS:

@@ -77,7 +77,7 @@ def test_malformed_then_repair(chat_server, no_sleep, ctx, decomposition_payload
 
 
 def test_schema_mismatch_twice_raises_output_error(chat_server, no_sleep, ctx) -> None:
-    server = chat_server({"constraints": "nope"}, "```json\n{\"still\": \"wrong\"}\n```")
+    server = chat_server({"constraints": "nope"}, '```json\n{"still": "wrong"}\n```')
     judge = make_judge(server, no_sleep)
     with pytest.raises(JudgeOutputError) as info:
         judge.decompose(ctx)

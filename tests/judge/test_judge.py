@@ -92,8 +92,14 @@ def test_concurrency_limit_holds(ctx, satisfaction_payload) -> None:
             self.peak = 0
             self.guard = threading.Lock()
 
-        def chat(self, messages: Sequence[Mapping[str, str]], schema_name: str, schema: Mapping[str, Any], *,
-                 temperature: float) -> ChatResult:
+        def chat(
+            self,
+            messages: Sequence[Mapping[str, str]],
+            schema_name: str,
+            schema: Mapping[str, Any],
+            *,
+            temperature: float,
+        ) -> ChatResult:
             with self.guard:
                 self.active += 1
                 self.peak = max(self.peak, self.active)
@@ -137,8 +143,11 @@ def test_self_consistency_split_is_unknown(ctx, satisfaction_payload) -> None:
 def test_decompose_vote_keeps_majority_constraints(ctx, decomposition_payload) -> None:
     a = decomposition_payload
     b = {**a, "constraints": a["constraints"][:2]}
-    c = {**a, "constraints": [*a["constraints"][:1], {**a["constraints"][1], "category": "subject"}],
-         "missing_content": [{"reference": "the article", "expected": 1, "found": 0, "explanation": "not given"}]}
+    c = {
+        **a,
+        "constraints": [*a["constraints"][:1], {**a["constraints"][1], "category": "subject"}],
+        "missing_content": [{"reference": "the article", "expected": 1, "found": 0, "explanation": "not given"}],
+    }
     judge = Judge(ScriptedTransport([a, b, c]), self_consistency=3)
     dec, missing = judge.decompose_with_precheck(ctx)
     assert [x.text for x in dec.constraints] == ["list vineyards", "in Spain"]
@@ -192,8 +201,10 @@ def test_output_error_after_one_repair_transport(ctx) -> None:
 
 
 def test_async_terms_and_decompose(ctx, decomposition_payload) -> None:
-    terms = {"terms": [{"term": "x", "acceptance": "ABSENT", "meaning": "not_checked", "reason": "-"}],
-             "injection_suspected": False}
+    terms = {
+        "terms": [{"term": "x", "acceptance": "ABSENT", "meaning": "not_checked", "reason": "-"}],
+        "injection_suspected": False,
+    }
     transport = ScriptedTransport([decomposition_payload] * 3)
     judge = Judge(transport, self_consistency=3)
     first = asyncio.run(judge.adecompose(ctx))

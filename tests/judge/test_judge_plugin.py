@@ -232,17 +232,31 @@ def test_langchain_adapter(ctx, decomposition_payload, satisfaction_payload, spa
 
 
 @pytest.mark.live
-@pytest.mark.skipif(not os.environ.get("FAITHGUARD_JUDGE_BASE_URL"), reason="set FAITHGUARD_JUDGE_BASE_URL")
+@pytest.mark.skipif(
+    not (os.environ.get("FAITHGUARD_JUDGE_BASE_URL") and os.environ.get("FAITHGUARD_JUDGE_MODEL")),
+    reason="opt-in: no judge server configured (set FAITHGUARD_JUDGE_BASE_URL, FAITHGUARD_JUDGE_MODEL and "
+    "FAITHGUARD_LIVE_TESTS=1; see docs/judge.md)",
+)
 def test_live_judge_round_trip() -> None:
-    judge = resolve_judge("env")
-    assert judge is not None
-    ctx = CallContext(query="Name two rivers in France, but not the Seine.", response="The Loire and the Rhône.")
-    dec = judge.decompose(ctx)
-    assert dec.constraints and all(c.id.startswith("c") for c in dec.constraints)
-    statuses = judge.satisfy(ctx, dec.constraints)
-    assert set(statuses) <= {c.id for c in dec.constraints}
-    assert judge.calls_for(ctx) == 2  # decomposition + satisfaction: the per-request cap
+    """The default mode against the configured server: offline decomposition, the judge only on what is left
+    undecided, at most 2 calls, a structured-output mode negotiated and remembered, offline verdicts kept."""
+    from faithguard import Guard
     from faithguard.judge.client import OpenAIChatClient, remembered_mode
 
-    if isinstance(judge.transport, OpenAIChatClient):  # the negotiated structured-output mode is remembered
+    query = "Write exactly 3 sentences about the Loire, and do not mention Paris."
+    response = "The Loire is long. It flows to the Atlantic. Paris is not on it. Castles line its banks."
+    offline_guard = Guard(judge=None, load_entrypoints=False)
+    offline = offline_guard.check(query, response)
+    offline_guard.close()
+    guard = Guard(judge="env", load_entrypoints=False)
+    judge = guard.judge
+    assert isinstance(judge, Judge)
+    report = guard.check(query, response)
+    assert report.judge in ("ok", "degraded", "skipped")
+    assert judge.budget.calls <= 2
+    decided = {c.text: c.status for c in offline.constraints if c.status is not Status.UNKNOWN}
+    assert {c.text: c.status for c in report.constraints if c.text in decided} == decided  # never overridden
+    if isinstance(judge.transport, OpenAIChatClient):
         assert remembered_mode(judge.transport.endpoint) in ("json_schema", "json_object", "prompt")
+    judge.close()
+    guard.close()

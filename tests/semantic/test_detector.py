@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 import numpy as np
 import pytest
@@ -29,9 +30,11 @@ class KeywordEncoder:
     """A unit vector per topic word found in the text (a stand-in model with known geometry)."""
 
     calls = 0
+    budgets: ClassVar[list[int | None]] = []
 
-    def encode(self, texts: Sequence[str]) -> np.ndarray:
+    def encode(self, texts: Sequence[str], max_tokens: int | None = None) -> np.ndarray:
         KeywordEncoder.calls += 1
+        KeywordEncoder.budgets.append(max_tokens)
         out = np.zeros((len(texts), len(TOPICS) + 1), dtype=np.float32)
         for i, text in enumerate(texts):
             hits = [j for j, t in enumerate(TOPICS) if t in text.lower()]
@@ -54,46 +57,95 @@ DET = SemanticDetector(KeywordEncoder(), calibration=Calibration.builtin())
 
 
 def test_bands() -> None:
-    assert band_of(0.95) == "off_topic" and band_of(0.8) == "off_topic"
-    assert band_of(0.5) == "unknown" and band_of(0.79) == "unknown"
+    assert band_of(0.95) == "off_topic" and band_of(0.9) == "off_topic"
+    assert band_of(0.5) == "unknown" and band_of(0.89) == "unknown"
     assert band_of(0.2) == "on_topic" and band_of(0.01) == "on_topic"
 
 
-def test_builtin_calibration_is_monotone_in_whole_answer_similarity() -> None:
+def test_builtin_calibration_is_monotone_in_similarity() -> None:
     cal = Calibration.builtin()
-    assert cal.probability(0.9, 0.9) < cal.probability(0.1, 0.1)
-    assert cal.probability(0.0, 0.0) >= 0.8  # an answer about nothing asked is off topic
-    assert cal.probability(1.0, 1.0) <= 0.2  # the same topic is on topic (a finding, not a pass)
+    assert cal.probability(0.9) < cal.probability(0.1)
+    assert cal.probability(0.0) >= det_mod.OFF_TOPIC_P  # an answer about nothing asked is off topic
+    assert cal.probability(1.0) <= 0.2  # the same topic is on topic (a finding, not a pass)
+    assert "study" in cal.fitted_on  # provenance travels with the numbers
+
+
+def test_every_text_is_encoded_within_the_token_budget() -> None:
+    d = SemanticDetector(KeywordEncoder(), calibration=Calibration.builtin())
+    KeywordEncoder.budgets.clear()
+    d.run(_ctx("Explain plants in detail.", "Plants grow. " * 200))
+    assert KeywordEncoder.budgets == [det_mod.MAX_TOKENS]  # one batch, every text cut to the budget
+
+
+def test_a_single_part_request_encodes_only_the_answer_head() -> None:
+    seen: list[str] = []
+
+    class Recorder(KeywordEncoder):
+        def encode(self, texts: Sequence[str], max_tokens: int | None = None) -> np.ndarray:
+            seen.extend(texts)
+            return super().encode(texts, max_tokens)
+
+    d = SemanticDetector(Recorder(), calibration=Calibration.builtin())
+    d.run(_ctx("Explain plants.", "Plants grow tall in the sun. " * 60))
+    assert len(seen) == 2  # the request and the first passage, not four passages
 
 
 def test_answer_about_something_else_is_a_misinterpretation() -> None:
     c = _subject("c1", "photosynthesis in plants")
-    res = DET.run(_ctx("Explain how plants make food.", "Space is vast. Space has black holes.", constraints=[c]))
+    res = DET.run(
+        _ctx("Explain how plants make food.", "Space is vast. Space has black holes and bright stars.", constraints=[c])
+    )
     assert res.findings["semantic"]["band"] == "off_topic"
     assert [v.kind for v in res.verdicts] == ["misinterpretation"]
     assert res.updates == {"c1": (Status.VIOLATED, res.updates["c1"][1])}
 
 
+def test_a_short_answer_is_not_banded() -> None:
+    c = _subject("c1", "plants")
+    res = DET.run(_ctx("Explain how plants make food.", "Space, 42.", constraints=[c]))
+    assert res.findings["semantic"]["band"] == "unknown" and not res.verdicts and not res.updates
+    longer = DET.run(
+        _ctx("Explain how plants make food.", "Space is vast and dark and full of stars.", constraints=[c])
+    )
+    assert longer.findings["semantic"]["band"] == "off_topic"
+
+
 def test_on_topic_answer_sets_nothing_satisfied() -> None:
     c = _subject("c1", "plants")
-    res = DET.run(_ctx("Explain how plants make food.", "Plants use light. Plants store sugar.", constraints=[c]))
+    res = DET.run(
+        _ctx("Explain how plants make food.", "Plants use light. Plants store sugar for later.", constraints=[c])
+    )
     assert res.findings["semantic"]["band"] == "on_topic"
     assert res.verdicts == [] and res.updates == {}
 
 
 def test_decided_constraints_are_never_touched() -> None:
     c = _subject("c1", "plants").model_copy(update={"status": Status.SATISFIED, "decided_by": "verifier"})
-    res = DET.run(_ctx("Explain how plants make food.", "Space is vast.", constraints=[c]))
+    res = DET.run(_ctx("Explain how plants make food.", "Space is vast and dark and very cold.", constraints=[c]))
     assert res.verdicts and res.updates == {}
 
 
 def test_a_sub_question_no_passage_is_about_is_an_omission() -> None:
     subs = ["Tell me about plants", "and about rivers"]
     cons = [_subject("c1", "plants", 0), _subject("c2", "rivers", 1)]
-    res = DET.run(_ctx("Tell me about plants and rivers and cooking.", "Plants grow. Cooking is fun.", subs, cons))
+    res = DET.run(
+        _ctx(
+            "Tell me about plants and rivers and cooking.",
+            "Plants grow in the garden every spring. Cooking is fun for all.",
+            subs,
+            cons,
+        )
+    )
     kinds = [(v.kind, v.constraint_ids) for v in res.verdicts]
     assert kinds == [("omission", ["c2"])]
-    both = DET.run(_ctx("Tell me about plants and rivers.", "Plants grow.\nRivers flow to the sea.", subs, cons))
+    both = DET.run(
+        _ctx(
+            "Tell me about plants and rivers.",
+            "Plants grow in the garden every spring.\nRivers flow down to the sea.",
+            subs,
+            cons,
+        )
+    )
     assert both.verdicts == []
 
 
@@ -104,11 +156,11 @@ def test_empty_answer_is_unknown() -> None:
 
 def test_request_embeddings_are_cached_across_checks() -> None:
     d = SemanticDetector(KeywordEncoder(), calibration=Calibration.builtin())
-    d.run(_ctx("Explain plants.", "Plants grow."))
+    d.run(_ctx("Explain plants.", "Plants grow in the garden every single spring."))
     before = KeywordEncoder.calls
-    d.run(_ctx("Explain plants.", "Plants are green."))
-    assert KeywordEncoder.calls == before + 1  # only the new answer's passages
-    d.run(_ctx("Explain plants.", "Plants are green."))
+    d.run(_ctx("Explain plants.", "Plants are green because of the chlorophyll they hold."))
+    assert KeywordEncoder.calls == before + 1  # only the new answer's passage
+    d.run(_ctx("Explain plants.", "Plants are green because of the chlorophyll they hold."))
     assert KeywordEncoder.calls == before + 1  # a repeated answer is not encoded again
 
 

@@ -183,3 +183,26 @@ def test_arbitrary_text_never_crashes(query: str, response: str) -> None:
     ctx.response = response
     FabricatedTermsDetector().run(ctx)
     classify_terms(response, [query[:30] or "x"], context_terms=[response[:20]])
+
+
+@pytest.mark.parametrize(
+    ("answer", "refused"),
+    [
+        ("The Treaty of Westphalia is not a real treaty; nobody signed it.", True),
+        ("The Treaty of Westphalia appears to be a fictional agreement.", True),
+        ("The Treaty of Westphalia ended the Thirty Years' War in 1648.", False),
+        ("I have no information about the Treaty of Westphalia.", False),  # UNKNOWN: irrelevant, not refused
+    ],
+)
+def test_refusing_a_backed_term_is_flagged(index_path: Path, answer: str, refused: bool) -> None:
+    # HypoTermQA: calling a valid term unreal is a hallucination (answer label), reported as refused_term.
+    from faithguard.terms.detectors import REFUSED_TERM
+
+    sources = [ContextSource(), IndexSource(index_path, coverage=0.9), LexiconSource()]
+    query = "What did the Treaty of Westphalia settle?"
+    found = UnknownTermsDetector(sources).run(CallContext(query=query)).findings
+    assert found["known_terms"] == ["Treaty of Westphalia"]
+    res = FabricatedTermsDetector(sources=sources).run(CallContext(query=query, response=answer, findings=found))
+    kinds = [v.kind for v in res.verdicts]
+    assert (REFUSED_TERM in kinds) is refused
+    assert (res.answer_label == "hallucination") is refused

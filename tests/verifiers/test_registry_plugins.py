@@ -132,3 +132,31 @@ def test_blocking_the_builtin_plugin_leaves_no_verifier(monkeypatch: pytest.Monk
         monkeypatch.delenv("FAITHGUARD_BLOCK_PLUGINS")
         fv.reset_default_registry()
     assert "creative:paragraphs" in fv.VERIFIER_IDS
+
+
+def test_a_guards_own_plugin_manager_scopes_its_verifiers() -> None:
+    """A verifier plugin given to one guard's plugin manager is that guard's only (issue 10)."""
+    pm, _ = plugins.make_plugin_manager(load_entrypoints=False)
+    pm.register(_InlinePlugin(), name="acme")
+    query = "Reply SHOUTING, please, about the weather in Lyon."
+    with (
+        Guard(plugin_manager=pm, judge=None, detector_timeout=120) as scoped,
+        Guard(judge=None, detector_timeout=120) as plain,
+    ):
+        loud = scoped.check(query, "IT IS SUNNY IN LYON")
+        quiet = scoped.check(query, "it is sunny in lyon")
+        other = plain.check(query, "it is sunny in lyon")
+    assert {c.verifier: c.status for c in loud.constraints}.get("acme:shout") is Status.SATISFIED
+    assert {c.verifier: c.status for c in quiet.constraints}.get("acme:shout") is Status.VIOLATED
+    assert "acme:shout" not in {c.verifier for c in other.constraints}
+    assert "acme:shout" not in fv.VERIFIER_IDS  # outside a guarded call: the default registry
+
+
+def test_a_guard_that_blocks_the_builtin_verifiers_runs_none() -> None:
+    pm, _ = plugins.make_plugin_manager(load_entrypoints=False)
+    pm.set_blocked("faithguard.verifiers.plugin")
+    pm.unregister(name="faithguard.verifiers.plugin")
+    with Guard(plugin_manager=pm, judge=None, detector_timeout=120) as guard:
+        report = guard.check("Write exactly 3 paragraphs about Lyon.", "One paragraph about Lyon.")
+    assert not any(c.verifier for c in report.constraints)
+    assert "creative:paragraphs" in fv.VERIFIER_IDS

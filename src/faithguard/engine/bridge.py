@@ -7,7 +7,7 @@ from typing import Any
 
 from faithguard.models import Status
 
-__all__ = ["available", "detect_specs", "run_verifier"]
+__all__ = ["available", "detect_specs", "registry_key", "run_verifier"]
 
 
 def _module() -> Any | None:
@@ -29,6 +29,12 @@ def detect_specs(text: str) -> list[Any]:
     if mod is None:
         return []
     return list(mod.detect(text))
+
+
+def registry_key() -> int:
+    """Identifies the verifier registry active in this context (0 when the package is absent)."""
+    mod = _module()
+    return 0 if mod is None else int(mod.active_registry().serial)
 
 
 def run_verifier(verifier: str, params: dict[str, Any], response: str) -> tuple[Status, str]:

@@ -6,6 +6,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from faithguard.cache import QUERY_CACHE_SIZE
 from faithguard.detector import CallContext
 from faithguard.engine import bridge
 from faithguard.engine.content import ContentSpan, content_spans, instruction_text, outside_reach
@@ -143,14 +144,49 @@ def _subquestions(parts: list[Part]) -> list[SubQuestion]:
     return [SubQuestion(index=i, text=p.text, position=(i / (n - 1) if n > 1 else 0.0)) for i, p in enumerate(parts)]
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=QUERY_CACHE_SIZE)
 def _reading(query: str) -> tuple[str, tuple[ContentSpan, ...], str | None]:
     """The instruction text (pasted content blanked), the content spans, and why the engine cannot read it."""
     if not query.strip():
         return query, (), None
-    spans = tuple(content_spans(query, parse_query(query)))
+    doc = parse_query(query)
+    spans = tuple(content_spans(query, doc))
     instruction = instruction_text(query, list(spans))
-    return instruction, spans, outside_reach(instruction)
+    reason = outside_reach(instruction)
+    if reason is None and not spans and not _asks_anything(doc):
+        reason = "the request states facts but asks for nothing (no order, question or request to the reader)"
+    return instruction, spans, reason
+
+
+#: Words by which a text addresses a reader or states a need. Provenance: English person deixis (pronouns of the
+#: first and second person) and the politeness marker; a text with none of them, no imperative, no question and
+#: no verifiable instruction is a statement, not a request (issue 11: pasted facts are not constraints).
+_ADDRESS = frozenset({"you", "your", "yours", "yourself", "i", "me", "my", "we", "us", "our", "please"})
+
+
+def _asks_anything(doc: Any) -> bool:
+    """Whether a parsed text requests something: an imperative, a question, a word addressing the reader, or
+    a verifiable instruction. A bare statement ("The Ebro flows 910 km through Spain.") does not."""
+    if "?" in doc.text or any(t.lower_ in _ADDRESS for t in doc):
+        return True
+    for sent in doc.sents:
+        first = next((t for t in sent if t.is_alpha), None)
+        if first is None:
+            continue
+        if first.lower_ in TASK_VERBS or first.tag_ == "VB" or first.lower_ in _WH_WORDS:
+            return True
+        root = sent.root
+        if root.pos_ not in ("VERB", "AUX") or not any(c.dep_.startswith("nsubj") for c in root.children):
+            return True  # a verbless phrase ("Three reasons to learn Python.") is a telegraphic request
+        if any(
+            t.tag_ == "VB" and t.dep_ == "ROOT" and not any(c.dep_.startswith("nsubj") for c in t.children)
+            for t in sent
+        ):
+            return True
+    return bool(bridge.detect_specs(doc.text))
+
+
+_WH_WORDS = frozenset({"what", "which", "who", "whom", "whose", "when", "where", "why", "how"})
 
 
 def _instruction_parts(instruction: str, content: tuple[ContentSpan, ...]) -> list[Part]:
@@ -170,9 +206,12 @@ def undetermined_reason(query: str) -> str | None:
     return _reading(query)[2] if query.strip() else None
 
 
-@lru_cache(maxsize=1024)
-def _analyse(query: str) -> tuple[tuple[Part, ...], tuple[RawConstraint, ...], str | None]:
-    """Parts, raw constraints and main task of a single message (one parse, cached)."""
+@lru_cache(maxsize=QUERY_CACHE_SIZE)
+def _analyse(query: str, verifiers: int = 0) -> tuple[tuple[Part, ...], tuple[RawConstraint, ...], str | None]:
+    """Parts, raw constraints and main task of a single message (one parse, cached).
+
+    ``verifiers`` keys the cache by the active verifier registry (guards may register different ones).
+    """
     if not query.strip():
         return (), (), None
     instruction, content, unreadable = _reading(query)
@@ -204,7 +243,7 @@ def _copy(raws: tuple[RawConstraint, ...] | list[RawConstraint]) -> list[RawCons
 
 def decompose_text(query: str) -> Decomposition:
     """Decompose one standalone message (deterministic; cached by text)."""
-    parts, raws, task = _analyse(query)
+    parts, raws, task = _analyse(query, bridge.registry_key())
     return Decomposition(
         subquestions=_subquestions(list(parts)),
         constraints=_finish(_copy(raws)),
@@ -238,13 +277,13 @@ def _task_action(raws: list[RawConstraint]) -> RawConstraint | None:
 
 def _resolve_followup(query: str, previous: str) -> Decomposition:
     """Carry the previous request's constraints; slots the follow-up names replace the old ones."""
-    _, q_raws_t, q_task = _analyse(query)
+    _, q_raws_t, q_task = _analyse(query, bridge.registry_key())
     q_raws = _copy(q_raws_t)
     acts = [r for r in q_raws if r.category is Category.ACTION and r.text.lower().split()[0] not in _NON_TASKS]
     standalone = any(r.category is Category.SUBJECT for r in q_raws) and bool(acts)
     if standalone:
         return decompose_text(query)
-    _, p_raws_t, p_task = _analyse(previous)
+    _, p_raws_t, p_task = _analyse(previous, bridge.registry_key())
     carried = _copy(p_raws_t)
     for r in carried:
         r.subquestion = 0

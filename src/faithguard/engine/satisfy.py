@@ -8,13 +8,12 @@ from collections.abc import Sequence
 from faithguard.engine import bridge, wordnet
 from faithguard.engine.lexicon import (
     CONTRAST_MARKERS,
-    DEMONYMS,
     TASK_FAMILY,
     WRITE_FORMS,
     number_value,
     words,
 )
-from faithguard.engine.places import contains
+from faithguard.engine.places import contains, demonyms
 from faithguard.engine.response import ResponseView, norm, view_of
 from faithguard.engine.timespan import allowed_interval, mentioned_intervals
 from faithguard.engine.wordforms import stem
@@ -161,14 +160,16 @@ def _terms_check(c: Constraint, view: ResponseView, others: Sequence[Constraint]
         return Status.UNKNOWN, f"offline: no checkable word in the {what}"
     if c.category is Category.SUBJECT and len(terms) == 1 and norm(terms[0]) in WRITE_FORMS:
         return Status.UNKNOWN, f"offline: the form {terms[0]!r} is judged with the task action"
-    hits = [(t, _found_as(view, t)) for t in terms]
-    shown = [repr(t) if f == t else f"{f!r} (for {t!r})" for t, f in hits if f is not None]
-    if shown:
-        return Status.SATISFIED, f"offline: the response mentions {', '.join(shown[:3])}"
     if c.category is Category.SUBJECT:
         typed, _ = typed_names(view, terms[-1])
         if typed:
             return Status.SATISFIED, f"offline: WordNet types {', '.join(typed[:3])} as {terms[-1]!r}"
+    hits = [(t, _found_as(view, t)) for t in terms]
+    shown = [repr(t) if f == t else f"{f!r} (for {t!r})" for t, f in hits if f is not None]
+    if shown:
+        # Evidence, not mention: naming the words of a requirement does not meet it ("from the
+        # perspective of a cat" is not met by a story that says "cat"). Typed evidence above decides.
+        return Status.UNKNOWN, f"offline: the response mentions {', '.join(shown[:3])}; a mention is not evidence"
     if c.category in (Category.SUBJECT, Category.LOCATION, Category.TIME) and _off_topic(view, others):
         return Status.VIOLATED, f"offline: the response never mentions {c.text!r} or any other term of the request"
     return Status.UNKNOWN, f"offline: {c.text!r} not found verbatim; may be paraphrased"
@@ -294,7 +295,7 @@ def _places(text: str) -> tuple[list[str], bool]:
 
 def _forms(name: str) -> list[str]:
     low = name.lower()
-    return [low, *DEMONYMS.get(low, ())]
+    return [low, *demonyms(low)]
 
 
 def _location(c: Constraint, view: ResponseView, others: Sequence[Constraint]) -> Verdict3:

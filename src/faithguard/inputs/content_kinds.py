@@ -42,6 +42,7 @@ class _Classes:
     specs: tuple[_Spec, ...]
     not_inline: frozenset[int]
     inline_anyway: frozenset[int]
+    strong_lexnames: frozenset[str] = frozenset()
 
 
 def _read_spec() -> dict[str, object]:
@@ -65,7 +66,9 @@ def load_classes(wn: WordNet) -> _Classes:
     unless = raw_ni.get("unless", []) if isinstance(raw_ni, dict) else []
     not_inline = frozenset(wn.find_synsets((str(p[0]), int(p[1])) for p in pairs))
     inline_anyway = frozenset(wn.find_synsets((str(p[0]), int(p[1])) for p in unless))
-    return _Classes(tuple(specs), not_inline, inline_anyway)
+    raw_lex = data.get("strong_first_lexnames")
+    lex = raw_lex.get("lexnames", []) if isinstance(raw_lex, dict) else []
+    return _Classes(tuple(specs), not_inline, inline_anyway, frozenset(str(x) for x in lex))
 
 
 @lru_cache(maxsize=1)
@@ -88,6 +91,14 @@ def _classify_default(word: str) -> ContentClass | None:
     return _classify(word, wn, _default_classes())
 
 
+def _filed_as(wn: WordNet, offset: int, classes: _Classes) -> bool:
+    """Whether the sense's lexicographer file allows a strong reading (empty spec: any file)."""
+    if not classes.strong_lexnames:
+        return True
+    syn = wn.synset(offset)
+    return syn is not None and syn.lexname in classes.strong_lexnames
+
+
 def _classify(word: str, wn: WordNet, classes: _Classes) -> ContentClass | None:
     if not word.replace("-", "").isalpha():
         return None
@@ -100,7 +111,7 @@ def _classify(word: str, wn: WordNet, classes: _Classes) -> ContentClass | None:
     best: Strength | None = None
     for spec in classes.specs:
         if spec.strength == "strong":
-            hit = bool(firsts) and all(spec.offset in c for c in firsts)
+            hit = bool(firsts) and all(spec.offset in c for c in firsts) and _filed_as(wn, senses[0], classes)
         else:
             hit = any(spec.offset in c for c in closures[: spec.senses])
         if hit:
@@ -112,3 +123,40 @@ def _classify(word: str, wn: WordNet, classes: _Classes) -> ContentClass | None:
         return None
     inline = not (classes.not_inline & closures[0]) or bool(classes.inline_anyway & closures[0])
     return ContentClass(best, inline)
+
+
+@lru_cache(maxsize=1)
+def _lexname_tests() -> dict[str, dict[str, object]]:
+    raw = _read_spec().get("lexname_tests")
+    return {k: v for k, v in raw.items() if isinstance(v, dict)} if isinstance(raw, dict) else {}
+
+
+def lexname_test(test: str, word: str, wn: WordNet | None = None) -> bool:
+    """Whether ``word`` passes the spec's lexname test ``test`` ("pointer", "part" or "owner").
+
+    The noun passes when one of its first ``senses`` senses sits in one of ``lexnames`` and its first sense
+    is under none of the ``not_under`` synsets. False when WordNet is not installed.
+    """
+    return _lexname_test(test, word.lower()) if wn is None else _run_lexname_test(test, word.lower(), wn)
+
+
+@lru_cache(maxsize=8192)
+def _lexname_test(test: str, word: str) -> bool:
+    return _run_lexname_test(test, word, get_wordnet())
+
+
+def _run_lexname_test(test: str, word: str, wn: WordNet) -> bool:
+    spec = _lexname_tests().get(test)
+    if spec is None or not wn.available or not word.replace("-", "").isalpha():
+        return False
+    senses = wn.senses(word)
+    if not senses:
+        return False
+    raw_names, raw_n = spec.get("lexnames", []), spec.get("senses", 1)
+    names = {str(n) for n in raw_names} if isinstance(raw_names, list) else set()
+    n = int(raw_n) if isinstance(raw_n, int) else 1
+    if not any((syn := wn.synset(o)) is not None and syn.lexname in names for o in senses[:n]):
+        return False
+    raw_under = spec.get("not_under", [])
+    pairs = [(str(p[0]), int(p[1])) for p in raw_under] if isinstance(raw_under, list) else []
+    return not (wn.find_synsets(pairs) & wn.closure(senses[0])) if pairs else True

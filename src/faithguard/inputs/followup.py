@@ -39,6 +39,9 @@ _ASK_PATTERNS = [
     r"\bonly\s+(?:received|see|got|have|found|saw|had)\s+(?:\w+\s+){0,2}?(?:one|two|three|four|1|2|3|4)\b",
     rf"\bonly\s+(?:\w+\s+){{0,4}}(?:was|were|has\s+been|have\s+been)\s+{_SUPPLIED}",
     r"\bwithout\s+(?:seeing|reading|having|access\s+to)\b",
+    # an imperative ask at the start of a sentence: "Sure, send over the two drafts and I'll compare them."
+    rf"(?:^|[.!?;:—–]\s*|\b(?:sure|okay|ok|great|gladly)\W+)(?:just\s+|go\s+ahead\s+and\s+)?{_SUPPLY_VERB}\w*"
+    rf"(?:\s+(?:over|along|in|through))?(?:\s+(?:me|us))?\s+(?:(?:the|your|those|these)\s+(?:\w+\s+){{0,4}}?{_THING}|it|them)\b",
     r"\bplaceholder\b",
     r"\bwhich\s+(?:\w+\s+)?(?:article|document|paper|essay|report|poem|text|file|email|code)\s+do\s+you\s+mean\b",
     r"\b(?:i'?d|i\s+would|i'?ll)\s+need\s+(?:to\s+see\s+)?(?:the|both|your|a\s+copy)\b",
@@ -115,6 +118,9 @@ class FollowupDetector:
 _COMMON_ZIPF = 5.0
 #: Supplied text and response must each have this many words before silence about the content means anything.
 _MIN_ENGAGE_WORDS = 40
+#: A response must share at least this many distinctive words with the material to count as engaging with it: one
+#: shared word is chance ("studies" in an off-topic essay). Fixtures: tests/inputs/test_engagement.py.
+_MIN_SHARED = 2
 _DISTINCT_RE = re.compile(r"[^\W\d_]{4,}|\d+(?:[.,]\d+)?")
 
 
@@ -153,8 +159,9 @@ def _engagement(ctx: CallContext, detector: str) -> DetectorResult:
     # Words of the request sentences themselves ("summarise the ferry article") prove nothing.
     asked = {w for r in refs for w in _DISTINCT_RE.findall(q.masked[r.sentence[0] : r.sentence[1]].lower())}
     shared = _distinct_words(material, asked) & _distinct_words(response, asked)
-    record = {"missing_content_followup": {"decision": "engages" if shared else "ignores", "shared": len(shared)}}
-    if shared:
+    engages = len(shared) >= _MIN_SHARED
+    record = {"missing_content_followup": {"decision": "engages" if engages else "ignores", "shared": len(shared)}}
+    if engages:
         return DetectorResult(findings=record)
     verdict = Verdict(
         kind=VerdictKind.MISINTERPRETATION,

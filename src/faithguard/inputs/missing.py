@@ -6,12 +6,21 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Literal
 
 from faithguard.detector import CallContext
-from faithguard.inputs.references import Reference, find_references, parse_filter
+from faithguard.inputs.references import (
+    DEICTIC_TRIGGER,
+    POINTER_TRIGGER,
+    Reference,
+    deictic_refs,
+    find_references,
+    parse_filter,
+    pointer_refs,
+)
 from faithguard.inputs.supply import Block, Scan, free_units, scan, word_count
-from faithguard.inputs.vocab import CONTENT_NOUNS, SMALL_KINDS, STRONG_KINDS, group_of, kind_of
+from faithguard.inputs.vocab import CONTENT_NOUNS, PART_KINDS, SMALL_KINDS, STRONG_KINDS, group_of, kind_of
 from faithguard.models import DetectorResult, Severity, Verdict, VerdictKind
 
 __all__ = ["MissingContentDetector", "Supply", "analyse", "clarification_text"]
@@ -39,10 +48,14 @@ class Supply:
     indices: set[tuple[str, int]] = field(default_factory=set)
     full: int = 0
     small: int = 0
+    small_para: int = 0  # short content lines without a colon: only an explicit pointer ("below") takes them
     attached: int = 0  # documents supplied beside the text (the only supply for a photo or a chart)
+    turns: int = 0  # earlier turns with any content: what "the conversation so far" refers to
 
 
+@lru_cache(maxsize=512)
 def _placeholder_like(doc: str) -> bool:
+    """A document that is only a template placeholder (memoised: documents repeat across calls and passes)."""
     s = scan(doc)
     return bool(s.empties) and word_count(s.masked) == 0
 
@@ -59,6 +72,8 @@ def _add_scan(supply: Supply, sc: Scan, exclude: list[tuple[int, int]], min_para
             supply.full += 1
         elif u.origin in ("colon", "after_colon"):
             supply.small += 1  # a few words introduced by a colon: enough for "this sentence:"
+        elif u.origin == "paragraph":
+            supply.small_para += 1  # a short line of content: enough for "the sentence below"
 
 
 def _needs(refs: list[Reference]) -> dict[str, tuple[int, list[Reference]]]:
@@ -71,6 +86,9 @@ def _needs(refs: list[Reference]) -> dict[str, tuple[int, list[Reference]]]:
             bucket[r.kind] = r
     needs: dict[str, tuple[int, list[Reference]]] = {}
     for (_src, _sent, grp), kinds in per_sentence.items():
+        wholes = {k: r for k, r in kinds.items() if k not in PART_KINDS}
+        if wholes and len(wholes) < len(kinds):
+            kinds = wholes  # "continue the essay from the last paragraph": the paragraph is part of the essay
         total = sum(r.expected for r in kinds.values())
         if len(kinds) > 1:
             total = max(total if _joined(list(kinds.values())) else 0, max(r.expected for r in kinds.values()))
@@ -87,7 +105,7 @@ def _joined(refs: list[Reference]) -> bool:
 
 def _resolve(refs: list[Reference], supply: Supply) -> list[dict[str, Any]]:
     findings: list[dict[str, Any]] = []
-    full, small, attached = supply.full, supply.small, supply.attached
+    full, small, attached, small_para = supply.full, supply.small, supply.attached, supply.small_para
     needs = _needs([r for r in refs if not _index_present(r, supply)])
     for grp in sorted(needs, key=lambda g: _GROUP_ORDER.index(g) if g in _GROUP_ORDER else 9):
         need, drivers = needs[grp]
@@ -106,6 +124,12 @@ def _resolve(refs: list[Reference], supply: Supply) -> list[dict[str, Any]]:
             use = min(deficit, small)
             small -= use
             deficit -= use
+            if deficit > 0 and all(r.strong for r in drivers):
+                use = min(deficit, small_para)
+                small_para -= use
+                deficit -= use
+        if deficit > 0 and supply.turns and all(_about_conversation(r) for r in drivers):
+            deficit = 0  # "our previous discussion", "the chat so far": any earlier turn is that conversation
         if deficit > 0:
             found = need - deficit
             phrase = " and ".join(repr(r.text.strip()) for r in drivers)
@@ -120,6 +144,11 @@ def _resolve(refs: list[Reference], supply: Supply) -> list[dict[str, Any]]:
                 }
             )
     return findings
+
+
+def _about_conversation(r: Reference) -> bool:
+    """A reference to the conversation itself (a thread/chat noun, or 'previous'/'earlier' discussion)."""
+    return r.kind == "thread" or any(w in ("previous", "earlier", "prior") for w in r.text.lower().split())
 
 
 def _index_present(r: Reference, supply: Supply) -> bool:
@@ -162,6 +191,7 @@ def _empty_finding(b: Block, where: str) -> dict[str, Any]:
         "tag": "an empty tag",
         "label": "a labelled section with nothing after it",
         "fence": "an empty code block",
+        "colon": "a colon at its end with nothing after it",
     }.get(b.origin, "an empty block")
     return {
         "reference": b.label,
@@ -171,10 +201,12 @@ def _empty_finding(b: Block, where: str) -> dict[str, Any]:
     }
 
 
-def analyse(ctx: CallContext, nlp_factory: Callable[[], Any] | None = None) -> list[dict[str, Any]]:
+def analyse(ctx: CallContext, parser: Callable[[str], Any] | None = None) -> list[dict[str, Any]]:
     """Findings for content the call refers to but does not supply (empty list when all is there).
 
-    ``nlp_factory`` returns the spaCy pipeline (or None); it is called only when the patterns found a gap.
+    ``parser`` returns the spaCy parse of a text (or is None: patterns only). It is called on the request
+    only when the patterns found a gap, or when a noun phrase is followed by a first-person clause
+    ("the warning I keep getting"); the parse is the shared, cached one, so later detectors reuse it.
     """
     q = scan(ctx.query or "")
     q_refs = find_references(q.text, q.masked, "query")
@@ -183,6 +215,20 @@ def analyse(ctx: CallContext, nlp_factory: Callable[[], Any] | None = None) -> l
     findings = _empty_findings(q, q_refs, "request") + _empty_findings(s, s_refs, "system prompt")
     if not any(d and d.strip() for d in ctx.documents):
         findings += _link_findings(ctx.query or "")
+        if not findings and not ctx.history and (ctx.query or "").rstrip().endswith((":", "：")):
+            findings.append(
+                _empty_finding(Block("colon", None, 0, 0, 0, " ".join((ctx.query or "").split()[-5:])), "request")
+            )
+    doc: Any = None
+    if parser is not None and POINTER_TRIGGER.search(q.masked):
+        doc = parser(q.text)
+        if doc is not None:
+            q_refs = pointer_refs(q_refs, doc, q.masked)
+    if parser is not None and not q_refs and not ctx.documents and not ctx.history and DEICTIC_TRIGGER.search(q.masked):
+        # "Summarize this." with nothing else: the pronoun may be the only reference (the parse decides).
+        doc = parser(q.text) if doc is None else doc
+        if doc is not None:
+            q_refs = deictic_refs(doc, q.masked)
     if not q_refs and not s_refs:
         return findings
 
@@ -195,13 +241,15 @@ def analyse(ctx: CallContext, nlp_factory: Callable[[], Any] | None = None) -> l
         for m in ctx.history:
             if m.role != "system" and m.content:
                 _add_scan(sup, scan(m.content), [], min_para=20)
+                sup.turns += bool(m.content.strip())
         return sup
 
     refs = q_refs + s_refs
     missing = _resolve(refs, supply_for(q_refs, s_refs))
-    nlp = nlp_factory() if missing and nlp_factory is not None else None
-    if nlp is not None:
-        q_refs = parse_filter(q_refs, q.masked, nlp)
+    if missing and parser is not None and doc is None:
+        doc = parser(q.text)
+    if missing and doc is not None:
+        q_refs = parse_filter(q_refs, doc, q.masked)
         refs = q_refs + s_refs
         missing = _resolve(refs, supply_for(q_refs, s_refs))
     return findings + missing
@@ -234,20 +282,19 @@ class MissingContentDetector:
         """``use_parser=False`` skips the spaCy filters (patterns only)."""
         self.use_parser = use_parser
 
-    def _nlp(self) -> Any:
-        if not self.use_parser:
-            return None
+    @staticmethod
+    def _parse(text: str) -> Any:
         from faithguard.errors import ConfigError
-        from faithguard.nlp import get_nlp
+        from faithguard.nlp import parse
 
         try:
-            return get_nlp()
+            return parse(text)  # shared and cached: the engine and the term checks read the same parse
         except ConfigError:
             return None
 
     def run(self, ctx: CallContext) -> DetectorResult:
         """Check the call's inputs; critical verdicts when something referenced is missing."""
-        findings = analyse(ctx, self._nlp if self.use_parser else None)
+        findings = analyse(ctx, self._parse if self.use_parser else None)
         if not findings:
             # With an LLM judge on, its step-0 check (published by judge_precheck) can find what the
             # offline patterns missed; offline findings win when both exist, to avoid duplicates.

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from faithguard.inputs.content_kinds import ContentClass, classify_noun
+from faithguard.inputs.content_kinds import ContentClass, classify_noun, lexname_test
 from faithguard.inputs.vocab import (
     COMPARE_RE,
     CONTENT_NOUNS,
@@ -18,7 +18,15 @@ from faithguard.inputs.vocab import (
     kind_of,
 )
 
-__all__ = ["Reference", "find_references", "parse_filter"]
+__all__ = [
+    "DEICTIC_TRIGGER",
+    "POINTER_TRIGGER",
+    "Reference",
+    "deictic_refs",
+    "find_references",
+    "parse_filter",
+    "pointer_refs",
+]
 
 
 @dataclass(frozen=True)
@@ -74,6 +82,9 @@ _STRONG_GAP = frozenset(
         "retrieved",
         "next",
         "upcoming",
+        "previous",
+        "prior",
+        "earlier",
     ]
 )
 _STRONG_AFTER = re.compile(
@@ -83,11 +94,19 @@ _STRONG_AFTER = re.compile(
     r"(?:that\s+|which\s+)?you\s+(?:have\s+been\s+|were\s+|are\s+)?(?:given|provided|shown)|"
     r"(?:that\s+|which\s+)?the\s+user\s+(?:provides|gives|shares|sends|pastes|uploads|supplies)|"
     r"(?:supplied|provided|shown|given|listed|included)\s+(?:below|above|here)|from\s+(?:earlier|before|above)|"
+    r"so\s+far|"
     # content still to come: "the article I'll paste next", "the file we're going to send"
     r"(?:that\s+|which\s+)?(?:i|we)(?:'ll|\s+will|\s+am\s+going\s+to|'m\s+going\s+to|'re\s+going\s+to|"
     r"'m\s+about\s+to)\s+(?:send|paste|share|upload|attach|post|forward|give|provide)|"
     # content the user is receiving right now: "the error message I'm getting"
     r"(?:that\s+|which\s+)?(?:i'm|i\s+am|we're|we\s+are|i\s+keep|i\s+kept)\s+(?:getting|seeing|receiving|running\s+into))\b",
+    re.I,
+)
+#: "according to the minutes", "based on the data": the request cites it as its source (unless it is a named
+#: work: "according to the Bible").
+_CITED_BEFORE = re.compile(
+    r"(?:\baccording\s+to|\bbased\s+on|\bas\s+(?:stated|described|shown|mentioned|given)\s+in|^\W*given|"
+    r"^\W*using)\s+$",
     re.I,
 )
 _STRONG_BEFORE = re.compile(
@@ -96,7 +115,9 @@ _STRONG_BEFORE = re.compile(
     re.I,
 )
 _OF_AFTER = re.compile(r"^(?:'s|’s)?\s*(?:(?i:of)\b|(?i:by|from|on)\s+(?:the\s+)?[A-Z])")
-_TITLE_AFTER = re.compile(r"^\s+(?:[\"'“‘]|[A-Z][a-z])|^\s*[:,]?\s*[\"“]")
+#: A title, a quoted name or an identifier after the noun names a particular work ("the paper 'Attention...'",
+#: "the error code 404", "the form 1040"): a world entity, not the user's material ("2 paragraphs" is a unit).
+_TITLE_AFTER = re.compile(r"^\s+(?:[\"'“‘]|[A-Z][a-z]|\d+\b(?!\s+[a-z]+s\b))|^\s*[:,]?\s*[\"“]")
 _LETTER_AFTER = re.compile(r"^\s+[A-Za-z]\b(?!['’])")
 _NEG_AFTER = re.compile(r"^\s*(?:[\w'’]+\s+){0,3}?(?:never|not|n't|no\s+longer)\b", re.I)
 _CREATION_BEFORE = re.compile(
@@ -170,8 +191,8 @@ def find_references(text: str, masked: str, source: str = "query") -> list[Refer
         noun = m.group("noun")
         kind = kind_of(noun) or "document"
         after = masked[m.end() : m.end() + 60]
-        if re.match(r"^\s*of\s+(?:the\s+)?[A-Z]", after):
-            continue
+        if re.match(r"^\s*of\s+(?:the\s+)?[A-Z]", after) or _PART_OF_AFTER.match(after):
+            continue  # "Article 5 of the Geneva Convention" names a work; "chapter 3 of the book" is a part
         idxs = [m.group("idx"), m.group("idx2")]
         nums = [int(i) if i.isdecimal() else ord(i) - 64 for i in idxs if i]
         if not nums or max(nums) > 50 or (not noun[0].isupper() and not m.group("idx").isdecimal()):
@@ -179,7 +200,62 @@ def find_references(text: str, masked: str, source: str = "query") -> list[Refer
         sent = _sentence_of(sents, m.start())
         refs.append(Reference(m.group(), kind, max(nums), m.start(), m.end(), sent, source, True, max(nums), m.start()))
     refs.extend(_label_id_refs(text, masked, sents, source))
+    refs.extend(_numbered_part_refs(masked, text, sents, source))
+    refs.extend(_coordinated_ordinal_refs(masked, sents, source))
     return _drop_overlaps(refs)
+
+
+_ORD_ALT = "|".join(sorted((w for w, n in ORDINAL_WORDS.items() if n > 0), key=len, reverse=True))
+#: Coordinated ordinals: "the first and second passages", "the 1st, 2nd and 3rd drafts".
+_COORD_ORD_RE = re.compile(
+    rf"\b(?P<det>the|my|our)\s+(?P<ords>(?:(?:{_ORD_ALT})\s*,?\s*)+(?:and|&)\s+(?:{_ORD_ALT}))\s+(?P<noun>[\w'’-]+)",
+    re.I,
+)
+
+
+def _coordinated_ordinal_refs(masked: str, sents: list[tuple[int, int]], source: str) -> list[Reference]:
+    """'the first and second passages' needs as many items as the highest ordinal, of any content noun."""
+    out: list[Reference] = []
+    for m in _COORD_ORD_RE.finditer(masked):
+        noun = m.group("noun")
+        cls = classify_noun(noun)
+        if kind_of(noun) is None and cls is None and not lexname_test("pointer", noun):
+            continue
+        top = max(ORDINAL_WORDS[w.lower()] for w in re.findall(r"[\w]+", m.group("ords")) if w.lower() in ORDINAL_WORDS)
+        kind = kind_of(noun) or (_class_kind(cls) if cls is not None else "document")
+        sent = _sentence_of(sents, m.start())
+        out.append(Reference(m.group(), kind, top, m.start(), m.end(), sent, source, True, top, m.start("noun")))
+    return out
+
+
+#: A numbered part of a determined whole: "clause 4 of the lease", "section 5.2 of my thesis", "page iv of this".
+_NUMBERED_PART_RE = re.compile(
+    r"\b(?P<part>[A-Za-z]+)\s+(?P<num>\d{1,3}(?:\.\d{1,3})*[a-z]?|[ivxlc]{1,6})\s+(?:of|from|in|on)\s+"
+    r"(?P<det>the|this|that|my|our|your)\s+(?P<gap>(?:[\w'’-]+\s+){0,2}?)(?P<noun>[\w'’-]+)\b"
+)
+_PART_OF_AFTER = re.compile(r"^\s*(?:of|from|in|on)\s+(?:the|this|that|my|our|your)\s", re.I)
+
+
+def _numbered_part_refs(masked: str, text: str, sents: list[tuple[int, int]], source: str) -> list[Reference]:
+    """'clause 4 of the lease': the numbering presupposes a specific text, so the whole is a reference.
+
+    The part noun must name a piece of text in WordNet (a 'part' lexname test: clause, page, section, line),
+    not of an event or place ("day 3 of the trip", "room 4 of the house"); a capitalised whole is a named work.
+    """
+    out: list[Reference] = []
+    for m in _NUMBERED_PART_RE.finditer(masked):
+        part, noun = m.group("part"), m.group("noun")
+        if not (kind_of(part) is not None or lexname_test("part", part)):
+            continue
+        sent = _sentence_of(sents, m.start())
+        if noun[:1].isupper() or any(_is_capitalised(w, m.start(), sent[0], text) for w in m.group("gap").split()):
+            continue
+        if noun.lower() in GAP_STOP or not noun.isalpha():
+            continue
+        cls = classify_noun(noun)
+        kind = "image" if cls is not None and not cls.inline else "document"
+        out.append(Reference(m.group(), kind, 1, m.start(), m.end(), sent, source, True, None, m.start("noun")))
+    return out
 
 
 def _label_id_refs(text: str, masked: str, sents: list[tuple[int, int]], source: str) -> list[Reference]:
@@ -232,8 +308,13 @@ def _definite(
     after = masked[m.end() : m.end() + 100]
     strong = any(w in _STRONG_GAP for w in gap_lower) or bool(_STRONG_AFTER.match(after))
     strong = strong or (bool(_STRONG_BEFORE.search(before)) and det in ("the", "this", "these", "my"))
+    if not strong and _CITED_BEFORE.search(before) and det in ("the", "this", "these", "my"):
+        named = _is_capitalised(noun, m.start("noun"), sent[0], text) or any(w[:1].isupper() for w in gap_words)
+        strong = not named
     # Explicit demonstratives and possessives (a determiner, or "the customer's") point at content too.
     possessive = det in ("this", "these", "my", "our", "both") or any(_POSSESSIVE.search(w) for w in gap_words)
+    # "the customer review": a modifier naming a person makes the message specific, like "the customer's"
+    possessive = possessive or (det == "the" and any(lexname_test("owner", w) for w in gap_lower[-1:]))
     wn_cls = cls or classify_noun(noun)
     strong_kind = kind in STRONG_KINDS or (wn_cls is not None and wn_cls.strength == "strong")
     # "the two candidate responses": a definite count picks out specific items the user holds.
@@ -304,11 +385,43 @@ def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: 
             continue
         for i, w in enumerate(words):
             word = w.group()
+            owner = re.sub(r"(?:'s|’s|')$", "", word) if _POSSESSIVE.search(word) else ""
+            if (
+                owner
+                and kind_of(owner) is None
+                and (oc := classify_noun(owner)) is not None
+                and oc.strength == "strong"
+            ):
+                # "the author's conclusion": a strong possessor (a writer, a report) is itself the reference
+                gap = masked[m.end() : w.start()]
+                pat = re.compile(
+                    rf"(?P<det>{re.escape(m.group('det'))})\s+(?P<gap>{re.escape(gap)})(?P<noun>{re.escape(owner)})"
+                )
+                mm = pat.match(masked, m.start())
+                ref = _definite(mm, masked, text, sents, source, oc) if mm is not None else None
+                if ref is not None:
+                    refs.append(ref)
+                break
             if _POSSESSIVE.search(word) or word.lower() in _STRONG_GAP or kind_of(word) is not None:
                 if kind_of(word) is not None:
                     break  # the kind table's own pattern reads this phrase
                 continue
             cls = classify_noun(word)
+            if (
+                cls is None
+                and any(x.group().lower() in NUMBER_WORDS for x in words[:i])
+                and lexname_test("pointer", word)
+            ):
+                cls = ContentClass("weak", True)  # "the two lists": a definite count of information items
+            if (
+                cls is None
+                and (
+                    any(x.group().lower() in _STRONG_GAP for x in words[:i])
+                    or _CITED_BEFORE.search(masked[_sentence_of(sents, m.start())[0] : m.start()])
+                )
+                and lexname_test("cited", word)
+            ):
+                cls = ContentClass("weak", True)  # "given the search results", "our previous discussion"
             if cls is None:
                 continue
             gap = masked[m.end() : w.start()]
@@ -328,9 +441,10 @@ def _non_reference(ref: Reference, m: re.Match[str], masked: str, text: str, sen
     """Pattern filters for mentions that name world entities, creations or generic things."""
     after = masked[m.end() : m.end() + 100]
     gap_start = m.start("gap")
+    deictic = m.group("det").lower() in ("this", "these", "my", "our")
     for wm in re.finditer(r"[\w'’-]+", m.group("gap")):
         word = wm.group()
-        if word.isupper() and len(word) > 1 and kind_of(word) is None:
+        if word.isupper() and len(word) > 1 and kind_of(word) is None and not deictic:
             return True  # the IPCC report, the UN paper
         if _is_capitalised(word, gap_start + wm.start(), sent[0], text):
             return True  # the Mueller report, the IPCC report
@@ -341,6 +455,8 @@ def _non_reference(ref: Reference, m: re.Match[str], masked: str, text: str, sen
         return True  # the report of the Warren Commission, the paper 'Attention...'
     if ref.kind == "letter" and _LETTER_AFTER.match(after):
         return True
+    if re.search(r"\bas\s*$", masked[sent[0] : m.start()], re.I):
+        return True  # "speak as the narrator": a role, not a text
     if _CREATION_BEFORE.search(masked[sent[0] : m.start()]):
         return True  # write the cover letter...
     sentence = masked[sent[0] : sent[1]]
@@ -354,49 +470,155 @@ def _non_reference(ref: Reference, m: re.Match[str], masked: str, text: str, sen
     return bool(anaphora.search(earlier))
 
 
-def parse_filter(refs: list[Reference], masked: str, nlp: Any) -> list[Reference]:
-    """Drop non-strong references that the parse shows are compounds or narrative subjects."""
+def parse_filter(refs: list[Reference], doc: Any, masked: str) -> list[Reference]:
+    """Drop non-strong references the parse of the whole request reads as non-references.
+
+    ``doc`` is the parse of the request text (the masked text has the same offsets). Dropped: a determiner
+    that belongs to another noun phrase ("the change added ten minutes"), a noun used as a modifier, a
+    narrated subject or object ("I read the report yesterday and it was boring") that nothing later picks
+    up again, the object of a creation verb. Readings come from ``specs/syntax.json``.
+    """
     weak = [r for r in refs if not r.strong]
     if not weak:
         return refs
+    from faithguard.inputs.syntax import anchors, role_of
+
+    found = anchors(doc)
+    by_role: dict[str, set[int]] = {}
+    for name, offs in found.items():
+        by_role.setdefault(role_of(name), set()).update(offs)
+    at = {t.idx: t for t in doc}
     dropped: set[int] = set()
-    for sent in sorted({r.sentence for r in weak}):
-        doc = _parse(nlp, masked[sent[0] : sent[1]])
-        is_question = masked[sent[0] : sent[1]].rstrip().endswith("?")
-        for r in weak:
-            if r.sentence != sent:
-                continue
-            offset = r.noun_start - sent[0]
-            tok = next((t for t in doc if t.idx == offset), None)
-            if tok is None:
-                continue
-            if _do_support_subject(doc, tok):
-                continue  # "does the graph show ...": the tagger read the main verb as a noun
-            if tok.dep_ == "compound" or (
-                tok.i + 1 < len(doc)
-                and doc[tok.i + 1].pos_ in ("NOUN", "PROPN")
-                and doc[tok.i + 1].dep_ != "appos"
-                and tok.head.i == tok.i + 1
-            ):
-                dropped.add(id(r))
-            elif tok.dep_ in ("nsubj", "nsubjpass") and not is_question and tok.head.tag_ in ("VBD", "VBN"):
-                dropped.add(id(r))  # "My essay got a C." narrates, does not ask about the content
-            elif tok.dep_ == "dobj" and tok.head.lower_ in CREATION_VERBS:
-                dropped.add(id(r))
+    for r in weak:
+        tok = at.get(r.noun_start)
+        if tok is None:
+            continue
+        det = at.get(r.start)
+        gap = [t for t in doc[det.i + 1 : tok.i]] if det is not None else []
+        if det is not None and any(t.tag_.startswith("VB") for t in gap) and not _in_phrase(det, tok):
+            dropped.add(id(r))  # "the change added ten minutes": a verb between, and "the" is another noun's
+            continue
+        if r.noun_start in by_role.get("pointer", set()):
+            continue
+        if _do_support_subject(doc, tok):
+            continue  # "does the graph show ...": the tagger read the main verb as a noun
+        question = masked[r.sentence[0] : r.sentence[1]].rstrip().endswith("?")
+        if r.noun_start in by_role.get("modifier", set()) or (
+            tok.i + 1 < len(doc)
+            and doc[tok.i + 1].pos_ in ("NOUN", "PROPN")
+            and doc[tok.i + 1].dep_ != "appos"
+            and tok.head.i == tok.i + 1
+        ):
+            dropped.add(id(r))
+        elif r.noun_start in by_role.get("narrative", set()) and not question and not _picked_up(doc, tok):
+            dropped.add(id(r))  # "My essay got a C." narrates, does not hand the content over
+        elif tok.dep_ == "dobj" and tok.head.lower_ in CREATION_VERBS:
+            dropped.add(id(r))
     return [r for r in refs if id(r) not in dropped]
 
 
+def _in_phrase(det: Any, noun: Any) -> bool:
+    """Whether the determiner token belongs to the noun's phrase (its subtree, or a conjunct's)."""
+    heads = {noun.i, *(c.i for c in noun.conjuncts)}
+    cur = det
+    for _ in range(6):
+        if cur.i in heads:
+            return True
+        if cur.head.i == cur.i:
+            return False
+        cur = cur.head
+    return False
+
+
+def _picked_up(doc: Any, tok: Any) -> bool:
+    """A later request acts on the narrated item by pronoun ("I finished the report. Can you check it?")."""
+    return any(
+        t.lower_ in ("it", "them") and t.dep_ in ("dobj", "pobj") and t.head.tag_ == "VB" for t in doc[tok.sent.end :]
+    )
+
+
+#: A noun phrase followed by a clause whose subject is the user: "the warning I keep getting", "the answers my
+#: students gave". Only then is the parse needed when the patterns found nothing missing.
+POINTER_TRIGGER = re.compile(
+    r"\b(?:the|this|that|these|those|my|our)\s+(?:[\w'’-]+\s+){0,3}?[\w'’-]+\s+(?:that\s+|which\s+)?"
+    r"(?:I|we|my|our)\s+[\w'’-]+",
+    re.I,
+)
+
+
+def pointer_refs(refs: list[Reference], doc: Any, masked: str, source: str = "query") -> list[Reference]:
+    """References the syntax shows point at items the user holds ('the stack trace I just got').
+
+    An existing reference at a pointer anchor becomes strong; a noun the kind table and the WordNet classes do
+    not know becomes a reference when WordNet reads it as information (the 'pointer' lexname test), never a
+    physical thing ("the plant I just got").
+    """
+    from faithguard.inputs.syntax import role_anchors
+
+    offs = role_anchors(doc, "pointer")
+    if not offs:
+        return refs
+    at = {t.idx: t for t in doc}
+    # "the email I never got": a negated clause says the item is not held
+    offs = {
+        o
+        for o in offs
+        if not any(c.dep_ == "neg" for k in at[o].children for c in k.children if k.dep_ in ("relcl", "acl"))
+    }
+    sents = _sentences(masked)
+    out = [replace(r, strong=True) if r.noun_start in offs else r for r in refs]
+    have = {r.noun_start for r in refs}
+    for off in sorted(offs - have):
+        tok = at[off]
+        if not masked[off : off + len(tok.text)].strip():
+            continue  # inside supplied content
+        word = tok.text
+        cls = classify_noun(word)
+        if kind_of(word) is None and cls is None and not lexname_test("pointer", word):
+            continue
+        kind = kind_of(word) or (_class_kind(cls) if cls is not None else "message")
+        start = min([t.idx for t in tok.lefts if t.dep_ == "det"] + [off])
+        sent = _sentence_of(sents, off)
+        text = masked[start : off + len(word)]
+        out.append(Reference(text, kind, 1, start, off + len(word), sent, source, True, None, off))
+    return out
+
+
+#: A pronoun that may stand for the material ("summarise this"); the parse decides (spec ``deictic_pronoun``).
+DEICTIC_TRIGGER = re.compile(r"\b(?:this|these|it|them)\b", re.I)
+
+
+def deictic_refs(doc: Any, masked: str, source: str = "query") -> list[Reference]:
+    """Pronouns that stand for material nothing in the request introduces ('Summarize this.').
+
+    'it'/'them' count only when no noun comes before them (otherwise that noun is the antecedent);
+    'this'/'these' only when no earlier sentence has a noun ("I want to learn Spanish. How should I approach this?").
+    """
+    from faithguard.inputs.syntax import role_anchors
+
+    offs = role_anchors(doc, "deictic")
+    sents = _sentences(masked)
+    out: list[Reference] = []
+    for tok in doc:
+        if tok.idx not in offs or not masked[tok.idx : tok.idx + len(tok.text)].strip():
+            continue
+        sent = _sentence_of(sents, tok.idx)
+        limit = tok.idx if tok.lower_ in ("it", "them") else sent[0]
+        if any(t.pos_ in ("NOUN", "PROPN") and t.idx < limit and masked[t.idx : t.idx + 1].strip() for t in doc):
+            continue
+        end = tok.idx + len(tok.text)
+        out.append(Reference(tok.text, "content", 1, tok.idx, end, sent, source, True, None, tok.idx))
+    return out
+
+
 def _do_support_subject(doc: Any, tok: Any) -> bool:
-    """In a do-support question the NP between 'does' and the sentence root is the subject, not a compound."""
+    """In a do-support question the NP between 'does' and the main verb is the subject, not a compound.
+
+    The small tagger often reads the main verb as a noun ("does the graph show", "does the writer use"): the
+    misread verb is then the sentence root or hangs off 'do' itself.
+    """
     head = tok.head
-    if head.dep_ != "ROOT" or head.i != tok.i + 1 or head.i + 1 > len(doc):
+    if head.i != tok.i + 1:
         return False
-    return any(t.lemma_ == "do" and t.pos_ == "AUX" for t in doc[: tok.i])
-
-
-def _parse(nlp: Any, text: str) -> Any:
-    doc = nlp.make_doc(text)
-    for name, proc in nlp.pipeline:
-        if name in ("tok2vec", "tagger", "parser", "attribute_ruler"):
-            doc = proc(doc)
-    return doc
+    dos = [t for t in doc[: tok.i] if t.lemma_ == "do" and t.pos_ in ("AUX", "VERB")]
+    return bool(dos) and (head.dep_ == "ROOT" or head.head.i in {t.i for t in dos})

@@ -66,7 +66,7 @@ class Block:
     @property
     def full(self) -> bool:
         """Large enough to stand for a whole document."""
-        return self.origin in ("label", "tag", "fence", "quote") or self.words >= FULL_WORDS
+        return self.origin in ("label", "tag", "fence", "quote", "item", "letter") or self.words >= FULL_WORDS
 
 
 @dataclass
@@ -216,6 +216,15 @@ def _scan_labels(clean: str, result: Scan, spans: list[tuple[int, int]]) -> None
             and clean[body_start : body_start + 1] not in ("\n", "")
         ) or (brk is not None and i + 1 == len(heads)):
             body = body[: brk.start()]
+        if "\n" in region[:lead] and _talks_about(body, k):
+            body = ""  # "Response:\n\nRate the response above.": the next line is the request about it, not its text
+        else:
+            # "Document 1: ...\nWhich of the three documents ...?": a later line about the kind ends the body
+            cut = next(
+                (lm.start() for lm in _LINE_RE.finditer(body) if lm.start() > 0 and _talks_about(lm.group(), k)), None
+            )
+            if cut is not None:
+                body = body[:cut].rstrip()
         end = body_start + lead + len(body)
         idx_raw = (
             m.group("idx") or m.group("hidx") or (m.group(0).split(":")[0].split()[-1].strip("#*") if letter else None)
@@ -226,6 +235,20 @@ def _scan_labels(clean: str, result: Scan, spans: list[tuple[int, int]]) -> None
         block = Block("label", k, m.start(), max(end, m.end()), n, m.group(0).strip(), idx, slot)
         (result.typed if n else result.empties).append(block)
         spans.append((m.start(), max(end, m.end())))
+
+
+def _talks_about(body: str, kind: str) -> bool:
+    """Whether the first sentence under a label is a request that names the label's own kind."""
+    spans = sentence_spans(body)
+    if not spans:
+        return False
+    first = body[spans[0][0] : spans[0][1]]
+    # the kind named after a determiner ("the response above", "which answer"): a request about the block
+    return any(any(kind_of(w) == kind for w in _WORD_RE.findall(m.group(1))) for m in _POINTED_RE.finditer(first))
+
+
+_LINE_RE = re.compile(r"[^\n]+")
+_POINTED_RE = re.compile(r"\b(?:the|this|that|these|which|each|both|either)\s+(?=((?:[\w'’-]+\s+){0,2}[\w'’-]+))", re.I)
 
 
 def _label_kind(word: str) -> str | None:
@@ -239,6 +262,25 @@ def _label_kind(word: str) -> str | None:
     if cls is None:
         return None
     return "image" if not cls.inline else ("document" if cls.strength == "strong" else "message")
+
+
+#: A paragraph that opens by greeting a named person is a letter or an email ("Hi Sam,", "Dear Ms Patel,").
+_SALUTATION_RE = re.compile(
+    r"^\s*(?i:hi|hello|hey|dear|good\s+(?:morning|afternoon|evening))\s+[A-Z][\w.'’-]*(?:\s+[A-Z][\w'’-]*)?\s*[,!:]"
+)
+#: An enumerated or bulleted line: "1. ...", "b) ...", "- ...".
+_ITEM_RE = re.compile(r"(?m)^[ \t]*(?:\d{1,2}[.)]|[A-Ha-h][.)]|[-*•])[ \t]+(?P<body>\S[^\n]*)")
+
+
+def _list_items(para: str, start: int, exclude: Sequence[tuple[int, int]]) -> list[Block]:
+    """The items of an enumerated list in ``para`` that read as content, not as instructions."""
+    out = []
+    for m in _ITEM_RE.finditer(para):
+        body = m.group("body")
+        if _taken(list(exclude), start + m.start(), start + m.end()) or is_instruction(body):
+            continue
+        out.append(Block("item", None, start + m.start(), start + m.end(), word_count(body)))
+    return out
 
 
 def free_units(result: Scan, exclude: Sequence[tuple[int, int]] = ()) -> list[Block]:
@@ -264,6 +306,11 @@ def free_units(result: Scan, exclude: Sequence[tuple[int, int]] = ()) -> list[Bl
             else:
                 after_colon = True
             continue
+        items = _list_items(para, start, exclude)
+        if len(items) >= 2:
+            units.extend(items)  # "1. Council backs bike lanes\n2. ...": each enumerated item is one unit
+            after_colon = False
+            continue
         content = 0
         for s, e in sentence_spans(para):
             if _taken(list(exclude), start + s, start + e):
@@ -271,6 +318,11 @@ def free_units(result: Scan, exclude: Sequence[tuple[int, int]] = ()) -> list[Bl
             sent = para[s:e]
             if not is_instruction(sent) or (after_colon and not _META_RE.search(sent)):
                 content += word_count(sent)
+        if content and _SALUTATION_RE.match(para) and not _taken(list(exclude), start, start + len(para)):
+            # "Hi Sam, ... Thanks, Priya": a whole letter or email, greeting and all, however short
+            units.append(Block("letter", None, start, start + len(para), word_count(para)))
+            after_colon = False
+            continue
         if content:
             units.append(Block("after_colon" if after_colon else "paragraph", None, start, start + len(para), content))
         after_colon = False

@@ -13,6 +13,7 @@ __all__ = [
     "GAP_STOP",
     "NUMBER_WORDS",
     "ORDINAL_WORDS",
+    "PART_KINDS",
     "ROLE_GROUPS",
     "SMALL_KINDS",
     "STRONG_KINDS",
@@ -140,6 +141,10 @@ SMALL_KINDS: frozenset[str] = frozenset(
         "lyrics",
     }
 )
+
+#: Kinds that are units inside a text (definitional: a paragraph, sentence or chapter is part of a document). In
+#: one sentence beside a whole ("the essay ... the last paragraph") they need no item of their own.
+PART_KINDS: frozenset[str] = frozenset({"paragraph", "sentence", "chapter"})
 
 #: Typed inline blocks only satisfy references of the same group.
 ROLE_GROUPS: dict[str, str] = {"query": "query", "response": "response", "rubric": "rubric"}

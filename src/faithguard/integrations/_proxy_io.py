@@ -171,6 +171,11 @@ class SSEText:
             self.broken = True
 
     @property
+    def pending(self) -> bool:
+        """Whether a line was cut off: bytes were fed after the last line end."""
+        return bool(self._buffer) or self._skipping
+
+    @property
     def text(self) -> str | None:
         """The joined answer; None for a tool call or a stream with unreadable lines."""
         if self.tool_call or self.broken:

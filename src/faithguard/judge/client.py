@@ -10,6 +10,7 @@ repr or placed in an exception message.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import email.utils
 import json
 import logging
@@ -37,6 +38,7 @@ __all__ = [
     "StructuredMode",
     "backoff_delay",
     "build_request_body",
+    "call_limit",
     "chat_span",
     "forget_modes",
     "get_tracer",
@@ -86,6 +88,29 @@ def forget_modes() -> None:
     """Clear every remembered mode (tests; a server upgraded in place)."""
     with _ENDPOINT_LOCK:
         _ENDPOINT_MODES.clear()
+
+
+#: A cap (seconds) on the judge calls made in this thread/task, set by :func:`call_limit`.
+_CALL_LIMIT: contextvars.ContextVar[float | None] = contextvars.ContextVar("faithguard_judge_call_limit", default=None)
+
+
+@contextmanager
+def call_limit(seconds: float | None) -> Iterator[None]:
+    """Cap the wall-clock budget of the judge calls made inside the block (None: the config's own).
+
+    The judge sets it from the time left to the detector that is calling it, so a slow judge
+    ends its call in time for the detector to return its offline result.
+    """
+    token = _CALL_LIMIT.set(seconds)
+    try:
+        yield
+    finally:
+        _CALL_LIMIT.reset(token)
+
+
+def _call_budget(config_budget: float) -> float:
+    limit = _CALL_LIMIT.get()
+    return config_budget if limit is None else max(0.0, min(config_budget, limit))
 
 
 @dataclass(frozen=True)
@@ -511,7 +536,7 @@ class OpenAIChatClient:
         self, messages: Sequence[Mapping[str, str]], schema_name: str, schema: Mapping[str, Any], *, temperature: float
     ) -> ChatResult:
         """POST one chat completion within the call budget; JudgeUnavailable/JudgeError/JudgeOutputError."""
-        deadline = self._clock() + self.config.call_budget
+        deadline = self._clock() + _call_budget(self.config.call_budget)
         mode = self.mode
         with self._span(temperature) as span:
             outcome = _Attempt()
@@ -556,7 +581,7 @@ class OpenAIChatClient:
         self, messages: Sequence[Mapping[str, str]], schema_name: str, schema: Mapping[str, Any], *, temperature: float
     ) -> ChatResult:
         """Async twin of :meth:`chat` (a short-lived AsyncClient per call, so no loop-bound state)."""
-        deadline = self._clock() + self.config.call_budget
+        deadline = self._clock() + _call_budget(self.config.call_budget)
         mode = self.mode
         with self._span(temperature) as span:
             outcome = _Attempt()

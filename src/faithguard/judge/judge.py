@@ -24,7 +24,7 @@ from faithguard.detector import CallContext
 from faithguard.errors import InputError, JudgeError, JudgeOutputError, JudgeUnavailable
 from faithguard.judge import prompts
 from faithguard.judge.budget import Budget
-from faithguard.judge.client import ChatResult, ChatTransport
+from faithguard.judge.client import ChatResult, ChatTransport, call_limit
 from faithguard.judge.config import JudgeConfig
 from faithguard.judge.schemas import (
     DecomposeOut,
@@ -37,6 +37,7 @@ from faithguard.judge.schemas import (
 )
 from faithguard.judge.voting import norm_text, vote_decompose, vote_satisfy, vote_terms
 from faithguard.models import Category, Constraint, Decomposition, Status, SubQuestion
+from faithguard.runner import remaining_budget
 from faithguard.scoring import tier_for
 
 __all__ = [
@@ -51,6 +52,12 @@ __all__ = [
 ]
 
 M = TypeVar("M", bound=BaseModel)
+
+#: Seconds (at most; a fifth of what is left when less) a judge call leaves its detector to finish its
+#: offline work after the call gives up. Fixture: tests/judge/test_budgets.py.
+_RETURN_MARGIN = 1.0
+#: Below this many seconds left, a judge call is not started at all.
+_MIN_CALL = 0.2
 
 _SCHEMA_NAMES: dict[type[BaseModel], str] = {
     DecomposeOut: "faithguard_decomposition",
@@ -111,6 +118,11 @@ def _describe(exc: Exception) -> str:
         parts = [f"{'.'.join(str(p) for p in e['loc']) or '<root>'}: {e['msg']}" for e in exc.errors()[:8]]
         return "schema mismatch: " + "; ".join(parts)
     return f"not valid JSON: {exc}"
+
+
+def _unrepaired(exc: Exception) -> JudgeOutputError:
+    """Malformed output when the request has no call left for a repair: a failure (degraded), not a skip."""
+    return JudgeOutputError(f"judge output unusable and no call left in this request for a repair ({_describe(exc)})")
 
 
 def request_key(ctx: CallContext) -> str:
@@ -273,6 +285,20 @@ class Judge:
                 raise JudgeCallCapReached(f"this request already used {used} judge calls")
             self._calls[key] = self._calls.get(key, 0) + 1
 
+    def _call_limit(self) -> float | None:
+        """Seconds this call may take so the calling detector still returns its offline result in time.
+
+        None when the detector's budget leaves the judge its full ``call_budget`` (or there is no
+        budget, outside a guarded call). Raises :class:`JudgeUnavailable` when too little is left to ask.
+        """
+        left = remaining_budget()
+        if left is None:
+            return None
+        limit = left - min(_RETURN_MARGIN, 0.2 * left)
+        if limit < _MIN_CALL:
+            raise JudgeUnavailable(f"only {left:.1f}s left in the detector's budget: too little for a judge call")
+        return limit if limit < self.call_budget else None
+
     def _failed(self, exc: JudgeError) -> None:
         """A judge that could not answer (timeout, unreachable, 5xx after retries) is paused briefly."""
         if isinstance(exc, JudgeUnavailable) and not isinstance(exc, JudgeSkipped | JudgeCircuitOpen):
@@ -285,24 +311,29 @@ class Judge:
     # ------------------------------------------------------------ one structured call (sync / async)
 
     def _send(self, messages: prompts.Prompt, out: type[M]) -> ChatResult:
+        limit = self._call_limit()
         self._admit()
         name, schema = self._schema(out)
-        with self.budget.thread_slot:
+        with self.budget.thread_slot, call_limit(limit):
             try:
                 return self.transport.chat(messages, name, schema, temperature=self.temperature)
             except JudgeError as exc:
-                self._failed(exc)
+                if limit is None:  # a call cut short by the detector's budget says nothing about the judge
+                    self._failed(exc)
                 raise
 
     async def _asend(self, messages: prompts.Prompt, out: type[M]) -> ChatResult:
+        limit = self._call_limit()
         self._admit()
         name, schema = self._schema(out)
         async with self.budget.async_slot():
-            try:
-                return await self.transport.achat(messages, name, schema, temperature=self.temperature)
-            except JudgeError as exc:
-                self._failed(exc)
-                raise
+            with call_limit(limit):
+                try:
+                    return await self.transport.achat(messages, name, schema, temperature=self.temperature)
+                except JudgeError as exc:
+                    if limit is None:
+                        self._failed(exc)
+                    raise
 
     @staticmethod
     def _repair_prompt(messages: prompts.Prompt, bad: str, exc: Exception) -> prompts.Prompt:
@@ -320,7 +351,10 @@ class Judge:
         try:
             return parse_structured(first.content, out)
         except ValueError as exc:
-            second = self._send(self._repair_prompt(messages, first.content, exc), out)
+            try:
+                second = self._send(self._repair_prompt(messages, first.content, exc), out)
+            except JudgeCallCapReached as capped:
+                raise _unrepaired(exc) from capped
             return self._final_parse(second.content, out)
 
     async def _astructured(self, messages: prompts.Prompt, out: type[M]) -> M:
@@ -328,7 +362,10 @@ class Judge:
         try:
             return parse_structured(first.content, out)
         except ValueError as exc:
-            second = await self._asend(self._repair_prompt(messages, first.content, exc), out)
+            try:
+                second = await self._asend(self._repair_prompt(messages, first.content, exc), out)
+            except JudgeCallCapReached as capped:
+                raise _unrepaired(exc) from capped
             return self._final_parse(second.content, out)
 
     def _samples(self, build: Callable[[], prompts.Prompt], out: type[M]) -> list[M]:

@@ -26,10 +26,13 @@ _DTYPES = {"F32": np.float32, "F16": np.float16, "I64": np.int64, "I32": np.int3
 
 
 def load_safetensors(path: Path) -> dict[str, npt.NDArray[Any]]:
-    """Read a .safetensors file (8-byte header length, JSON header, raw little-endian data) into arrays."""
-    raw = path.read_bytes()
-    (n,) = struct.unpack("<Q", raw[:8])
-    header = json.loads(raw[8 : 8 + n])
+    """Map a .safetensors file (8-byte header length, JSON header, raw little-endian data) into read-only
+    arrays. The file is memory-mapped, not read: loading is fast and untouched rows (most of the
+    30k-word embedding table) never enter memory; the pages are shared between processes."""
+    with path.open("rb") as fh:
+        (n,) = struct.unpack("<Q", fh.read(8))
+        header = json.loads(fh.read(n))
+    raw = np.memmap(path, dtype=np.uint8, mode="r")
     base = 8 + n
     out: dict[str, npt.NDArray[Any]] = {}
     for name, spec in header.items():
@@ -51,14 +54,18 @@ def _layer_norm(x: F32, w: F32, b: F32, eps: float) -> F32:
 
 
 def _gelu(x: F32) -> F32:
-    # BERT's exact GELU, x * Phi(x); erf through the Abramowitz-Stegun 7.1.26 form (max error 1.5e-7).
-    z = x / math.sqrt(2.0)
-    sign = np.sign(z)
-    a = np.abs(z)
-    t = 1.0 / (1.0 + 0.3275911 * a)
-    poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
-    erf = sign * (1.0 - poly * np.exp(-a * a))
-    return (0.5 * x * (1.0 + erf)).astype(np.float32)  # type: ignore[no-any-return]
+    # GELU in its tanh form (Hendrycks & Gimpel 2016, eq. for the fast approximation): within 5e-4 of
+    # x * Phi(x), five times cheaper in numpy than an erf series (it was 40% of the forward pass).
+    y = x * x
+    y *= np.float32(0.044715)
+    y += np.float32(1.0)
+    y *= x
+    y *= np.float32(math.sqrt(2.0 / math.pi))
+    np.tanh(y, out=y)
+    y += np.float32(1.0)
+    y *= x
+    y *= np.float32(0.5)
+    return y
 
 
 class Encoder:
@@ -75,8 +82,10 @@ class Encoder:
         self.eps = float(config.get("layer_norm_eps", 1e-12))
         self.max_tokens = min(max_tokens, int(config.get("max_position_embeddings", 512)))
         w = load_safetensors(model_dir / "model.safetensors")
+        # float32 checkpoints stay memory-mapped (astype copies only other float types).
         self._w = {k: v.astype(np.float32, copy=False) for k, v in w.items() if v.dtype != np.int64}
-        # Pre-transpose the dense kernels once (torch stores them out x in); fuse Q, K, V.
+        # torch stores dense kernels out x in: ``x @ w.T`` hands BLAS the transposed view, no copy.
+        # Q, K and V are fused into one kernel (one copy of 3 x 384 x 384 floats per layer).
         self._qkv: list[tuple[F32, F32]] = []
         self._dense: list[dict[str, F32]] = []
         for i in range(self.layers):
@@ -84,16 +93,16 @@ class Encoder:
             att = p + "attention.self."
             kernel = np.concatenate([self._w[att + n + ".weight"].T for n in ("query", "key", "value")], axis=1)
             bias = np.concatenate([self._w[att + n + ".bias"] for n in ("query", "key", "value")])
-            self._qkv.append((np.ascontiguousarray(kernel), bias))
+            self._qkv.append((kernel, bias))
             self._dense.append(
                 {
-                    "ao_w": np.ascontiguousarray(self._w[p + "attention.output.dense.weight"].T),
+                    "ao_w": self._w[p + "attention.output.dense.weight"].T,
                     "ao_b": self._w[p + "attention.output.dense.bias"],
                     "ln1_w": self._w[p + "attention.output.LayerNorm.weight"],
                     "ln1_b": self._w[p + "attention.output.LayerNorm.bias"],
-                    "in_w": np.ascontiguousarray(self._w[p + "intermediate.dense.weight"].T),
+                    "in_w": self._w[p + "intermediate.dense.weight"].T,
                     "in_b": self._w[p + "intermediate.dense.bias"],
-                    "out_w": np.ascontiguousarray(self._w[p + "output.dense.weight"].T),
+                    "out_w": self._w[p + "output.dense.weight"].T,
                     "out_b": self._w[p + "output.dense.bias"],
                     "ln2_w": self._w[p + "output.LayerNorm.weight"],
                     "ln2_b": self._w[p + "output.LayerNorm.bias"],
@@ -103,20 +112,33 @@ class Encoder:
         self._tok.no_padding()
         self._tok.enable_truncation(self.max_tokens)
 
+    #: Characters of a text handed to the tokenizer per token of budget (WordPiece averages ~4-5
+    #: characters per token in English; 8 leaves room), so a long answer is not tokenised in full.
+    _CHARS_PER_TOKEN = 8
+
     @property
     def dim(self) -> int:
         """Embedding width."""
         return self.hidden
 
-    def ids(self, texts: Sequence[str]) -> list[list[int]]:
-        """WordPiece ids with [CLS]/[SEP], truncated to ``max_tokens``."""
-        return [list(e.ids) for e in self._tok.encode_batch(list(texts))]
+    def ids(self, texts: Sequence[str], max_tokens: int | None = None) -> list[list[int]]:
+        """WordPiece ids with [CLS]/[SEP], cut to ``max_tokens`` (default: the encoder's) keeping [SEP]."""
+        limit = max(3, min(max_tokens or self.max_tokens, self.max_tokens))
+        head = [t[: limit * self._CHARS_PER_TOKEN] for t in texts]
+        out = []
+        for enc in self._tok.encode_batch(head):
+            ids = list(enc.ids)
+            out.append(ids if len(ids) <= limit else ids[: limit - 1] + ids[-1:])
+        return out
 
-    def encode(self, texts: Sequence[str]) -> F32:
-        """Unit-length embeddings, one row per text (batched by similar length)."""
+    def encode(self, texts: Sequence[str], max_tokens: int | None = None) -> F32:
+        """Unit-length embeddings, one row per text, each text cut to ``max_tokens`` WordPiece tokens.
+
+        Texts are run in batches of similar length (padding is masked out of attention and pooling).
+        """
         if not texts:
             return np.zeros((0, self.hidden), dtype=np.float32)
-        ids = self.ids(texts)
+        ids = self.ids(texts, max_tokens)
         out = np.zeros((len(texts), self.hidden), dtype=np.float32)
         order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
         for start in range(0, len(order), 16):

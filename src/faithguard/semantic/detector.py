@@ -25,53 +25,66 @@ from cachetools import LRUCache
 from faithguard.detector import CallContext
 from faithguard.models import Category, DetectorResult, Severity, Status, Verdict, VerdictKind
 
-__all__ = ["Calibration", "SemanticDetector", "TextEncoder", "band_of", "chunk_passages", "topic_features"]
+__all__ = ["Calibration", "SemanticDetector", "TextEncoder", "band_of", "chunk_passages", "request_text"]
 
 Band = Literal["off_topic", "unknown", "on_topic"]
 F32 = npt.NDArray[np.float32]
 
-#: Probability at or above which the answer counts as about something else. Provenance: the paper's
-#: bands are not probabilities; 0.8 keeps the expected false-alarm share of a fired verdict at <= 20%
-#: under the study-split calibration. Fixtures: tests/semantic/test_detector.py::test_bands.
-OFF_TOPIC_P = 0.8
+#: Probability at or above which the answer counts as about something else. Provenance: the
+#: calibration assumes half the answers are off topic; real traffic has far fewer, so the band needs
+#: stronger evidence: at 0.9, 2.4% of InFoBench study answers to their own instruction are flagged
+#: (4.8% at 0.8) and 69% of mismatched answers (benchmarks/fit_semantic.py prints both).
+#: Fixtures: tests/semantic/test_detector.py::test_bands, tests/semantic/test_real_model.py.
+OFF_TOPIC_P = 0.9
 #: At or below this the answer is reported on topic (a finding only). Same provenance, mirrored.
 ON_TOPIC_P = 0.2
-#: Passages of at most this many words; at most this many passages are encoded (bounded work per check).
-PASSAGE_WORDS = 40
+#: Passages of at most this many words (~40 WordPiece tokens); only multi-part requests encode more
+#: than the answer's first passage, and at most this many (bounded work per check).
+PASSAGE_WORDS = 32
 MAX_PASSAGES = 4
-#: Request text longer than this many characters is cut before encoding (the tokenizer cuts at 128 tokens).
-_REQUEST_CHARS = 2000
+#: Every text (request, sub-question, passage) is cut to this many WordPiece tokens before encoding.
+#: Provenance: benchmarks/bench_embeddings.py on the study parts: 48 tokens keep the value of 128
+#: (InFoBench matched/mismatched AUROC 0.981 vs 0.991, LLMBar adversarial pairs 0.697 vs 0.684) at
+#: about a third of the cost; the encoder's cost is linear in tokens x layers.
+#: Fixture: tests/semantic/test_detector.py::test_every_text_is_encoded_within_the_token_budget.
+MAX_TOKENS = 48
+#: An answer whose first passage has fewer words than this carries too little topic to band ("96",
+#: "2", a one-line question): the band is ``unknown``. Provenance: the calibration's pairs are
+#: answers of 20+ words; on LLMBar's study part every followed output banded off topic under 8 words
+#: was a bare number, label or one-line reply. Fixture: test_detector.py::test_a_short_answer_is_not_banded.
+MIN_ANSWER_WORDS = 8
 
 _WORD = re.compile(r"\S+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
 class TextEncoder(Protocol):
-    """What the detector needs from an embedding model: unit vectors, one row per text."""
+    """What the detector needs from an embedding model: unit vectors, one row per text, each text cut
+    to at most ``max_tokens`` tokens."""
 
-    def encode(self, texts: Sequence[str]) -> F32:
+    def encode(self, texts: Sequence[str], max_tokens: int | None = None) -> F32:
         """Embed texts."""
         ...
 
 
 @dataclass(frozen=True)
 class Calibration:
-    """Logistic map from (cos to the whole answer, cos to the best passage) to P(answer is off topic)."""
+    """Logistic map from cos(request, answer's first passage) to P(answer is about something else)."""
 
     bias: float
-    weights: tuple[float, float]
+    weight: float
     fitted_on: str = ""
 
-    def probability(self, cos_mean: float, cos_best: float) -> float:
-        """P(off topic) for one request/answer pair."""
-        z = self.bias + self.weights[0] * cos_mean + self.weights[1] * cos_best
+    def probability(self, cos: float) -> float:
+        """P(off topic) for one request/answer (or sub-question/passage) similarity."""
+        z = self.bias + self.weight * cos
         return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
 
     @classmethod
     def builtin(cls) -> Calibration:
         """The calibration shipped in ``calibration.json`` (fitted by benchmarks/fit_semantic.py)."""
         raw = json.loads(resources.files("faithguard.semantic").joinpath("calibration.json").read_text("utf-8"))
-        return cls(float(raw["bias"]), (float(raw["weights"][0]), float(raw["weights"][1])), str(raw["fitted_on"]))
+        return cls(float(raw["bias"]), float(raw["weight"]), str(raw["fitted_on"]))
 
 
 def band_of(p: float) -> Band:
@@ -106,18 +119,17 @@ def chunk_passages(text: str, *, words: int = PASSAGE_WORDS, limit: int = MAX_PA
             current = []
     if current:
         passages.append(" ".join(current))
+    if len(passages) > limit and limit <= 1:
+        return passages[:limit]
     if len(passages) > limit:
         step = (len(passages) - 1) / (limit - 1)
         passages = [passages[round(i * step)] for i in range(limit)]
     return passages
 
 
-def topic_features(request: F32, passages: F32) -> tuple[float, float]:
-    """(cos(request, mean of passages), max cos(request, passage)) over unit vectors."""
-    mean = passages.mean(axis=0)
-    norm = float(np.linalg.norm(mean))
-    cos_mean = float(request @ mean) / norm if norm > 0 else 0.0
-    return cos_mean, float((passages @ request).max())
+def request_text(query: str, documents: Sequence[str]) -> str:
+    """What the answer is compared with: the query, then its documents (the token budget keeps the head)."""
+    return query if not documents else query + "\n\n" + "\n\n".join(documents)
 
 
 def _checkpoint() -> None:
@@ -168,48 +180,48 @@ class SemanticDetector:
 
     def _embed_cached(self, texts: Sequence[str]) -> F32:
         """Embeddings remembered by text (request side and answer passages): a repeated query or
-        answer is not encoded again. Bounded by ``cache_size`` texts (384 floats each)."""
+        answer is not encoded again; everything new is encoded in one batch. Bounded by
+        ``cache_size`` texts (384 floats each)."""
         enc = self._get_encoder()
         with self._lock:
             missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
         if missing:
-            vecs = enc.encode(missing)
+            vecs = enc.encode(missing, max_tokens=MAX_TOKENS)
             with self._lock:
                 for t, v in zip(missing, vecs, strict=True):
                     self._cache[t] = v
         with self._lock:
             return np.stack([self._cache[t] for t in texts])
 
-    def features(self, query: str, documents: Sequence[str], response: str) -> tuple[float, float] | None:
-        """The calibration's inputs for one call; None when the request or the answer is empty."""
-        passages = chunk_passages(response)
+    def similarity(self, query: str, response: str, documents: Sequence[str] = ()) -> float | None:
+        """cos(request, the answer's first passage): the calibration's input; None when a side is empty."""
+        passages = chunk_passages(response, limit=1)
         if not query.strip() or not passages:
             return None
-        request = query if not documents else query + "\n\n" + "\n\n".join(documents)
-        req = self._embed_cached([query[:_REQUEST_CHARS], request[:_REQUEST_CHARS]])
-        pvecs = self._embed_cached(passages)
-        # The request is read both alone and with its documents; the closer reading counts.
-        return max(topic_features(req[0], pvecs), topic_features(req[1], pvecs))
+        req, head = self._embed_cached([request_text(query, documents), passages[0]])
+        return float(req @ head)
 
     def probability(self, query: str, response: str, documents: Sequence[str] = ()) -> float | None:
         """P(the answer is about something other than the request); None when either side is empty."""
-        feats = self.features(query, documents, response)
-        return None if feats is None else self.calibration.probability(*feats)
+        cos = self.similarity(query, response, documents)
+        return None if cos is None else self.calibration.probability(cos)
 
     def run(self, ctx: CallContext) -> DetectorResult:
-        """Band the answer's topic against the request, then look for sub-questions nothing covers."""
-        passages = chunk_passages(ctx.response or "")
+        """Band the answer's topic against the request, then look for sub-questions nothing covers.
+
+        Encoded: the request and the answer's first passage; for a multi-part request also each
+        sub-question and up to ``MAX_PASSAGES`` passages spread over the answer (omission needs them).
+        """
+        subs = [s.text for s in ctx.decomposition.subquestions] if len(ctx.decomposition.subquestions) > 1 else []
+        passages = chunk_passages(ctx.response or "", limit=MAX_PASSAGES if subs else 1)
         if not ctx.query.strip() or not passages:
             return DetectorResult(findings={"semantic": {"band": "unknown", "reason": "empty request or answer"}})
-        request = ctx.query if not ctx.documents else ctx.query + "\n\n" + "\n\n".join(ctx.documents)
-        subs = [s.text for s in ctx.decomposition.subquestions] if len(ctx.decomposition.subquestions) > 1 else []
-        req_side = self._embed_cached([ctx.query[:_REQUEST_CHARS], request[:_REQUEST_CHARS], *subs])
+        if len(passages[0].split()) < MIN_ANSWER_WORDS:
+            return DetectorResult(findings={"semantic": {"band": "unknown", "reason": "answer too short to band"}})
+        vecs = self._embed_cached([request_text(ctx.query, ctx.documents), *subs, *passages])
         _checkpoint()
-        pvecs = self._embed_cached(passages)
-        _checkpoint()
-        # The request is read both alone and with its documents; the closer reading counts.
-        feats = max(topic_features(req_side[0], pvecs), topic_features(req_side[1], pvecs))
-        p = self.calibration.probability(*feats)
+        req, sub_vecs, pvecs = vecs[0], vecs[1 : 1 + len(subs)], vecs[1 + len(subs) :]
+        p = self.calibration.probability(float(req @ pvecs[0]))
         band = band_of(p)
         finding: dict[str, Any] = {"band": band, "p_off_topic": round(p, 4), "passages": len(passages)}
         verdicts: list[Verdict] = []
@@ -234,8 +246,8 @@ class SemanticDetector:
             )
         elif subs:
             uncovered = []
-            for i, sub_vec in enumerate(req_side[2:]):
-                p_sub = self.calibration.probability(*topic_features(sub_vec, pvecs))
+            for i, sub_vec in enumerate(sub_vecs):
+                p_sub = self.calibration.probability(float((pvecs @ sub_vec).max()))
                 if band_of(p_sub) == "off_topic":
                     uncovered.append((i, p_sub))
             finding["uncovered_subquestions"] = [i for i, _ in uncovered]

@@ -4,24 +4,27 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from faithguard.detector import CallContext, KnowledgeSource
 from faithguard.models import DetectorResult, Severity, TermFinding, Verdict, VerdictKind
 from faithguard.terms.acceptance import Acceptance, classify_terms
 from faithguard.terms.combine import assess, combine
-from faithguard.terms.extract import Candidate, extract_candidates
+from faithguard.terms.compose import NON_CONCEPT_ENTITIES, entity_kind, layout_label
+from faithguard.terms.extract import Candidate, extract_candidates, extract_names
 from faithguard.terms.labels import answer_label, meaning_check, term_label
 from faithguard.terms.normalize import normalize
 from faithguard.terms.sources import GlossarySource, default_sources
 
 Stage = Literal["input", "output"]
 
-__all__ = ["FabricatedTermsDetector", "UnknownTermsDetector", "judge_terms", "resolve_term"]
+__all__ = ["REFUSED_TERM", "FabricatedTermsDetector", "UnknownTermsDetector", "judge_terms", "resolve_term"]
 
 #: Candidate kinds that name something the user asked about (checked in the answer even when known).
 NAMED_SOURCES = frozenset({"quoted", "title_case"})
-_VALID = {"UNREAL", "UNKNOWN", "MENTIONED", "ABSENT"}
+#: Verdict kind for a response that calls a backed term unreal: HypoTermQA (section 3.1) labels refusing a
+#: valid term a hallucination. A plugin-style kind string (models.VerdictKind lists the built-in five).
+REFUSED_TERM = "refused_term"
 
 
 def resolve_term(
@@ -65,10 +68,13 @@ class UnknownTermsDetector:
         verdicts: list[Verdict] = []
         named_known: list[str] = []
         for cand in candidates:
-            tf = resolve_term(cand.text, ctx, sources, name_like=cand.name_like)
+            name_like = cand.name_like and not (cand.source == "noun_chunk" and _instance(cand, ctx))
+            tf = resolve_term(cand.text, ctx, sources, name_like=name_like)
             if tf.known is False:
                 tf = _within_known_name(cand.text, cand.start, cand.end, ctx, sources) or tf
-            if tf.known is False and _describes_known_name(cand.text, ctx, sources):
+            if tf.known is False and (
+                _describes_known_name(cand.text, ctx, sources) or _composed(cand, ctx, sources) is not None
+            ):
                 tf = tf.model_copy(update={"known": None})
             findings.append(tf)
             if tf.known is False:
@@ -130,7 +136,34 @@ def _describes_known_name(term: str, ctx: CallContext, sources: Sequence[Knowled
     if len(words) < 2 or zipf(words[-1]) < GENERIC_HEAD_ZIPF:
         return False
     modifier = " ".join(words[:-1])
-    return resolve_term(modifier, ctx, sources, name_like=True).known is True
+    found = resolve_term(modifier, ctx, sources, name_like=True)
+    # A name, not just a word: a frequency list backs any English word ("heliotropic"), which names nothing.
+    return found.known is True and any(src != "lexicon" for src in found.backed_by)
+
+
+def _instance(cand: Candidate, ctx: CallContext) -> bool:
+    """An indefinite noun phrase introduces an instance of a kind, not a named concept (compose.py)."""
+    from faithguard.nlp import parse
+    from faithguard.terms.compose import introduces_instance
+
+    return introduces_instance(parse(ctx.query or ""), cand.start, cand.end)
+
+
+def _composed(cand: Candidate, ctx: CallContext, sources: Sequence[KnowledgeSource]) -> str | None:
+    """Why an unbacked candidate is a description of backed parts or a name the request gives (compose.py)."""
+    from faithguard.nlp import parse
+
+    return _composed_in(parse(ctx.query or ""), cand, ctx, sources)
+
+
+def _composed_in(doc: Any, cand: Candidate, ctx: CallContext, sources: Sequence[KnowledgeSource]) -> str | None:
+    """:func:`_composed` over ``doc``, the parse of the text ``cand`` was found in."""
+    from faithguard.terms.compose import composed_reason
+
+    def backed(phrase: str) -> bool:
+        return resolve_term(phrase, ctx, sources, name_like=True).known is True
+
+    return composed_reason(doc, cand.start, cand.end, cand.text, backed)
 
 
 def _candidate_row(cand: Candidate, tf: TermFinding) -> dict[str, Any]:
@@ -144,22 +177,16 @@ def _candidate_row(cand: Candidate, tf: TermFinding) -> dict[str, Any]:
 
 
 def judge_terms(ctx: CallContext, terms: list[str]) -> dict[str, Acceptance]:
-    """Labels from ``ctx.judge.classify_terms`` when it exists and answers sensibly; {} otherwise."""
-    method = getattr(ctx.judge, "classify_terms", None) if ctx.judge is not None else None
-    if method is None or not terms:
+    """Labels from the configured judge ({} without one, or when it cannot answer: offline decides).
+
+    The judge records its use in ``ctx.judge_use`` and keeps no clearing label on an injected response.
+    """
+    if ctx.judge is None or not terms:
         return {}
-    try:
-        raw = method(ctx, terms)
-    except Exception:  # noqa: BLE001 - the offline classifier takes over
-        return {}
-    if not isinstance(raw, dict):
-        return {}
-    out: dict[str, Acceptance] = {}
-    for term in terms:
-        value = raw.get(term)
-        if isinstance(value, str) and value.upper() in _VALID:
-            out[term] = value.upper()  # type: ignore[assignment]
-    return out
+    from faithguard.judge.plugin import judge_term_labels
+
+    # judge_term_labels keeps only the four acceptance labels (judge.plugin.ACCEPTANCE_LABELS)
+    return cast(dict[str, Acceptance], judge_term_labels(ctx, terms))
 
 
 class FabricatedTermsDetector:
@@ -169,6 +196,8 @@ class FabricatedTermsDetector:
     stage: Stage = "output"
     order = 300
     timeout: float | None = None
+    #: It may ask the judge: the guard then gives it the judge's budget, not the default 5 s.
+    calls_judge = True
 
     def __init__(
         self, glossary: GlossarySource | None = None, sources: Sequence[KnowledgeSource] | None = None
@@ -190,12 +219,34 @@ class FabricatedTermsDetector:
         out: list[TermFinding] = []
         sources = self._answer_sources(ctx)
         unknown: list[TermFinding] = []
-        for cand in extract_candidates(response):
-            if cand.source not in NAMED_SOURCES or cand.text.lower() in seen:
+        spans: list[tuple[int, int]] = []
+        parsed: list[Any] = []
+
+        def answer_doc() -> Any:
+            # One whole-answer parse (with NER), made only once a name is unbacked, kept out of the shared
+            # query parse cache (nlp.py). NER listens to no shared layer, so tags and arcs are those of parse().
+            if not parsed:
+                from faithguard.nlp import parse_many
+
+                parsed.append(next(parse_many([response], exclude=())))
+            return parsed[0]
+
+        for cand in extract_names(response):  # the named kinds only, parsing just the sentences that can hold one
+            # Title-Cased names only: quotes in an answer hold examples, code and titles of its own work.
+            if cand.source != "title_case" or cand.text.lower() in seen:
+                continue
+            if layout_label(response, cand.start, cand.end):  # a heading or label, not a claim (compose.py)
                 continue
             tf = resolve_term(cand.text, ctx, sources, name_like=True)
-            if tf.known is False:
+            if tf.known is False and _composed_in(answer_doc(), cand, ctx, sources) is None:
                 unknown.append(tf)
+                spans.append((cand.start, cand.end))
+        if unknown:  # people, places, products, works: outside what a title list's coverage speaks for
+            unknown = [
+                tf
+                for tf, (s0, e0) in zip(unknown, spans, strict=True)
+                if entity_kind(answer_doc(), s0, e0) not in NON_CONCEPT_ENTITIES
+            ]
         if not unknown:
             return out
         # one acceptance pass over the response for all unbacked names (not one parse per name)
@@ -269,6 +320,17 @@ class FabricatedTermsDetector:
                     acceptance=acc,
                 )
             )
+            if is_known and acc == "UNREAL":
+                backers = ", ".join(row.get("backed_by", [])) or "a knowledge source"
+                verdicts.append(
+                    Verdict(
+                        kind=REFUSED_TERM,
+                        severity=Severity.WARNING,
+                        term=term,
+                        explanation=f"the response says {term!r} is not real, but {backers} backs it",
+                        detector=self.name,
+                    )
+                )
             if not is_known and acc == "MENTIONED":
                 verdicts.append(
                     Verdict(

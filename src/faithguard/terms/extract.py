@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from faithguard.cache import ANSWER_CACHE_SIZE, QUERY_CACHE_SIZE
 from faithguard.terms.normalize import normalize
 
-__all__ = ["Candidate", "extract_candidates", "extract_from_doc"]
+__all__ = ["Candidate", "extract_candidates", "extract_from_doc", "extract_names", "name_regions"]
 
 #: Single words at or above this Zipf frequency are ordinary vocabulary, not term candidates.
 COMMON_ZIPF = 3.0
@@ -264,6 +265,11 @@ def extract_from_doc(doc: Any) -> list[Candidate]:
     for tok in doc:  # rare nouns outside noun chunks (e.g. after a preposition the parser missed)
         if tok.pos_ in {"NOUN", "PROPN"} and _rare_word(tok.text) and not tok.is_stop:
             found.append(Candidate(tok.text, tok.idx, tok.idx + len(tok.text), "rare_word"))
+    return _maximal(found)
+
+
+def _maximal(found: list[Candidate]) -> list[Candidate]:
+    """Maximal spans only (by kind priority, then length), in text order, deduplicated by normal form."""
     found.sort(key=lambda c: (_PRIORITY[c.source], -(c.end - c.start), c.start))
     kept: list[Candidate] = []
     for cand in found:
@@ -287,8 +293,100 @@ def extract_candidates(text: str) -> list[Candidate]:
     return list(_candidates_of(text))
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=QUERY_CACHE_SIZE)
 def _candidates_of(text: str) -> tuple[Candidate, ...]:
     from faithguard.nlp import parse
 
     return tuple(extract_from_doc(parse(text)))
+
+
+# -- names in an answer -------------------------------------------------------------------------------
+#
+# The answer-side check reads only quoted names and Title-Cased runs. A quoted name is found by a pattern
+# over the text; a Title-Cased run needs part-of-speech tags and sentence starts, and it always holds two
+# capitalised words or one that does not open its sentence (see ``_title_runs``). A sentence with no such
+# word cannot yield one, so only the sentences that can are parsed, instead of the whole answer.
+
+#: A sentence ends at a line break, or after . ! ? (and closing quotes) that follow a lower-case word of two
+#: letters or more, before white space. Elsewhere it is left whole ("e.g. Paris", "U.S. Army", "Dr. Smith",
+#: "1. Paris", "in 1990. Then"): a piece too long only costs parsing, a cut too early could hide a name.
+#: Fixtures: tests/terms/test_answer_names.py.
+_SENTENCE_END = re.compile(r"\n+|(?<=[^\W\d_A-Z][^\W\d_A-Z])[.!?]+[\"'”’]*(?=\s)")
+#: A word or number ("Nano-Sync" is two words, "O'Neill" two). Its first letter decides whether it is capitalised.
+_WORDS = re.compile(r"[^\W_]+")
+#: Pipes the names read: tags, part of speech (attribute ruler) and sentence starts (parser); no lemmas.
+_NAME_EXCLUDE = ("ner", "lemmatizer")
+
+
+def name_regions(text: str) -> list[tuple[int, int]]:
+    """(start, end) of the stretches of ``text`` that can hold a Title-Cased name, merged when adjacent.
+
+    A sentence qualifies when it holds two capitalised words with only connectors or numbers between them
+    (a run, as ``_title_runs`` joins them), or a rare capitalised word that is not its first word (a
+    one-word name). A line that follows one not ended by . ! ? (a list item, a heading) may continue that
+    line's sentence, so its first word counts too, and the previous line is parsed with it, as it would be
+    read inside the whole text; so does a first word after a mark ("#Name", "**Name**"). Qualifying
+    sentences that touch are joined, so a name is never cut.
+    """
+    regions: list[tuple[int, int]] = []
+    begin = 0
+    previous = 0  # where the previous piece began
+    bounds = [m.end() for m in _SENTENCE_END.finditer(text)] + [len(text)]
+    for end in bounds:
+        while begin < end and text[begin].isspace():
+            begin += 1  # a piece starts at its first word, as the sentence does inside the whole text
+        j = begin - 1
+        while j >= 0 and text[j].isspace():
+            j -= 1  # the last mark before this piece (scanning back over white space only: linear overall)
+        unended = j >= 0 and text[j] not in ".!?"
+        continues = unended
+        words = list(_WORDS.finditer(text, begin, end))
+        # a first word after a mark ("#LifeOnMars", "**Outro**") may not open the sentence for the parser
+        continues = continues or bool(words and words[0].start() > begin)
+        if _may_hold_name([m.group() for m in words], first_counts=continues):
+            start = previous if unended else begin
+            if regions and (regions[-1][1] > start or not text[regions[-1][1] : start].strip()):
+                regions[-1] = (regions[-1][0], end)
+            else:
+                regions.append((start, end))
+        previous, begin = begin, end
+    return regions
+
+
+def _may_hold_name(words: list[str], *, first_counts: bool) -> bool:
+    previous_cap = False  # a capitalised word since which only connectors and numbers came
+    for i, word in enumerate(words):
+        if word[:1].isupper():  # "I" too: "I." can open a numbered heading ("I. Introduction")
+            if previous_cap or ((i > 0 or first_counts) and _rare_word(word)):
+                return True
+            previous_cap = True
+        elif not (word.lower() in _CONNECTORS or word[:1].isdigit()):
+            previous_cap = False
+    return False
+
+
+def extract_names(text: str) -> list[Candidate]:
+    """The quoted and Title-Cased candidates of ``text`` (memoised by text), parsing only where one can be.
+
+    Meant for answers: what :func:`extract_candidates` yields of these two kinds, without the whole-text
+    parse (noun compounds and rare words, which need it, are not read here).
+    """
+    if not text or not text.strip():
+        return []
+    return list(_names_of(text))
+
+
+@lru_cache(maxsize=ANSWER_CACHE_SIZE)
+def _names_of(text: str) -> tuple[Candidate, ...]:
+    from faithguard.nlp import parse_many
+    from faithguard.runner import checkpoint
+
+    found: list[Candidate] = _quoted(text)
+    regions = name_regions(text)
+    docs = parse_many([text[s:e] for s, e in regions], exclude=_NAME_EXCLUDE)
+    for (offset, _), doc in zip(regions, docs, strict=True):
+        checkpoint()  # a long answer: stop at the budget rather than parse on after the check gave up
+        starts = frozenset(s.start for s in doc.sents) if len(doc) else frozenset()
+        for cand in _title_runs(doc, starts):
+            found.append(Candidate(cand.text, cand.start + offset, cand.end + offset, cand.source, cand.name_like))
+    return tuple(_maximal(found))

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from faithguard.errors import ConfigError
-from faithguard.terms.normalize import normalize, number_variants, strip_brackets
+from faithguard.terms.normalize import fold_accents, normalize, number_variants, strip_brackets
 
 __all__ = ["MAGIC", "BuildStats", "TermIndex", "build_index", "fingerprint", "title_keys"]
 
@@ -45,8 +45,9 @@ def fingerprint(normalized: str) -> int:
 
 
 def title_keys(title: str) -> set[str]:
-    """Normalised forms a title is stored under: as written and without bracketed qualifiers."""
+    """Normalised forms a title is stored under: as written, without bracketed qualifiers, and without accents."""
     keys = {normalize(title), normalize(strip_brackets(title))}
+    keys |= {fold_accents(k) for k in keys}  # "Damgård-Jurik" is also looked up as "damgard jurik"
     keys.discard("")
     return keys
 
@@ -225,7 +226,10 @@ class TermIndex:
         if not isinstance(term, str):
             return False
         norm = normalize(strip_brackets(term)) or normalize(term)
-        return any(self.contains_normalized(v) for v in number_variants(norm))
+        if any(self.contains_normalized(v) for v in number_variants(norm)):
+            return True
+        folded = fold_accents(norm)  # an index may hold the accented or the ASCII spelling
+        return folded != norm and any(self.contains_normalized(v) for v in number_variants(folded))
 
     def close(self) -> None:
         """Release the memory map and file."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["acronym", "contains_term", "normalize", "number_variants", "strip_brackets"]
+__all__ = ["acronym", "contains_term", "fold_accents", "normalize", "number_variants", "strip_brackets"]
 
 _BRACKETS = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 _PUNCT = re.compile(r"[^\w\s]", re.UNICODE)
@@ -25,6 +25,18 @@ def normalize(text: str) -> str:
     text = text.replace("'", "").replace("\u2019", "")
     text = _PUNCT.sub(" ", text)
     return _SPACES.sub(" ", text).strip()
+
+
+def fold_accents(normalized: str) -> str:
+    """The string without combining accents ("damgård" -> "damgard"); title lists spell names either way."""
+    decomposed = unicodedata.normalize("NFKD", normalized)
+    folded = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    # letters that do not decompose but are written without their stroke in ASCII spellings
+    return folded.translate(_STROKES)
+
+
+#: Unicode letters with a stroke or ligature (no combining mark to drop) and their ASCII spelling.
+_STROKES = str.maketrans({"ø": "o", "đ": "d", "ł": "l", "ß": "ss", "æ": "ae", "œ": "oe", "ı": "i", "þ": "th"})
 
 
 def _singular(word: str) -> str:

@@ -10,11 +10,13 @@ definitions), creative-writing constraints under ``creative:`` ids, and per-unit
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
+from faithguard.detector import guard_verifiers
 from faithguard.verifiers.registry import Verifier, VerifierOutcome, VerifierRegistry
 from faithguard.verifiers.spec import VerifiableSpec
 
@@ -39,6 +41,10 @@ _MAX_QUERY = 20_000
 _ACTIVE: ContextVar[VerifierRegistry | None] = ContextVar("faithguard_verifiers", default=None)
 _LOCK = threading.Lock()
 _DEFAULT: list[VerifierRegistry] = []
+#: Registries built from guards' verifier sets, keyed by the verifiers' identities (a few guards at most;
+#: the tuple is kept beside the registry so a recycled id never matches another guard's set).
+_SCOPED: OrderedDict[tuple[int, ...], tuple[tuple[object, ...], VerifierRegistry]] = OrderedDict()
+_MAX_SCOPED = 32
 
 
 def default_registry() -> VerifierRegistry:
@@ -64,8 +70,29 @@ def reset_default_registry() -> None:
 
 
 def active_registry() -> VerifierRegistry:
-    """The registry :func:`detect` and :func:`verify` use in this context."""
-    return _ACTIVE.get() or default_registry()
+    """The registry :func:`detect` and :func:`verify` use in this context.
+
+    In order: one made active with :func:`use_registry`; inside a guarded call, the verifiers that
+    guard's plugin manager registered; otherwise :func:`default_registry`.
+    """
+    chosen = _ACTIVE.get()
+    if chosen is not None:
+        return chosen
+    scoped = guard_verifiers()
+    if scoped is None:
+        return default_registry()
+    key = tuple(id(v) for v in scoped)
+    with _LOCK:
+        hit = _SCOPED.get(key)
+        if hit is not None and hit[0] == scoped:
+            _SCOPED.move_to_end(key)
+            return hit[1]
+    registry = VerifierRegistry(v for v in scoped if isinstance(v, Verifier))
+    with _LOCK:
+        _SCOPED[key] = (scoped, registry)
+        while len(_SCOPED) > _MAX_SCOPED:
+            _SCOPED.popitem(last=False)
+    return registry
 
 
 @contextmanager

@@ -7,6 +7,7 @@ same hook as any entry-point plugin; the registry only ever holds what a hook re
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -87,7 +88,11 @@ class CheckerTable:
 class VerifierRegistry:
     """Registered verifiers by id; detection runs each distinct finder once and keeps registered ids."""
 
+    _serials = itertools.count(1)
+
     def __init__(self, verifiers: Iterable[Verifier] = ()) -> None:
+        #: Unique per registry object in this process (callers key caches of detection results by it).
+        self.serial = next(VerifierRegistry._serials)
         self._by_id: dict[str, Verifier] = {}
         for v in verifiers:
             self.add(v)

@@ -1,0 +1,130 @@
+"""Syntactic readings of a request, as declarative spaCy DependencyMatcher specs (``specs/syntax.json``).
+
+Each spec names an ``anchor`` node (the noun the reading is about) and a role: ``pointer`` (the noun picks
+out an item the user holds, like a possessive), ``narrative`` (told about, not handed over) or ``modifier``
+(it modifies another noun). Every spec carries its own positive and negative fixtures in the same file;
+``tests/inputs/test_syntax_specs.py`` runs them all.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+__all__ = ["SyntaxSpec", "anchors", "load_specs", "role_anchors", "role_of"]
+
+_ROLES = frozenset({"pointer", "narrative", "modifier", "deictic"})
+
+
+@dataclass(frozen=True)
+class SyntaxSpec:
+    """One declarative pattern with its fixtures."""
+
+    name: str
+    role: str
+    why: str
+    patterns: tuple[Any, ...]
+    positive: tuple[tuple[str, str], ...]  # (text, anchor word that must match)
+    negative: tuple[tuple[str, str], ...]  # (text, word that must not match)
+
+
+@lru_cache(maxsize=1)
+def load_specs() -> tuple[SyntaxSpec, ...]:
+    """The specs of ``specs/syntax.json`` (validated: known role, an anchor node, both fixture polarities)."""
+    raw = json.loads(resources.files("faithguard.inputs").joinpath("specs/syntax.json").read_text(encoding="utf-8"))
+    out: list[SyntaxSpec] = []
+    for item in raw["specs"]:
+        role = str(item["role"])
+        if role not in _ROLES:
+            raise ValueError(f"syntax spec {item['name']!r}: unknown role {role!r}")
+        for pat in item["patterns"]:
+            if not any(node.get("RIGHT_ID") == "anchor" for node in pat):
+                raise ValueError(f"syntax spec {item['name']!r}: a pattern has no 'anchor' node")
+        out.append(
+            SyntaxSpec(
+                name=str(item["name"]),
+                role=role,
+                why=str(item["why"]),
+                patterns=tuple(item["patterns"]),
+                positive=tuple((str(f["text"]), str(f["anchor"])) for f in item["positive"]),
+                negative=tuple((str(f["text"]), str(f["word"])) for f in item["negative"]),
+            )
+        )
+    return tuple(out)
+
+
+_lock = threading.Lock()
+_matchers: dict[int, tuple[Any, dict[int, str], dict[str, int]]] = {}
+
+
+def _matcher(vocab: Any) -> tuple[Any, dict[int, str], dict[str, int]]:
+    """One DependencyMatcher per vocabulary, with every spec added; and each pattern's anchor position."""
+    key = id(vocab)
+    with _lock:
+        cached = _matchers.get(key)
+        if cached is not None:
+            return cached
+        from spacy.matcher import DependencyMatcher
+
+        matcher = DependencyMatcher(vocab)
+        names: dict[int, str] = {}
+        anchor_at: dict[str, int] = {}
+        for spec in load_specs():
+            for i, pat in enumerate(spec.patterns):
+                label = f"{spec.name}#{i}"
+                matcher.add(label, [pat])
+                names[vocab.strings[label]] = spec.name
+                anchor_at[label] = next(j for j, node in enumerate(pat) if node["RIGHT_ID"] == "anchor")
+        _matchers[key] = (matcher, names, anchor_at)
+        return _matchers[key]
+
+
+_memo: OrderedDict[str, dict[str, set[int]]] = OrderedDict()
+_MEMO_SIZE = 256
+
+
+def anchors(doc: Any) -> dict[str, set[int]]:
+    """Spec name -> character offsets of the anchor tokens it matched in ``doc``.
+
+    Memoised by the parsed text (the shared parse is a pure function of it): the detector asks twice per call.
+    """
+    with _lock:
+        hit = _memo.get(doc.text)
+        if hit is not None:
+            return hit
+    out = _match(doc)
+    with _lock:
+        _memo[doc.text] = out
+        while len(_memo) > _MEMO_SIZE:
+            _memo.popitem(last=False)
+    return out
+
+
+def _match(doc: Any) -> dict[str, set[int]]:
+    matcher, names, anchor_at = _matcher(doc.vocab)
+    out: dict[str, set[int]] = {}
+    for match_id, token_ids in matcher(doc):
+        name = names[match_id]
+        label = doc.vocab.strings[match_id]
+        out.setdefault(name, set()).add(doc[token_ids[anchor_at[label]]].idx)
+    return out
+
+
+def role_anchors(doc: Any, role: str) -> set[int]:
+    """Character offsets of the anchors of every spec with ``role``."""
+    roles = {s.name: s.role for s in load_specs()}
+    out: set[int] = set()
+    for name, offs in anchors(doc).items():
+        if roles[name] == role:
+            out |= offs
+    return out
+
+
+def role_of(spec_name: str) -> str:
+    """The role of a spec by name."""
+    return next(s.role for s in load_specs() if s.name == spec_name)
