@@ -232,7 +232,63 @@ def _analyse(query: str, verifiers: int = 0) -> tuple[tuple[Part, ...], tuple[Ra
         if task is None or (task == "answer" and roles.task not in (None, "answer")):
             task = roles.task
     raws = _merge_specs(query, parts, raws, content)
+    raws = _language_asks(doc, parts, raws)
     return tuple(parts), tuple(raws), task
+
+
+_LANGUAGE = "language:response_language"
+
+
+def _language_asks(doc: Any, parts: list[Part], raws: list[RawConstraint]) -> list[RawConstraint]:
+    """Constraints for requests of an answer in a named language, read by syntax (:mod:`language_request`).
+
+    The language name is the constraint's parameter, not a subject of its own; a translation's source text is
+    material, not constraints. A language asked for is an important constraint (qualifier tier): an answer in
+    another language misreads the request.
+    """
+    from faithguard.engine.language_request import requested_languages
+
+    for ask in requested_languages(doc):
+        in_name = [r for r in raws if r.verifier is None and ask.name_start <= r.start < ask.end]
+        raws = [r for r in raws if r not in in_name]
+        if ask.translation and ask.source_start >= 0:
+            raws = [
+                r
+                for r in raws
+                if r.verifier is not None
+                or r.category is Category.ACTION
+                or not ask.source_start <= r.start < ask.source_end
+            ]
+        if any(r.verifier == _LANGUAGE and r.params.get("language") == ask.code for r in raws):
+            continue
+        phrase = next(
+            (
+                r
+                for r in raws
+                if r.verifier is None
+                and r.category in (Category.OTHER, Category.QUALIFIER)
+                and r.start <= ask.name_start < r.start + len(r.text)
+            ),
+            None,
+        )
+        if phrase is not None:
+            phrase.verifier, phrase.params = _LANGUAGE, {"language": ask.code}
+            continue
+        text = doc.text[ask.start : ask.end]
+        raws.append(
+            RawConstraint(
+                start=ask.start,
+                text=" ".join(text.split()),
+                category=Category.QUALIFIER,
+                subquestion=_part_of(parts, ask.start),
+                verifier=_LANGUAGE,
+                params={"language": ask.code},
+            )
+        )
+    for r in raws:
+        if r.verifier == _LANGUAGE:
+            r.category = Category.QUALIFIER
+    return raws
 
 
 def _copy(raws: tuple[RawConstraint, ...] | list[RawConstraint]) -> list[RawConstraint]:
