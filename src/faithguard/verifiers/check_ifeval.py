@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from faithguard.models import Status
-from faithguard.verifiers.langid import LANGUAGE_NAMES, identify
+from faithguard.verifiers.langid import LANGUAGE_NAMES, identify, script_letters
 from faithguard.verifiers.registry import (
     CheckerTable,
     VerifierOutcome,
@@ -29,7 +29,8 @@ CHECKS = CheckerTable()
 CONSTRAINED_OPTIONS = ("My answer is yes.", "My answer is no.", "My answer is maybe.")
 #: Below this identification confidence a language check returns UNKNOWN.
 LANG_CONFIDENCE = 0.35
-#: Fewer letters than this give no stable language id ("Bonjour !"): unknown, not violated (tests/verifiers).
+#: Fewer letters of a script several languages share give no stable language id ("Bonjour !"): unknown, not
+#: violated (tests/verifiers/test_language_check.py).
 LANG_MIN_LETTERS = 20
 _IFEVAL_RELATIONS = {"less than", "at least"}
 
@@ -80,7 +81,8 @@ def _letter_frequency(params: Mapping[str, Any], response: str) -> VerifierOutco
 def _response_language(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     target = get_str(params, "language").lower()
     name = LANGUAGE_NAMES.get(target, target)
-    if sum(ch.isalpha() for ch in response) < LANG_MIN_LETTERS:
+    letters, shared = script_letters(response)
+    if shared and letters < LANG_MIN_LETTERS:
         return VerifierOutcome(Status.UNKNOWN, "too short to identify its language")
     ident = identify(response)
     if ident.language is None:
