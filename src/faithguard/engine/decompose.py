@@ -251,13 +251,13 @@ def _language_asks(doc: Any, parts: list[Part], raws: list[RawConstraint]) -> li
     for ask in requested_languages(doc):
         in_name = [r for r in raws if r.verifier is None and ask.name_start <= r.start < ask.end]
         raws = [r for r in raws if r not in in_name]
-        if ask.translation and ask.source_start >= 0:
+        if ask.sources:
             raws = [
                 r
                 for r in raws
                 if r.verifier is not None
                 or r.category is Category.ACTION
-                or not ask.source_start <= r.start < ask.source_end
+                or not any(a <= r.start < b for a, b in ask.sources)
             ]
         if any(r.verifier == _LANGUAGE and r.params.get("language") == ask.code for r in raws):
             continue

@@ -28,6 +28,8 @@ __all__ = [
 ]
 
 _KINDS = frozenset({"token", "dependency"})
+#: A quoted stretch: straight or typographic quotes, single or double (Unicode punctuation classes Pi/Pf).
+_QUOTED = re.compile(r"([\"'\u2018\u201c])[^\"'\u2018\u2019\u201c\u201d]+[\"'\u2019\u201d]")
 
 
 @dataclass(frozen=True)
@@ -59,8 +61,8 @@ class LanguageAsk:
     end: int  # end of the language name
     name_start: int
     translation: bool
-    source_start: int  # the material a translation request hands over (between verb and 'into'), else -1
-    source_end: int
+    #: the material a translation hands over: quoted text between the verb and 'into', or what follows a colon
+    sources: tuple[tuple[int, int], ...]
 
 
 def _node_index(pattern: list[dict[str, Any]], kind: str, name: str) -> int | None:
@@ -206,14 +208,15 @@ def _ask(doc: Any, spec: LanguageSpec, lang_i: int, verb_i: int | None, first_i:
             return None
         if spec.subjects and any(c.dep_ == "nsubj" and c.lower_ not in spec.subjects for c in kids):
             return None
-    source_start = source_end = -1
+    sources: list[tuple[int, int]] = []
     if spec.translation and verb_i is not None:
-        # the material handed over: after the verb up to 'into'/'to', or after a colon following the name
-        source_start, source_end = doc[verb_i].idx + len(doc[verb_i]), doc[lang_i - 1].idx
+        # quoted material between the verb and 'into' ("translate 'good morning' into"); a description of it
+        # ("the following sentence") stays. After a colon following the name, the rest of the sentence.
+        lo, hi = doc[verb_i].idx + len(doc[verb_i]), doc[lang_i - 1].idx
+        sources.extend((lo + m.start(), lo + m.end()) for m in _QUOTED.finditer(doc.text[lo:hi]))
         after = doc[lang_i + 1] if lang_i + 1 < len(doc) else None
         if after is not None and after.text == ":":
-            source_end = lang.sent.end_char
-            source_start = min(source_start, after.idx)
+            sources.append((after.idx, lang.sent.end_char))
     start = doc[first_i].idx
     return LanguageAsk(
         code=code,
@@ -223,8 +226,7 @@ def _ask(doc: Any, spec: LanguageSpec, lang_i: int, verb_i: int | None, first_i:
         end=lang.idx + len(lang),
         name_start=lang.idx,
         translation=spec.translation,
-        source_start=source_start,
-        source_end=source_end,
+        sources=tuple(sources),
     )
 
 
