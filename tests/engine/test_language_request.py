@@ -16,9 +16,9 @@ from faithguard.engine.language_request import (
 )
 from faithguard.nlp import parse
 
-ROWS = [
-    (spec.name, "positive", text, code) for spec in load_specs() for text, code in spec.positive
-] + [(spec.name, "negative", text, "") for spec in load_specs() for text in spec.negative]
+ROWS = [(spec.name, "positive", text, code) for spec in load_specs() for text, code in spec.positive] + [
+    (spec.name, "negative", text, "") for spec in load_specs() for text in spec.negative
+]
 
 
 def test_every_spec_has_both_polarities_and_a_reason() -> None:
@@ -55,6 +55,7 @@ def test_verbs_are_text_producing_in_wordnet() -> None:
     if not wordnet.available():
         pytest.skip("WordNet not installed")
     wn = wordnet._reader()
+    assert wn is not None
     lemmas: set[str] = set()
     for spec in load_specs():
         for pat in spec.patterns:

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from faithguard import Guard
 from faithguard.engine.language_request import language_code, requested_languages
-from faithguard.models import Category, Status, Tier
+from faithguard.models import Category, Constraint, Report, Status, Tier, Verdict
 from faithguard.nlp import parse
 
 LANGUAGE = "language:response_language"
@@ -22,12 +22,12 @@ def guard() -> Guard:
     return g
 
 
-def _language(report: object) -> list:  # type: ignore[type-arg]
-    return [c for c in report.constraints if c.verifier == LANGUAGE]  # type: ignore[attr-defined]
+def _language(report: Report) -> list[Constraint]:
+    return [c for c in report.constraints if c.verifier == LANGUAGE]
 
 
-def _misread(report: object) -> list:  # type: ignore[type-arg]
-    return [v for v in report.verdicts if str(v.kind) == "misinterpretation"]  # type: ignore[attr-defined]
+def _misread(report: Report) -> list[Verdict]:
+    return [v for v in report.verdicts if str(v.kind) == "misinterpretation"]
 
 
 def test_answer_in_english_when_spanish_was_asked_is_a_misinterpretation(guard: Guard) -> None:
@@ -87,7 +87,7 @@ def test_a_language_as_topic_is_no_language_constraint(guard: Guard, query: str)
 def test_unasked_language_stays_a_misinterpretation(guard: Guard) -> None:
     r = guard.check(
         "Give me a recipe for pancakes.",
-        "Mezcla dos huevos, una taza de harina, una taza de leche y una pizca de sal, y fríe capas finas en una sartén.",
+        "Mezcla dos huevos, una taza de harina, una taza de leche y una pizca de sal, y fríe capas finas.",
     )
     assert not _language(r) and _misread(r)
 

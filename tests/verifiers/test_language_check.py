@@ -12,8 +12,14 @@ def _status(code: str, response: str) -> Status:
 
 
 def test_long_answers_are_decided() -> None:
-    assert _status("fr", "Le soleil se lève à l'est et se couche à l'ouest, comme chaque jour de l'année.") is Status.SATISFIED
-    assert _status("fr", "The sun rises in the east and sets in the west, as it does every day of the year.") is Status.VIOLATED
+    assert (
+        _status("fr", "Le soleil se lève à l'est et se couche à l'ouest, comme chaque jour de l'année.")
+        is Status.SATISFIED
+    )
+    assert (
+        _status("fr", "The sun rises in the east and sets in the west, as it does every day of the year.")
+        is Status.VIOLATED
+    )
 
 
 def test_few_latin_letters_are_unknown() -> None:

@@ -186,7 +186,9 @@ def _wrong_language(ctx: CallContext) -> Verdict | None:
         severity=Severity.WARNING,
         constraint_ids=[c.id for c in wrong],
         explanation="The response is written in another language than the one asked for: "
-        + "; ".join(f"{c.params.get('language')!r} ({c.reason})" if c.reason else repr(c.params.get("language")) for c in wrong),
+        + "; ".join(
+            f"{c.params.get('language')!r} ({c.reason})" if c.reason else repr(c.params.get("language")) for c in wrong
+        ),
         detector="misinterpretation",
     )
 
