@@ -8,8 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from faithguard import Guard
+from faithguard.detector import CallContext
+from faithguard.engine.decompose import OfflineDecomposer
 from faithguard.engine.language_request import language_code, requested_languages
-from faithguard.models import Category, Constraint, Report, Status, Tier, Verdict
+from faithguard.models import Category, Constraint, Message, Report, Status, Tier, Verdict
 from faithguard.nlp import parse
 
 LANGUAGE = "language:response_language"
@@ -98,3 +100,30 @@ def test_reading_any_text_yields_only_known_codes(text: str) -> None:
     for ask in requested_languages(parse(text)):
         assert language_code(ask.name) == ask.code
         assert 0 <= ask.name_start < ask.end <= len(text)
+
+
+@pytest.mark.parametrize(
+    ("previous", "followup", "code"),
+    [
+        ("Answer in Spanish: what is the tallest mountain?", "Now in German.", "de"),
+        ("Write a haiku about the sea.", "Do that again in Japanese.", "ja"),
+    ],
+)
+def test_a_follow_up_asking_another_language_replaces_the_carried_one(previous: str, followup: str, code: str) -> None:
+    ctx = CallContext(query=followup, history=[Message(role="user", content=previous)])
+    constraints = OfflineDecomposer().decompose(ctx).constraints
+    assert [c.params for c in constraints if c.verifier == LANGUAGE] == [{"language": code}]
+    name = next(c.text for c in constraints if c.verifier == LANGUAGE).split()[-1]
+    assert not any(c.text == name for c in constraints if c.verifier is None)
+
+
+@pytest.mark.parametrize(
+    ("previous", "followup"),
+    [
+        ("What were the main causes of inflation in Japan in 2022?", "and what about in Germany?"),
+        ("Describe a typical Italian dinner.", "and what about in French cuisine?"),
+    ],
+)
+def test_a_follow_up_naming_a_place_or_a_cuisine_asks_no_language(previous: str, followup: str) -> None:
+    ctx = CallContext(query=followup, history=[Message(role="user", content=previous)])
+    assert not any(c.verifier == LANGUAGE for c in OfflineDecomposer().decompose(ctx).constraints)
