@@ -29,9 +29,12 @@ __all__ = [
 
 _ANAPHORA = re.compile(r"\b(it|that|them|those|these|the same|this one|likewise)\b", re.IGNORECASE)
 _MODIFIER = re.compile(
-    r"\b(shorter|longer|simpler|briefer|funnier|clearer|more \w+|less \w+|in (?:french|spanish|german|english))\b",
+    r"\b(shorter|longer|simpler|briefer|funnier|clearer|more \w+|less \w+)\b",
     re.IGNORECASE,
 )
+#: "in <Name>" in a follow-up ("Same, but in French."): a language ask when the name resolves through the
+#: derived table (engine/data/language_names.json); fixtures in tests/engine/test_language_verdicts.py.
+_IN_NAME = re.compile(r"\bin ([A-Z][a-z]+(?: [A-Z][a-z]+)?)\b(?!\s+[A-Za-z])")
 _NON_TASKS = frozenset({"make", "do", "redo", "repeat", "answer"})
 _REPLACEABLE = (Category.LOCATION, Category.TIME, Category.QUANTITY, Category.QUALIFIER, Category.SUBJECT)
 
@@ -232,7 +235,63 @@ def _analyse(query: str, verifiers: int = 0) -> tuple[tuple[Part, ...], tuple[Ra
         if task is None or (task == "answer" and roles.task not in (None, "answer")):
             task = roles.task
     raws = _merge_specs(query, parts, raws, content)
+    raws = _language_asks(doc, parts, raws)
     return tuple(parts), tuple(raws), task
+
+
+_LANGUAGE = "language:response_language"
+
+
+def _language_asks(doc: Any, parts: list[Part], raws: list[RawConstraint]) -> list[RawConstraint]:
+    """Constraints for requests of an answer in a named language, read by syntax (:mod:`language_request`).
+
+    The language name is the constraint's parameter, not a subject of its own; a translation's source text is
+    material, not constraints. A language asked for is an important constraint (qualifier tier): an answer in
+    another language misreads the request.
+    """
+    from faithguard.engine.language_request import requested_languages
+
+    for ask in requested_languages(doc):
+        in_name = [r for r in raws if r.verifier is None and ask.name_start <= r.start < ask.end]
+        raws = [r for r in raws if r not in in_name]
+        if ask.sources:
+            raws = [
+                r
+                for r in raws
+                if r.verifier is not None
+                or r.category is Category.ACTION
+                or not any(a <= r.start < b for a, b in ask.sources)
+            ]
+        if any(r.verifier == _LANGUAGE and r.params.get("language") == ask.code for r in raws):
+            continue
+        phrase = next(
+            (
+                r
+                for r in raws
+                if r.verifier is None
+                and r.category in (Category.OTHER, Category.QUALIFIER)
+                and r.start <= ask.name_start < r.start + len(r.text)
+            ),
+            None,
+        )
+        if phrase is not None:
+            phrase.verifier, phrase.params = _LANGUAGE, {"language": ask.code}
+            continue
+        text = doc.text[ask.start : ask.end]
+        raws.append(
+            RawConstraint(
+                start=ask.start,
+                text=" ".join(text.split()),
+                category=Category.QUALIFIER,
+                subquestion=_part_of(parts, ask.start),
+                verifier=_LANGUAGE,
+                params={"language": ask.code},
+            )
+        )
+    for r in raws:
+        if r.verifier == _LANGUAGE:
+            r.category = Category.QUALIFIER
+    return raws
 
 
 def _copy(raws: tuple[RawConstraint, ...] | list[RawConstraint]) -> list[RawConstraint]:
@@ -268,6 +327,23 @@ def is_followup(query: str) -> bool:
     return len(low.split()) <= 8 and _ANAPHORA.search(low) is not None
 
 
+def _followup_language(query: str, new: list[RawConstraint]) -> None:
+    """Add a language constraint for an elliptic "in <language>" of a follow-up the syntax specs left unread."""
+    from faithguard.engine.language_request import language_code
+
+    asked = {r.params.get("language") for r in new if r.verifier == _LANGUAGE}
+    for m in _IN_NAME.finditer(query):
+        code = language_code(m.group(1)) or language_code(m.group(1).split()[0])
+        if code is None or code in asked:
+            continue
+        asked.add(code)
+        # the name is the constraint's parameter, not a subject of its own
+        new[:] = [r for r in new if r.verifier is not None or not m.start(1) <= r.start < m.end(1)]
+        new.append(
+            RawConstraint(m.start(), m.group(0), Category.QUALIFIER, verifier=_LANGUAGE, params={"language": code})
+        )
+
+
 def _task_action(raws: list[RawConstraint]) -> RawConstraint | None:
     for r in raws:
         if r.category is Category.ACTION and r.text.lower().split()[0] in TASK_VERBS:
@@ -290,9 +366,12 @@ def _resolve_followup(query: str, previous: str) -> Decomposition:
     new = [r for r in q_raws if not (r.category is Category.ACTION and r.text.lower().split()[0] in _NON_TASKS)]
     for r in new:
         r.subquestion = 0
+    _followup_language(query, new)
+    if any(r.verifier == _LANGUAGE for r in new):  # a newly asked language replaces the one carried
+        carried = [r for r in carried if r.verifier != _LANGUAGE]
     for cat in _REPLACEABLE:
-        if any(r.category is cat and not r.negated for r in new):
-            carried = [r for r in carried if r.category is not cat or r.negated]
+        if any(r.category is cat and not r.negated and r.verifier != _LANGUAGE for r in new):
+            carried = [r for r in carried if r.category is not cat or r.negated or r.verifier == _LANGUAGE]
     q_action = _task_action(new)
     if q_action is not None:
         old = _task_action(carried)

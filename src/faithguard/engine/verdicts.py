@@ -153,6 +153,8 @@ def _unasked_language(ctx: CallContext, view: ResponseView) -> str | None:
     task is translation; then any language may be right and nothing is said.
     """
     query = ctx.query or ""
+    if any(c.verifier == _LANGUAGE for c in ctx.constraints):
+        return None  # a language was asked for: its constraint decides (see _wrong_language)
     if len(view.words) < _ANSWER_MIN_WORDS or not query.strip() or undetermined_reason(query) is not None:
         return None
     found = language_of(" ".join(view.text[:3000].split()))
@@ -165,6 +167,30 @@ def _unasked_language(ctx: CallContext, view: ResponseView) -> str | None:
     if any(t.ent_type_ in ("NORP", "LANGUAGE") for t in parse_query(query)):
         return None
     return found[0]
+
+
+_LANGUAGE = "language:response_language"
+
+
+def _wrong_language(ctx: CallContext) -> Verdict | None:
+    """A misinterpretation when the response is in another language than the one the request asked for.
+
+    Only a violated language constraint counts: its check says unknown for answers too short to identify or in
+    a language the identifier cannot tell apart, and then nothing is said.
+    """
+    wrong = [c for c in ctx.constraints if c.verifier == _LANGUAGE and c.status is Status.VIOLATED]
+    if not wrong:
+        return None
+    return Verdict(
+        kind="misinterpretation",
+        severity=Severity.WARNING,
+        constraint_ids=[c.id for c in wrong],
+        explanation="The response is written in another language than the one asked for: "
+        + "; ".join(
+            f"{c.params.get('language')!r} ({c.reason})" if c.reason else repr(c.params.get("language")) for c in wrong
+        ),
+        detector="misinterpretation",
+    )
 
 
 class MisinterpretationDetector:
@@ -212,6 +238,9 @@ class MisinterpretationDetector:
                     detector=self.name,
                 )
             )
+        asked = _wrong_language(ctx)
+        if asked is not None:
+            verdicts.append(asked)
         lang = _unasked_language(ctx, view)
         if lang is not None:
             verdicts.append(

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from faithguard.models import Status
-from faithguard.verifiers.langid import LANGUAGE_NAMES, identify
+from faithguard.verifiers.langid import LANGUAGE_NAMES, identify, script_letters
 from faithguard.verifiers.registry import (
     CheckerTable,
     VerifierOutcome,
@@ -29,6 +29,9 @@ CHECKS = CheckerTable()
 CONSTRAINED_OPTIONS = ("My answer is yes.", "My answer is no.", "My answer is maybe.")
 #: Below this identification confidence a language check returns UNKNOWN.
 LANG_CONFIDENCE = 0.35
+#: Fewer letters of a script several languages share give no stable language id ("Bonjour !"): unknown, not
+#: violated (tests/verifiers/test_language_check.py).
+LANG_MIN_LETTERS = 20
 _IFEVAL_RELATIONS = {"less than", "at least"}
 
 
@@ -77,8 +80,11 @@ def _letter_frequency(params: Mapping[str, Any], response: str) -> VerifierOutco
 @CHECKS.add("language:response_language")
 def _response_language(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     target = get_str(params, "language").lower()
-    ident = identify(response)
     name = LANGUAGE_NAMES.get(target, target)
+    letters, shared = script_letters(response)
+    if shared and letters < LANG_MIN_LETTERS:
+        return VerifierOutcome(Status.UNKNOWN, "too short to identify its language")
+    ident = identify(response)
     if ident.language is None:
         return VerifierOutcome(Status.UNKNOWN, "language could not be identified")
     if ident.language == target:
@@ -87,6 +93,9 @@ def _response_language(params: Mapping[str, Any], response: str) -> VerifierOutc
         return VerifierOutcome(Status.SATISFIED, f"response is in {name}")
     if ident.confidence < LANG_CONFIDENCE:
         return VerifierOutcome(Status.UNKNOWN, f"low-confidence identification ({ident.language})")
+    if target not in LANGUAGE_NAMES:
+        # the identifier cannot recognise the asked language, so another reading is no evidence against it
+        return VerifierOutcome(Status.UNKNOWN, f"{name} is not a language the identifier tells apart")
     found = LANGUAGE_NAMES.get(ident.language, ident.language)
     return VerifierOutcome(Status.VIOLATED, f"response is in {found}, not {name}")
 

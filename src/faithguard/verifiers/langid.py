@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from faithguard.verifiers.langid_data import STOPWORDS
 
-__all__ = ["LANGUAGE_NAMES", "Identification", "identify"]
+__all__ = ["LANGUAGE_NAMES", "Identification", "identify", "script_letters"]
 
 #: ISO 639-1 code -> English name, for the languages this module can tell apart.
 LANGUAGE_NAMES: dict[str, str] = {
@@ -150,6 +150,23 @@ def _by_profile(text: str, script: str, markers: dict[str, str]) -> Identificati
     coverage = min(1.0, top / max(3.0, len(words) * 0.15))
     margin = (top - second) / top
     return Identification(best, round(coverage * (0.5 + 0.5 * margin), 3))
+
+
+#: Scripts several languages share: the language is told by stopword profiles, which need running text.
+_SHARED_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "ARABIC", "DEVANAGARI"})
+
+
+def script_letters(text: str) -> tuple[int, bool]:
+    """(letters in ``text``, whether its main script is shared by several languages, as Latin is).
+
+    A few letters of a shared script ("Bonjour !") cannot tell one language from another; a few characters
+    of a script one language owns (Hangul, Thai) already can.
+    """
+    scripts: Counter[str] = Counter(s for s in map(_script, text) if s is not None)
+    total = sum(scripts.values())
+    if not total:
+        return 0, True
+    return total, scripts.most_common(1)[0][0] in _SHARED_SCRIPTS
 
 
 def identify(text: str) -> Identification:
