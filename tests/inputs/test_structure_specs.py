@@ -95,6 +95,19 @@ SPECS = [
         ],
     ),
     Spec(
+        "empty_label_chain",
+        "an empty content label followed by an empty label of any name (not a content kind) is still a slot",
+        [
+            Case("Task: Name three rivers.\nModel answer:\nVerdict:\nSay whether the answer is right.", True, wordnet=True),
+            Case(
+                "Task: Name three rivers.\nModel answer: Nile, Amazon, Danube.\nVerdict:\nSay whether the answer is right.",
+                False,
+                wordnet=True,
+            ),
+            Case("Essay:\n" + TEXT + "\nTone: formal\nRate the essay.", False, wordnet=True),
+        ],
+    ),
+    Spec(
         "ids_by_label_name",
         "an item id the prose names but no label carries (compared by id, not count)",
         [
@@ -290,6 +303,15 @@ SPECS = [
             Case("Which of these three slogans is catchiest?\n1. Fresh every day\n2. Baked at dawn", True),
             Case("Which of these two slogans is catchiest?\n1. Fresh every day\n2. Baked at dawn", False),
             Case("Compare the two memos.\n- Focus on tone\n- Keep it brief", True),
+        ],
+    ),
+    Spec(
+        "enumerated_tail_after_colon",
+        "an enumerated list after a colon on the request line is one item per line, not one colon tail",
+        [
+            Case("Pick the strongest of these three mottos:\n1. Built to last\n2. Quiet power\n3. Made here", False),
+            Case("Pick the strongest of these four mottos:\n1. Built to last\n2. Quiet power\n3. Made here", True),
+            Case("Order these two steps:\n- Drain the pasta\n- Salt the water", False),
         ],
     ),
     Spec(
