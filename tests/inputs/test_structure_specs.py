@@ -312,6 +312,9 @@ SPECS = [
             Case("Pick the strongest of these three mottos:\n1. Built to last\n2. Quiet power\n3. Made here", False),
             Case("Pick the strongest of these four mottos:\n1. Built to last\n2. Quiet power\n3. Made here", True),
             Case("Order these two steps:\n- Drain the pasta\n- Salt the water", False),
+            # most lines read as content, so a line opening like an instruction ("Your ...") is an item too
+            Case("Which of these three mottos fits a bakery?\n1. Warm loaves daily\n2. Crumbs of joy\n3. Your corner oven", False),
+            Case("Summarise the two reports:\n- Keep it short\n- Use plain words", True),
         ],
     ),
     Spec(

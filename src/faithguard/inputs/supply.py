@@ -288,13 +288,12 @@ _ITEM_RE = re.compile(r"(?m)^[ \t]*(?:\d{1,2}[.)]|[A-Ha-h][.)]|[-*•])[ \t]+(?P
 
 def _list_items(para: str, start: int, exclude: Sequence[tuple[int, int]]) -> list[Block]:
     """The items of an enumerated list in ``para`` that read as content, not as instructions."""
-    out = []
-    for m in _ITEM_RE.finditer(para):
-        body = m.group("body")
-        if _taken(list(exclude), start + m.start(), start + m.end()) or is_instruction(body):
-            continue
-        out.append(Block("item", None, start + m.start(), start + m.end(), word_count(body)))
-    return out
+    found = [m for m in _ITEM_RE.finditer(para) if not _taken(list(exclude), start + m.start(), start + m.end())]
+    # One list holds one kind of line: when most lines read as content, a line that merely opens like an
+    # instruction ("Your neighbourhood oven" among slogans) is an item too.
+    content = [m for m in found if not is_instruction(m.group("body"))]
+    keep = found if 2 * len(content) > len(found) else content
+    return [Block("item", None, start + m.start(), start + m.end(), word_count(m.group("body"))) for m in keep]
 
 
 def free_units(result: Scan, exclude: Sequence[tuple[int, int]] = ()) -> list[Block]:
@@ -314,7 +313,9 @@ def free_units(result: Scan, exclude: Sequence[tuple[int, int]] = ()) -> list[Bl
         if colon >= 0:
             tail = para[colon + 1 :]
             n = word_count(tail)
-            tail_items = _list_items(tail, start + colon + 1, exclude)
+            # the request sentence may run on into the first item (no full stop before "1."): clip it at the colon
+            head_only = [(a, min(b, start + colon + 1)) for a, b in exclude]
+            tail_items = _list_items(tail, start + colon + 1, head_only)
             if len(tail_items) >= 2:
                 # "Rank these slogans:\n1. ...\n2. ...": an enumerated tail is one unit per item, not one text
                 units.extend(tail_items)
