@@ -318,6 +318,17 @@ SPECS = [
         ],
     ),
     Spec(
+        "group_modifier_form_as_written",
+        "a modifier naming a body of people reads a form with its own WordNet entry by that entry ('minutes')",
+        [
+            Case("List the decisions in the council minutes.", True, wordnet=True),
+            Case("What did the staff minutes record about the rota?", True, wordnet=True),
+            Case("List the decisions in the council minutes.", False, (TEXT,), wordnet=True),
+            Case("What happens to bread dough in the minutes after kneading?", False, wordnet=True),
+            Case("Plan a quiz for the last minutes of the lesson.", False, wordnet=True),
+        ],
+    ),
+    Spec(
         "salutation_paragraph",
         "a paragraph that greets a named person is a letter or email, greeting and sign-off included",
         [

@@ -316,6 +316,8 @@ def _definite(
     # "the customer review": a modifier naming a person makes the message specific, like "the customer's"
     possessive = possessive or (det == "the" and any(lexname_test("owner", w) for w in gap_lower[-1:]))
     wn_cls = cls or classify_noun(noun)
+    if wn_cls is None and gap_lower and _group_modifier(gap_lower[-1]):
+        wn_cls = classify_noun(noun, as_written=True)  # "the board minutes": a record, not "minute"
     strong_kind = kind in STRONG_KINDS or (wn_cls is not None and wn_cls.strength == "strong")
     # "the two candidate responses": a definite count picks out specific items the user holds.
     counted = any((w in NUMBER_WORDS and w != "single") or (w.isdecimal() and 1 < int(w) <= 20) for w in gap_lower)
@@ -407,6 +409,9 @@ def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: 
                     break  # the kind table's own pattern reads this phrase
                 continue
             cls = classify_noun(word)
+            if cls is None and i > 0 and _group_modifier(words[i - 1].group()):
+                # "the board minutes": a compound modifier picks the form's own sense (a record, not "minute")
+                cls = classify_noun(word, as_written=True)
             if (
                 cls is None
                 and any(x.group().lower() in NUMBER_WORDS for x in words[:i])
@@ -435,6 +440,12 @@ def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: 
                     refs.append(ref)
             break
     return refs
+
+
+def _group_modifier(word: str) -> bool:
+    """A compound modifier naming a body of people ("board", "committee"), not a count or time ("few", "last")."""
+    low = word.lower()
+    return low not in NUMBER_WORDS and low not in ORDINAL_WORDS and lexname_test("group_modifier", low)
 
 
 def _non_reference(ref: Reference, m: re.Match[str], masked: str, text: str, sent: tuple[int, int]) -> bool:
