@@ -210,6 +210,10 @@ SPECS = [
             Case("Condense this for a slide: " + TEXT, False),
             Case("I am learning Welsh. How should I pace this?", False),
             Case("Why is the sky blue and why is it darker at dusk?", False),
+            Case("Could you put that into Italian?", True),
+            Case("eli5 this pls", True),
+            Case("My landlord raised the rent by forty percent. Can he do that?", False),
+            Case("Could you put that into Italian?", False, history=(("user", TEXT),)),
         ],
     ),
     Spec(

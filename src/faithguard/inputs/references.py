@@ -596,7 +596,7 @@ def pointer_refs(refs: list[Reference], doc: Any, masked: str, source: str = "qu
 
 
 #: A pronoun that may stand for the material ("summarise this"); the parse decides (spec ``deictic_pronoun``).
-DEICTIC_TRIGGER = re.compile(r"\b(?:this|these|it|them)\b", re.I)
+DEICTIC_TRIGGER = re.compile(r"\b(?:this|these|it|them|that)\b", re.I)
 
 
 def deictic_refs(doc: Any, masked: str, source: str = "query") -> list[Reference]:
