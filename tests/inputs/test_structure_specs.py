@@ -333,6 +333,17 @@ SPECS = [
         ],
     ),
     Spec(
+        "ordinal_item",
+        "an ordinal before a noun that can be a text ('cited' lexname test) picks out one of the user's items",
+        [
+            Case("Is the fourth survey larger than the others?", True, (TEXT, OTHER), wordnet=True),
+            Case("What sample size did the second survey's authors use?", True, wordnet=True),
+            Case("Is the second survey larger than the first?", False, (TEXT, OTHER), wordnet=True),
+            Case("What is the second stage of grief?", False, wordnet=True),
+            Case("Explain the first law of motion.", False, wordnet=True),
+        ],
+    ),
+    Spec(
         "salutation_paragraph",
         "a paragraph that greets a named person is a letter or email, greeting and sign-off included",
         [

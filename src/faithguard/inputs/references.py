@@ -388,12 +388,10 @@ def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: 
         for i, w in enumerate(words):
             word = w.group()
             owner = re.sub(r"(?:'s|’s|')$", "", word) if _POSSESSIVE.search(word) else ""
-            if (
-                owner
-                and kind_of(owner) is None
-                and (oc := classify_noun(owner)) is not None
-                and oc.strength == "strong"
-            ):
+            oc = classify_noun(owner) if owner and kind_of(owner) is None else None
+            if owner and kind_of(owner) is None and (oc is None or oc.strength == "weak") and _ordinal_item(words[:i], owner):
+                oc = ContentClass("strong", True)  # "the third study's method": the third study is the item
+            if owner and kind_of(owner) is None and oc is not None and oc.strength == "strong":
                 # "the author's conclusion": a strong possessor (a writer, a report) is itself the reference
                 gap = masked[m.end() : w.start()]
                 pat = re.compile(
@@ -409,6 +407,8 @@ def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: 
                     break  # the kind table's own pattern reads this phrase
                 continue
             cls = classify_noun(word)
+            if (cls is None or cls.strength == "weak") and _ordinal_item(words[:i], word):
+                cls = ContentClass("strong", True)  # "the third study": a numbered item the user holds
             if cls is None and i > 0 and _group_modifier(words[i - 1].group()):
                 # "the board minutes": a compound modifier picks the form's own sense (a record, not "minute")
                 cls = classify_noun(word, as_written=True)
@@ -442,6 +442,15 @@ def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: 
     return refs
 
 
+def _ordinal_item(before: list[re.Match[str]], noun: str) -> bool:
+    """An ordinal picks out one of several items the user holds when the noun can be a text ('the third study').
+
+    The noun must pass the spec's ``cited`` lexname test (a communication sense among its first senses, first
+    sense not a physical thing): "the second survey" counts, "the first step" and "the third war" do not.
+    """
+    return any(w.group().lower() in ORDINAL_WORDS for w in before) and lexname_test("cited", noun)
+
+
 def _group_modifier(word: str) -> bool:
     """A compound modifier naming a body of people ("board", "committee"), not a count or time ("few", "last")."""
     low = word.lower()
@@ -471,8 +480,8 @@ def _non_reference(ref: Reference, m: re.Match[str], masked: str, text: str, sen
     if _CREATION_BEFORE.search(masked[sent[0] : m.start()]):
         return True  # write the cover letter...
     sentence = masked[sent[0] : sent[1]]
-    if ref.kind in _PROGRAMMING_KINDS and _PROGRAMMING.search(sentence):
-        return True
+    if ref.kind in _PROGRAMMING_KINDS and ref.index is None and _PROGRAMMING.search(sentence):
+        return True  # "read the file in Python" (an ordinal still picks out a held item: "the third study's method")
     if _HOWTO.match(sentence):
         return True
     forms = [re.escape(f) for f, k in CONTENT_NOUNS.items() if k == ref.kind] or [re.escape(noun)]
