@@ -344,6 +344,17 @@ SPECS = [
         ],
     ),
     Spec(
+        "deictic_determiner",
+        "'this/these' + a noun the request acts on, with nothing before it, points at unsupplied material",
+        [
+            Case("Why does this warning keep appearing?", True, wordnet=True),
+            Case("Tidy up these lines for me.", True, wordnet=True),
+            Case("What should we cook this weekend?", False, wordnet=True),
+            Case("Can this cactus survive a frost?", False, wordnet=True),
+            Case("Why does this warning keep appearing?", False, history=(("user", TEXT),), wordnet=True),
+        ],
+    ),
+    Spec(
         "salutation_paragraph",
         "a paragraph that greets a named person is a letter or email, greeting and sign-off included",
         [

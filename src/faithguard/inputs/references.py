@@ -627,7 +627,14 @@ def deictic_refs(doc: Any, masked: str, source: str = "query") -> list[Reference
         if any(t.pos_ in ("NOUN", "PROPN") and t.idx < limit and masked[t.idx : t.idx + 1].strip() for t in doc):
             continue
         end = tok.idx + len(tok.text)
-        out.append(Reference(tok.text, "content", 1, tok.idx, end, sent, source, True, None, tok.idx))
+        start = tok.idx
+        if tok.pos_ == "NOUN":
+            # "this stack trace": the noun must be something one can hold as information (pointer test)
+            if not (lexname_test("pointer", tok.text) or classify_noun(tok.text) is not None):
+                continue
+            start = min([t.idx for t in tok.lefts if t.dep_ == "det"] + [tok.idx])
+        text = masked[start:end]
+        out.append(Reference(text, "content", 1, start, end, sent, source, True, None, tok.idx))
     return out
 
 
