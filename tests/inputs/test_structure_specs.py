@@ -355,6 +355,15 @@ SPECS = [
         ],
     ),
     Spec(
+        "placed_below_or_above",
+        "'the X (participle) below/above' ending the phrase is material the request places, whatever X is",
+        [
+            Case("Point out the weak spots in the strategy outlined below.", True),
+            Case("Point out the weak spots in the strategy outlined below.\n\n" + TEXT, False),
+            Case("Is the meadow below the dam flooded every spring?", False),
+        ],
+    ),
+    Spec(
         "salutation_paragraph",
         "a paragraph that greets a named person is a letter or email, greeting and sign-off included",
         [

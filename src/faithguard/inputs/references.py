@@ -142,6 +142,10 @@ _ID_REF_RE = re.compile(
     r"\b(?P<noun>[A-Z][a-z]+)s?[ \t]+#?(?P<idx>\d{1,2}|[A-H])\b"
     r"(?:[ \t]*(?:and|&|,|-|–|to|through|thru)[ \t]*#?(?P<idx2>\d{1,2}|[A-H])\b)?"
 )
+#: A noun phrase placed by the request itself: "the plan described below", "the scenario above." (a participle, then
+#: below/above ending the phrase; "the river below the dam" is a place). Spec: tests/inputs/test_structure_specs.py
+#: (placed_below_or_above).
+_PLACED_AFTER = re.compile(r"\s+(?:[a-z]+(?:ed|en|wn)\s+)?(?:below|above)(?=\s*(?:[.,;:?!)\n]|$|and\b|or\b))", re.I)
 #: Participles that say an item was handed over, whatever it is ("the attached brochure").
 _ATTACH_PARTICIPLES = frozenset({"attached", "enclosed", "uploaded", "pasted", "forwarded", "accompanying"})
 _DET_RE = re.compile(rf"\b(?P<det>{_DET})\s+", re.I)
@@ -371,8 +375,13 @@ def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: 
             words.append(w)
             pos = w.end()
         attached = next((w for w in words[:-1] if w.group().lower() in _ATTACH_PARTICIPLES), None)
-        if attached is not None and kind_of(words[-1].group()) is None:
-            # "the attached brochure": the participle says the thing was supplied, whatever the noun
+        placed = bool(words) and m.group("det").lower() in ("the", "this", "these") and bool(
+            _PLACED_AFTER.match(masked, words[-1].end())
+        )
+        if placed and len(words) > 1 and re.search(r"(?:ed|en|wn)$", words[-1].group(), re.I):
+            words = words[:-1]  # "the plan described below": the noun comes before the participle
+        if (attached is not None or placed) and kind_of(words[-1].group()) is None:
+            # "the attached brochure", "the plan below": the request says the thing was supplied, whatever the noun
             head = words[-1]
             gap = masked[m.end() : head.start()]
             pat = re.compile(
