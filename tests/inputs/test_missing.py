@@ -190,3 +190,19 @@ def test_followup_request_names_the_reference(response: str, refs: tuple[str, ..
 )
 def test_followup_hedge_then_guess_proceeds(response: str, decision: str) -> None:
     assert classify_followup(response)[0] == decision
+
+
+# Lexical forms of the follow-up classifier added with this branch, each with a near miss that must not change.
+@pytest.mark.parametrize(
+    ("response", "decision"),
+    [
+        ("Looks like the recipe card didn't make it into your message. Mind pasting it below?", "asks"),
+        ("I'm not able to see a recipe card here. Can you drop the text into the chat?", "asks"),
+        ("I couldn't find the recipe card attached; however, most cards like this list flour first and sugar second.", "proceeds"),
+        # a statement that something made it through is no note of a gap
+        ("Your recipe card made it into the message fine. The flour quantity looks low for twelve muffins, so double it.", "proceeds"),
+        ("Mind the oven temperature: bake the muffins at 180 degrees for twenty minutes and let them cool on a rack.", "proceeds"),
+    ],
+)
+def test_followup_lexical_forms(response: str, decision: str) -> None:
+    assert classify_followup(response)[0] == decision
