@@ -121,6 +121,10 @@ SPECS = [
         "attach_participle",
         "'the attached/enclosed/uploaded X' is supplied content whatever X is",
         [
+            Case("Which of the listed flights lands earliest?", True),
+            Case("Reword the underlined clause so it sounds friendlier.", True),
+            Case("Which of the listed flights lands earliest?", False, (TEXT,)),
+            Case("Which airlines are listed on the stock exchange?", False),
             Case("Translate the enclosed leaflet into Welsh.", True),
             Case("Translate the enclosed leaflet into Welsh.", False, (TEXT,)),
             Case("Translate the word leaflet into Welsh.", False),

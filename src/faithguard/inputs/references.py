@@ -147,7 +147,10 @@ _ID_REF_RE = re.compile(
 #: (placed_below_or_above).
 _PLACED_AFTER = re.compile(r"\s+(?:[a-z]+(?:ed|en|wn)\s+)?(?:below|above)(?=\s*(?:[.,;:?!)\n]|$|and\b|or\b))", re.I)
 #: Participles that say an item was handed over, whatever it is ("the attached brochure").
-_ATTACH_PARTICIPLES = frozenset({"attached", "enclosed", "uploaded", "pasted", "forwarded", "accompanying"})
+_ATTACH_PARTICIPLES = frozenset(
+    # handed over, or marked inside a text the request presupposes ("the highlighted sentence", "the listed options")
+    {"attached", "enclosed", "uploaded", "pasted", "forwarded", "accompanying", "listed", "highlighted", "underlined"}
+)
 _DET_RE = re.compile(rf"\b(?P<det>{_DET})\s+", re.I)
 _WORD_RE = re.compile(r"[\w'’-]+")
 _POSSESSIVE = re.compile(r"\w(?:'s|’s|s'|s’)$")
