@@ -641,13 +641,22 @@ def deictic_refs(doc: Any, masked: str, source: str = "query") -> list[Reference
         end = tok.idx + len(tok.text)
         start = tok.idx
         if tok.pos_ == "NOUN":
-            # "this stack trace": the noun must be something one can hold as information (pointer test)
-            if not (lexname_test("pointer", tok.text) or classify_noun(tok.text) is not None):
+            # "this stack trace": the noun must be a text or message (the spec's "shown" test), not any idea or
+            # procedure ("this kind", "this process")
+            if not (lexname_test("shown", tok.text) or classify_noun(tok.text) is not None):
                 continue
             start = min([t.idx for t in tok.lefts if t.dep_ == "det"] + [tok.idx])
+        elif tok.lower_ == "that" and not _asked_of_assistant(tok.head):
+            continue  # "Why do people say that?": 'that' is only material when the assistant is to act on it
         text = masked[start:end]
         out.append(Reference(text, "content", 1, start, end, sent, source, True, None, tok.idx))
     return out
+
+
+def _asked_of_assistant(verb: Any) -> bool:
+    """Whether ``verb`` is addressed to the assistant: an imperative (no subject) or with 'you' as its subject."""
+    subjects = [t for t in verb.children if t.dep_ in ("nsubj", "nsubjpass")]
+    return not subjects or any(t.lower_ == "you" for t in subjects)
 
 
 def _do_support_subject(doc: Any, tok: Any) -> bool:
