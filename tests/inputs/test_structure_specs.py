@@ -346,6 +346,9 @@ SPECS = [
             Case("Is the second survey larger than the first?", False, (TEXT, OTHER), wordnet=True),
             Case("What is the second stage of grief?", False, wordnet=True),
             Case("Explain the first law of motion.", False, wordnet=True),
+            Case("What does the second source claim about tides?", True, wordnet=True),
+            Case("What does the second source claim about tides?", False, (TEXT, OTHER), wordnet=True),
+            Case("Which country hosted the second summit of the G20 leaders?", False, wordnet=True),
         ],
     ),
     Spec(

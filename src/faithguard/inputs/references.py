@@ -329,6 +329,10 @@ def _definite(
     # "the two candidate responses": a definite count picks out specific items the user holds.
     counted = any((w in NUMBER_WORDS and w != "single") or (w.isdecimal() and 1 < int(w) <= 20) for w in gap_lower)
     strong_kind = strong_kind or (counted and det == "the")
+    # "the second source": an ordinal past the first presupposes several items the user holds (a "first" alone
+    # may be a world's first); the noun is a content kind or passes the "cited" test
+    nth = any(ORDINAL_WORDS.get(w, 0) >= 2 for w in gap_lower)
+    strong_kind = strong_kind or (nth and det == "the" and (kind_of(noun) is not None or lexname_test("cited", noun)))
     if not strong and not strong_kind and not possessive:
         return None
     if det == "all" and not any(w.lower() in NUMBER_WORDS or w.isdecimal() for w in gap_words):
