@@ -68,7 +68,8 @@ def _print(title: str, r: dict[str, float]) -> None:
 def eval_input(path: Path, verbose: bool, title: str = "") -> dict[str, float]:
     det = MissingContentDetector()
     items = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    rows, errors = [], Counter()
+    rows: list[tuple[bool, bool]] = []
+    errors: Counter[str] = Counter()
     per_note: Counter[str] = Counter()
     lines: list[str] = []
     for it in items:
@@ -93,7 +94,9 @@ def eval_input(path: Path, verbose: bool, title: str = "") -> dict[str, float]:
 
 def eval_followup(path: Path, verbose: bool) -> dict[str, float]:
     items = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    rows, undecided, errors = [], 0, Counter()
+    rows: list[tuple[bool, bool]] = []
+    undecided = 0
+    errors: Counter[str] = Counter()
     for it in items:
         decision, reason = classify_followup(it["response"])
         undecided += decision == "undecided"

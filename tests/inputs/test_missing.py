@@ -164,12 +164,24 @@ def test_short_statement_proceeds_short_question_is_undecided() -> None:
 @pytest.mark.parametrize(
     ("response", "refs", "decision"),
     [
-        ("Glad to help! Kindly send the recipe card and tell me which step keeps failing for you.", ("the recipe card",), "asks"),
-        ("Of course. Could you share the tenancy agreement first, so I can quote the right clause back to you?", ("my tenancy agreement",), "asks"),
+        (
+            "Glad to help! Kindly send the recipe card and tell me which step keeps failing for you.",
+            ("the recipe card",),
+            "asks",
+        ),
+        (
+            "Of course. Could you share the tenancy agreement first, so I can quote the right clause back to you?",
+            ("my tenancy agreement",),
+            "asks",
+        ),
         # the same response without the reference named: the noun alone is no ask
         ("Glad to help! Kindly send the recipe card and tell me which step keeps failing for you.", (), "proceeds"),
         # a proceeding answer that invites feedback names no missing reference
-        ("The recipe works best with cold butter and a hot oven; bake it for twenty minutes. Please send feedback.", ("the recipe card",), "proceeds"),
+        (
+            "The recipe works best with cold butter and a hot oven; bake it for twenty minutes. Please send feedback.",
+            ("the recipe card",),
+            "proceeds",
+        ),
     ],
 )
 def test_followup_request_names_the_reference(response: str, refs: tuple[str, ...], decision: str) -> None:
@@ -180,12 +192,27 @@ def test_followup_request_names_the_reference(response: str, refs: tuple[str, ..
 @pytest.mark.parametrize(
     ("response", "decision"),
     [
-        ("Without reading the lease I can't be sure, but most leases forbid pets unless the landlord agrees in writing.", "proceeds"),
-        ("I can't see the attached spreadsheet, though typically the north region has the thinnest margins in such data.", "proceeds"),
+        (
+            "Without reading the lease I can't be sure, but most leases "
+            "forbid pets unless the landlord agrees in writing.",
+            "proceeds",
+        ),
+        (
+            "I can't see the attached spreadsheet, though typically the north "
+            "region has the thinnest margins in such data.",
+            "proceeds",
+        ),
         # a note followed by a request asks
-        ("I can't see the attached spreadsheet, but if you paste it here I will find the region with the lowest margin.", "asks"),
+        (
+            "I can't see the attached spreadsheet, but if you paste it here "
+            "I will find the region with the lowest margin.",
+            "asks",
+        ),
         # a note that ends its sentence asks
-        ("I can't see the attached spreadsheet. It may not have uploaded; could you try attaching it once more?", "asks"),
+        (
+            "I can't see the attached spreadsheet. It may not have uploaded; could you try attaching it once more?",
+            "asks",
+        ),
     ],
 )
 def test_followup_hedge_then_guess_proceeds(response: str, decision: str) -> None:
@@ -198,10 +225,22 @@ def test_followup_hedge_then_guess_proceeds(response: str, decision: str) -> Non
     [
         ("Looks like the recipe card didn't make it into your message. Mind pasting it below?", "asks"),
         ("I'm not able to see a recipe card here. Can you drop the text into the chat?", "asks"),
-        ("I couldn't find the recipe card attached; however, most cards like this list flour first and sugar second.", "proceeds"),
+        (
+            "I couldn't find the recipe card attached; however, most cards "
+            "like this list flour first and sugar second.",
+            "proceeds",
+        ),
         # a statement that something made it through is no note of a gap
-        ("Your recipe card made it into the message fine. The flour quantity looks low for twelve muffins, so double it.", "proceeds"),
-        ("Mind the oven temperature: bake the muffins at 180 degrees for twenty minutes and let them cool on a rack.", "proceeds"),
+        (
+            "Your recipe card made it into the message fine. The flour "
+            "quantity looks low for twelve muffins, so double it.",
+            "proceeds",
+        ),
+        (
+            "Mind the oven temperature: bake the muffins at 180 degrees for "
+            "twenty minutes and let them cool on a rack.",
+            "proceeds",
+        ),
     ],
 )
 def test_followup_lexical_forms(response: str, decision: str) -> None:

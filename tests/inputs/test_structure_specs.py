@@ -98,9 +98,14 @@ SPECS = [
         "empty_label_chain",
         "an empty content label followed by an empty label of any name (not a content kind) is still a slot",
         [
-            Case("Task: Name three rivers.\nModel answer:\nVerdict:\nSay whether the answer is right.", True, wordnet=True),
             Case(
-                "Task: Name three rivers.\nModel answer: Nile, Amazon, Danube.\nVerdict:\nSay whether the answer is right.",
+                "Task: Name three rivers.\nModel answer:\nVerdict:\nSay whether the answer is right.",
+                True,
+                wordnet=True,
+            ),
+            Case(
+                "Task: Name three rivers.\nModel answer: Nile, Amazon, "
+                "Danube.\nVerdict:\nSay whether the answer is right.",
                 False,
                 wordnet=True,
             ),
@@ -322,7 +327,11 @@ SPECS = [
             Case("Pick the strongest of these four mottos:\n1. Built to last\n2. Quiet power\n3. Made here", True),
             Case("Order these two steps:\n- Drain the pasta\n- Salt the water", False),
             # most lines read as content, so a line opening like an instruction ("Your ...") is an item too
-            Case("Which of these three mottos fits a bakery?\n1. Warm loaves daily\n2. Crumbs of joy\n3. Your corner oven", False),
+            Case(
+                "Which of these three mottos fits a bakery?\n1. Warm loaves "
+                "daily\n2. Crumbs of joy\n3. Your corner oven",
+                False,
+            ),
             Case("Summarise the two reports:\n- Keep it short\n- Use plain words", True),
         ],
     ),

@@ -146,7 +146,8 @@ def lexname_test(test: str, word: str, wn: WordNet | None = None) -> bool:
     """Whether ``word`` passes the spec's lexname test ``test`` ("pointer", "part" or "owner").
 
     The noun passes when one of its first ``senses`` senses sits in one of ``lexnames`` and its first sense
-    is under one of the ``under`` synsets (when given) and under none of the ``not_under`` synsets. False when WordNet is not installed.
+    is under one of the ``under`` synsets (when given) and under none of the ``not_under`` synsets. False when
+    WordNet is not installed.
     """
     return _lexname_test(test, word.lower()) if wn is None else _run_lexname_test(test, word.lower(), wn)
 
