@@ -383,6 +383,18 @@ SPECS = [
         ],
     ),
     Spec(
+        "request_object_text",
+        "'the X' right after the request's opening verb, X a text by its first two senses ('shown' test), is material",
+        [
+            Case("Paraphrase the slogan for a younger audience.", True, wordnet=True),
+            Case("Please shorten the caption to five words.", True, wordnet=True),
+            Case("Paraphrase the slogan for a younger audience.", False, (TEXT,), wordnet=True),
+            Case("Explain the controversy over daylight saving time.", False, wordnet=True),
+            Case("Describe the climate of Patagonia.", False, wordnet=True),
+            Case("Does the slogan of Nike come from a prison quote?", False, wordnet=True),
+        ],
+    ),
+    Spec(
         "salutation_paragraph",
         "a paragraph that greets a named person is a letter or email, greeting and sign-off included",
         [

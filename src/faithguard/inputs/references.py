@@ -291,10 +291,11 @@ def _definite(
     sents: list[tuple[int, int]],
     source: str,
     cls: ContentClass | None = None,
+    small: bool = False,
 ) -> Reference | None:
     det = m.group("det").lower()
     noun = m.group("noun")
-    kind = kind_of(noun) if cls is None else _class_kind(cls)
+    kind = kind_of(noun) if cls is None else ("message" if small else _class_kind(cls))
     if kind is None:
         return None
     sent = _sentence_of(sents, m.start())
@@ -396,6 +397,7 @@ def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: 
             continue
         for i, w in enumerate(words):
             word = w.group()
+            small = False
             owner = re.sub(r"(?:'s|’s|')$", "", word) if _POSSESSIVE.search(word) else ""
             oc = classify_noun(owner) if owner and kind_of(owner) is None else None
             if (
@@ -421,6 +423,16 @@ def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: 
                     break  # the kind table's own pattern reads this phrase
                 continue
             cls = classify_noun(word)
+            if (
+                (cls is None or cls.strength == "weak")
+                and i + 1 == len(words)
+                and m.group("det").lower() == "the"
+                and _request_object(masked[_sentence_of(sents, m.start())[0] : m.start()])
+                and not _TOPIC_AFTER.match(masked, w.end())
+                and lexname_test("shown", word)
+            ):
+                cls = ContentClass("strong", True)  # "Translate the menu": the object of the request is a text
+                small = True  # of any length: a short colon tail supplies it ("the warning I see: fan speed low")
             if (cls is None or cls.strength == "weak") and _ordinal_item(words[:i], word):
                 cls = ContentClass("strong", True)  # "the third study": a numbered item the user holds
             if cls is None and i > 0 and _group_modifier(words[i - 1].group()):
@@ -449,11 +461,30 @@ def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: 
             )
             mm = pat.match(masked, m.start())
             if mm is not None and (i + 1 == len(words) or classify_noun(words[i + 1].group()) is None):
-                ref = _definite(mm, masked, text, sents, source, cls)
+                ref = _definite(mm, masked, text, sents, source, cls, small)
                 if ref is not None:
                     refs.append(ref)
             break
     return refs
+
+
+#: A topic after the noun makes it generic, not a text at hand ("the debate over nuclear power", "the joke about ...").
+_TOPIC_AFTER = re.compile(r"\s+(?:about|over|on|of|regarding|concerning|between|behind|around)\b", re.I)
+#: The request's own verb opening its sentence, optionally after a politeness frame ("Please", "Can you").
+_REQUEST_VERB_RE = re.compile(
+    r"^\W*(?:(?:please|kindly|can\s+you|could\s+you|would\s+you)\s+)?(?P<verb>[a-z]+)\s+$", re.I
+)
+
+
+def _request_object(before: str) -> bool:
+    """Whether the noun phrase after ``before`` is the direct object of the request's opening verb ("Translate ...").
+
+    The verb must be a WordNet verb lemma as written (an imperative is the bare form).
+    """
+    from faithguard.terms.wordnet import get_wordnet
+
+    mv = _REQUEST_VERB_RE.match(before)
+    return mv is not None and get_wordnet().is_verb(mv.group("verb").lower())
 
 
 def _ordinal_item(before: list[re.Match[str]], noun: str) -> bool:
