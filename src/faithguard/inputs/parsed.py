@@ -161,7 +161,7 @@ def deictic_refs(doc: Any, masked: str, source: str = "query") -> list[Reference
             if not (lexname_test("shown", tok.text) or classify_noun(tok.text) is not None):
                 continue
             start = min([t.idx for t in tok.lefts if t.dep_ == "det"] + [tok.idx])
-        elif tok.lower_ == "that" and not _asked_of_assistant(tok.head):
+        elif tok.lower_ == "that" and not _asked_of_assistant(tok.sent.root):
             continue  # "Why do people say that?": 'that' is only material when the assistant is to act on it
         text = masked[start:end]
         out.append(Reference(text, "content", 1, start, end, sent, source, True, None, tok.idx))
