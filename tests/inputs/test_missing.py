@@ -245,3 +245,17 @@ def test_followup_hedge_then_guess_proceeds(response: str, decision: str) -> Non
 )
 def test_followup_lexical_forms(response: str, decision: str) -> None:
     assert classify_followup(response)[0] == decision
+
+
+@settings(max_examples=60, deadline=None)
+@given(response=st.text(max_size=300), refs=st.lists(st.text(max_size=40), max_size=3))
+def test_followup_with_arbitrary_references_never_crashes(response: str, refs: list[str]) -> None:
+    decision, _ = classify_followup(response, tuple(refs))
+    assert decision in ("asks", "proceeds", "undecided")
+
+
+@settings(max_examples=40, deadline=None)
+@given(query=st.text(alphabet=st.characters(codec="ascii"), max_size=200))
+def test_requests_without_documents_never_crash(query: str) -> None:
+    # no documents or history: the deictic parse path runs on arbitrary text
+    assert isinstance(DET.run(CallContext(query=query)).findings["missing_content"], list)
