@@ -8,7 +8,10 @@ Sets (all written for this project, none copied from an evaluation set); every l
 - ``missing_content_fresh3.jsonl`` (fresh #3, 65 requests, 32 missing) and ``misinterpretation_fresh3.jsonl``
   (24 request/response pairs): written 2026-11-23 10:43 UTC, after the rules were frozen at commit cda272a, by the
   engineer who wrote the rules (no separate writer was available); scored once, never tuned on: the
-  generalization estimate.
+  generalization estimate then. Read and tuned on from 2026-11-23 14:00 UTC (branch sk): now study.
+- ``missing_content_fresh4.jsonl`` (fresh #4, 60 requests, 30 missing) and ``misinterpretation_fresh4.jsonl``
+  (24 pairs): written 2026-11-23 ~13:55 UTC before the changes of branch sk, by the engineer who then changed the
+  rules; scored at 7e52789 before any change, its per-row errors never read: the generalization estimate.
 
 Run from the repo root: PYTHONPATH=src python benchmarks/eval_missing.py [-v]
 """
@@ -65,7 +68,8 @@ def _print(title: str, r: dict[str, float]) -> None:
 def eval_input(path: Path, verbose: bool, title: str = "") -> dict[str, float]:
     det = MissingContentDetector()
     items = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    rows, errors = [], Counter()
+    rows: list[tuple[bool, bool]] = []
+    errors: Counter[str] = Counter()
     per_note: Counter[str] = Counter()
     lines: list[str] = []
     for it in items:
@@ -90,7 +94,9 @@ def eval_input(path: Path, verbose: bool, title: str = "") -> dict[str, float]:
 
 def eval_followup(path: Path, verbose: bool) -> dict[str, float]:
     items = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    rows, undecided, errors = [], 0, Counter()
+    rows: list[tuple[bool, bool]] = []
+    undecided = 0
+    errors: Counter[str] = Counter()
     for it in items:
         decision, reason = classify_followup(it["response"])
         undecided += decision == "undecided"
@@ -255,6 +261,9 @@ def eval_misinterpretation(path: Path, verbose: bool) -> float:
     return acc
 
 
+#: The generalization set of this round: written before the mechanisms of branch sk changed, scored once then.
+FRESH4 = "fresh #4 (written 2026-11-23 before the changes of this branch)"
+
 #: (file, split label) of the input sets, in print order. The split says what the set may be used for.
 INPUT_SETS = (
     ("missing_content.jsonl", "study: own set, TUNED-ON"),
@@ -263,9 +272,19 @@ INPUT_SETS = (
         "missing_content_fresh2.jsonl",
         "study: fresh #2 (first scored 0.633/0.133 at 21a1a87), TUNED-ON since 2026-11-23 09:30",
     ),
-    ("missing_content_fresh3.jsonl", "generalization: fresh #3, written after the freeze, scored once, never tuned on"),
+    (
+        "missing_content_fresh3.jsonl",
+        "study: fresh #3 (first scored 0.750/0.030 at 7e52789, never tuned on then), TUNED-ON since 2026-11-23 14:00",
+    ),
+    ("missing_content_fresh4.jsonl", f"generalization: {FRESH4}"),
 )
-MISREAD_SETS = (("misinterpretation_fresh3.jsonl", "generalization: fresh #3 responses, never tuned on"),)
+MISREAD_SETS = (
+    (
+        "misinterpretation_fresh3.jsonl",
+        "study: fresh #3 responses (first scored 0.833 at 7e52789), TUNED-ON since 2026-11-23 14:00",
+    ),
+    ("misinterpretation_fresh4.jsonl", f"generalization: {FRESH4} responses"),
+)
 
 
 def _default_data() -> Path:

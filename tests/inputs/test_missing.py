@@ -158,3 +158,104 @@ def test_short_statement_proceeds_short_question_is_undecided() -> None:
     assert classify_followup("The warranty period is two years from the date of purchase.")[0] == "proceeds"
     assert classify_followup("Which article?")[0] in ("asks", "undecided")
     assert classify_followup("Okay.")[0] == "undecided"
+
+
+# A request naming the missing reference's own noun asks, whatever the noun (the noun comes from the findings).
+@pytest.mark.parametrize(
+    ("response", "refs", "decision"),
+    [
+        (
+            "Glad to help! Kindly send the recipe card and tell me which step keeps failing for you.",
+            ("the recipe card",),
+            "asks",
+        ),
+        (
+            "Of course. Could you share the tenancy agreement first, so I can quote the right clause back to you?",
+            ("my tenancy agreement",),
+            "asks",
+        ),
+        # the same response without the reference named: the noun alone is no ask
+        ("Glad to help! Kindly send the recipe card and tell me which step keeps failing for you.", (), "proceeds"),
+        # a proceeding answer that invites feedback names no missing reference
+        (
+            "The recipe works best with cold butter and a hot oven; bake it for twenty minutes. Please send feedback.",
+            ("the recipe card",),
+            "proceeds",
+        ),
+    ],
+)
+def test_followup_request_names_the_reference(response: str, refs: tuple[str, ...], decision: str) -> None:
+    assert classify_followup(response, refs)[0] == decision
+
+
+# A note of the gap that carries on past a contrast in the same sentence guesses: it proceeds.
+@pytest.mark.parametrize(
+    ("response", "decision"),
+    [
+        (
+            "Without reading the lease I can't be sure, but most leases "
+            "forbid pets unless the landlord agrees in writing.",
+            "proceeds",
+        ),
+        (
+            "I can't see the attached spreadsheet, though typically the north "
+            "region has the thinnest margins in such data.",
+            "proceeds",
+        ),
+        # a note followed by a request asks
+        (
+            "I can't see the attached spreadsheet, but if you paste it here "
+            "I will find the region with the lowest margin.",
+            "asks",
+        ),
+        # a note that ends its sentence asks
+        (
+            "I can't see the attached spreadsheet. It may not have uploaded; could you try attaching it once more?",
+            "asks",
+        ),
+    ],
+)
+def test_followup_hedge_then_guess_proceeds(response: str, decision: str) -> None:
+    assert classify_followup(response)[0] == decision
+
+
+# Lexical forms of the follow-up classifier added with this branch, each with a near miss that must not change.
+@pytest.mark.parametrize(
+    ("response", "decision"),
+    [
+        ("Looks like the recipe card didn't make it into your message. Mind pasting it below?", "asks"),
+        ("I'm not able to see a recipe card here. Can you drop the text into the chat?", "asks"),
+        (
+            "I couldn't find the recipe card attached; however, most cards "
+            "like this list flour first and sugar second.",
+            "proceeds",
+        ),
+        # a statement that something made it through is no note of a gap
+        (
+            "Your recipe card made it into the message fine. The flour "
+            "quantity looks low for twelve muffins, so double it.",
+            "proceeds",
+        ),
+        (
+            "Mind the oven temperature: bake the muffins at 180 degrees for "
+            "twenty minutes and let them cool on a rack.",
+            "proceeds",
+        ),
+    ],
+)
+def test_followup_lexical_forms(response: str, decision: str) -> None:
+    assert classify_followup(response)[0] == decision
+
+
+@settings(max_examples=60, deadline=None)
+@given(response=st.text(max_size=300), refs=st.lists(st.text(max_size=40), max_size=3))
+def test_followup_with_arbitrary_references_never_crashes(response: str, refs: list[str]) -> None:
+    decision, _ = classify_followup(response, tuple(refs))
+    assert decision in ("asks", "proceeds", "undecided")
+
+
+@settings(max_examples=40, deadline=None)
+@given(query=st.text(alphabet=st.characters(codec="ascii"), max_size=200))
+def test_requests_without_documents_never_crash(query: str) -> None:
+    # no documents or history: the deictic parse path runs on arbitrary text
+    assert isinstance(DET.run(CallContext(query=query)).findings["missing_content"], list)

@@ -95,6 +95,24 @@ SPECS = [
         ],
     ),
     Spec(
+        "empty_label_chain",
+        "an empty content label followed by an empty label of any name (not a content kind) is still a slot",
+        [
+            Case(
+                "Task: Name three rivers.\nModel answer:\nVerdict:\nSay whether the answer is right.",
+                True,
+                wordnet=True,
+            ),
+            Case(
+                "Task: Name three rivers.\nModel answer: Nile, Amazon, "
+                "Danube.\nVerdict:\nSay whether the answer is right.",
+                False,
+                wordnet=True,
+            ),
+            Case("Essay:\n" + TEXT + "\nTone: formal\nRate the essay.", False, wordnet=True),
+        ],
+    ),
+    Spec(
         "ids_by_label_name",
         "an item id the prose names but no label carries (compared by id, not count)",
         [
@@ -108,6 +126,10 @@ SPECS = [
         "attach_participle",
         "'the attached/enclosed/uploaded X' is supplied content whatever X is",
         [
+            Case("Which of the listed flights lands earliest?", True),
+            Case("Reword the underlined clause so it sounds friendlier.", True),
+            Case("Which of the listed flights lands earliest?", False, (TEXT,)),
+            Case("Which airlines are listed on the stock exchange?", False),
             Case("Translate the enclosed leaflet into Welsh.", True),
             Case("Translate the enclosed leaflet into Welsh.", False, (TEXT,)),
             Case("Translate the word leaflet into Welsh.", False),
@@ -197,6 +219,11 @@ SPECS = [
             Case("Condense this for a slide: " + TEXT, False),
             Case("I am learning Welsh. How should I pace this?", False),
             Case("Why is the sky blue and why is it darker at dusk?", False),
+            Case("Could you put that into Italian?", True),
+            Case("eli5 this pls", True),
+            Case("My landlord raised the rent by forty percent. Can he do that?", False),
+            Case("Why do sailors say that?", False),
+            Case("Could you put that into Italian?", False, history=(("user", TEXT),)),
         ],
     ),
     Spec(
@@ -290,6 +317,81 @@ SPECS = [
             Case("Which of these three slogans is catchiest?\n1. Fresh every day\n2. Baked at dawn", True),
             Case("Which of these two slogans is catchiest?\n1. Fresh every day\n2. Baked at dawn", False),
             Case("Compare the two memos.\n- Focus on tone\n- Keep it brief", True),
+        ],
+    ),
+    Spec(
+        "enumerated_tail_after_colon",
+        "an enumerated list after a colon on the request line is one item per line, not one colon tail",
+        [
+            Case("Pick the strongest of these three mottos:\n1. Built to last\n2. Quiet power\n3. Made here", False),
+            Case("Pick the strongest of these four mottos:\n1. Built to last\n2. Quiet power\n3. Made here", True),
+            Case("Order these two steps:\n- Drain the pasta\n- Salt the water", False),
+            # most lines read as content, so a line opening like an instruction ("Your ...") is an item too
+            Case(
+                "Which of these three mottos fits a bakery?\n1. Warm loaves "
+                "daily\n2. Crumbs of joy\n3. Your corner oven",
+                False,
+            ),
+            Case("Summarise the two reports:\n- Keep it short\n- Use plain words", True),
+        ],
+    ),
+    Spec(
+        "group_modifier_form_as_written",
+        "a modifier naming a body of people reads a form with its own WordNet entry by that entry ('minutes')",
+        [
+            Case("List the decisions in the council minutes.", True, wordnet=True),
+            Case("What did the staff minutes record about the rota?", True, wordnet=True),
+            Case("List the decisions in the council minutes.", False, (TEXT,), wordnet=True),
+            Case("What happens to bread dough in the minutes after kneading?", False, wordnet=True),
+            Case("Plan a quiz for the last minutes of the lesson.", False, wordnet=True),
+        ],
+    ),
+    Spec(
+        "ordinal_item",
+        "an ordinal before a noun that can be a text ('cited' lexname test) picks out one of the user's items",
+        [
+            Case("Is the fourth survey larger than the others?", True, (TEXT, OTHER), wordnet=True),
+            Case("What sample size did the second survey's authors use?", True, wordnet=True),
+            Case("Is the second survey larger than the first?", False, (TEXT, OTHER), wordnet=True),
+            Case("What is the second stage of grief?", False, wordnet=True),
+            Case("Explain the first law of motion.", False, wordnet=True),
+            Case("What does the second source claim about tides?", True, wordnet=True),
+            Case("What does the second source claim about tides?", False, (TEXT, OTHER), wordnet=True),
+            Case("Which country hosted the second summit of the G20 leaders?", False, wordnet=True),
+        ],
+    ),
+    Spec(
+        "deictic_determiner",
+        "'this/these' + a noun the request acts on, with nothing before it, points at unsupplied material",
+        [
+            Case("Why does this warning keep appearing?", True, wordnet=True),
+            Case("Tidy up these lines for me.", True, wordnet=True),
+            Case("What should we cook this weekend?", False, wordnet=True),
+            Case("Can this cactus survive a frost?", False, wordnet=True),
+            Case("How long does this kind of repair usually take?", False, wordnet=True),
+            Case("Why does this process take so long at the passport office?", False, wordnet=True),
+            Case("Why does this warning keep appearing?", False, history=(("user", TEXT),), wordnet=True),
+        ],
+    ),
+    Spec(
+        "placed_below_or_above",
+        "'the X (participle) below/above' ending the phrase is material the request places, whatever X is",
+        [
+            Case("Point out the weak spots in the strategy outlined below.", True),
+            Case("Point out the weak spots in the strategy outlined below.\n\n" + TEXT, False),
+            Case("Is the meadow below the dam flooded every spring?", False),
+        ],
+    ),
+    Spec(
+        "request_object_text",
+        "'the X' right after the request's opening verb, X a text by its first two senses ('shown' test), is material",
+        [
+            Case("Paraphrase the slogan for a younger audience.", True, wordnet=True),
+            Case("Please shorten the caption to five words.", True, wordnet=True),
+            Case("Paraphrase the slogan for a younger audience.", False, (TEXT,), wordnet=True),
+            Case("Explain the controversy over daylight saving time.", False, wordnet=True),
+            Case("Describe the climate of Patagonia.", False, wordnet=True),
+            Case("Does the slogan of Nike come from a prison quote?", False, wordnet=True),
         ],
     ),
     Spec(

@@ -76,19 +76,23 @@ def _default_classes() -> _Classes:
     return load_classes(get_wordnet())
 
 
-def classify_noun(word: str, wn: WordNet | None = None) -> ContentClass | None:
-    """The content class of ``word`` (a noun as written), or None when it does not name content."""
+def classify_noun(word: str, wn: WordNet | None = None, *, as_written: bool = False) -> ContentClass | None:
+    """The content class of ``word`` (a noun as written), or None when it does not name content.
+
+    ``as_written``: also read a form with its own WordNet entry by that entry alone ("minutes" as a record, not
+    "minute"); the caller passes it when a compound modifier has already picked the sense ("the board minutes").
+    """
     if wn is None:
-        return _classify_default(word.lower())
-    return _classify(word.lower(), wn, load_classes(wn))
+        return _classify_default(word.lower(), as_written)
+    return _classify(word.lower(), wn, load_classes(wn), as_written)
 
 
 @lru_cache(maxsize=8192)
-def _classify_default(word: str) -> ContentClass | None:
+def _classify_default(word: str, as_written: bool = False) -> ContentClass | None:
     wn = get_wordnet()
     if not wn.available:
         return None
-    return _classify(word, wn, _default_classes())
+    return _classify(word, wn, _default_classes(), as_written)
 
 
 def _filed_as(wn: WordNet, offset: int, classes: _Classes) -> bool:
@@ -99,8 +103,8 @@ def _filed_as(wn: WordNet, offset: int, classes: _Classes) -> bool:
     return syn is not None and syn.lexname in classes.strong_lexnames
 
 
-def _classify(word: str, wn: WordNet, classes: _Classes) -> ContentClass | None:
-    if not word.replace("-", "").isalpha():
+def _classify(word: str, wn: WordNet, classes: _Classes, as_written: bool = False) -> ContentClass | None:
+    if not word.replace("-", "").replace(" ", "").replace("_", "").isalpha():
         return None
     senses = wn.senses(word)
     if not senses:
@@ -108,10 +112,17 @@ def _classify(word: str, wn: WordNet, classes: _Classes) -> ContentClass | None:
     closures = [wn.closure(o) for o in senses[:8]]
     # The most frequent sense of every base form ("numbers" is both the Book of Numbers and "number").
     firsts = [wn.closure(offs[0]) for base in wn.base_forms(word) if (offs := wn.lemma_synsets(base))]
+    # A form with its own entry whose first sense is a class, not a named individual, is read as written:
+    # "minutes" (a record of a meeting) is not "minute"; "numbers" (the Book of Numbers, an instance) stays ambiguous.
+    own = wn.lemma_synsets(word.replace(" ", "_")) if as_written else []
+    own_syn = wn.synset(own[0]) if own else None
+    own_first = wn.closure(own[0]) if own_syn is not None and not own_syn.instance else None
     best: Strength | None = None
     for spec in classes.specs:
         if spec.strength == "strong":
-            hit = bool(firsts) and all(spec.offset in c for c in firsts) and _filed_as(wn, senses[0], classes)
+            by_all = bool(firsts) and all(spec.offset in c for c in firsts) and _filed_as(wn, senses[0], classes)
+            by_own = own_first is not None and spec.offset in own_first and _filed_as(wn, own[0], classes)
+            hit = by_all or by_own
         else:
             hit = any(spec.offset in c for c in closures[: spec.senses])
         if hit:
@@ -135,7 +146,8 @@ def lexname_test(test: str, word: str, wn: WordNet | None = None) -> bool:
     """Whether ``word`` passes the spec's lexname test ``test`` ("pointer", "part" or "owner").
 
     The noun passes when one of its first ``senses`` senses sits in one of ``lexnames`` and its first sense
-    is under none of the ``not_under`` synsets. False when WordNet is not installed.
+    is under one of the ``under`` synsets (when given) and under none of the ``not_under`` synsets. False when
+    WordNet is not installed.
     """
     return _lexname_test(test, word.lower()) if wn is None else _run_lexname_test(test, word.lower(), wn)
 
@@ -156,6 +168,10 @@ def _run_lexname_test(test: str, word: str, wn: WordNet) -> bool:
     names = {str(n) for n in raw_names} if isinstance(raw_names, list) else set()
     n = int(raw_n) if isinstance(raw_n, int) else 1
     if not any((syn := wn.synset(o)) is not None and syn.lexname in names for o in senses[:n]):
+        return False
+    raw_in = spec.get("under", [])
+    need = [(str(p[0]), int(p[1])) for p in raw_in] if isinstance(raw_in, list) else []
+    if need and not (wn.find_synsets(need) & wn.closure(senses[0])):
         return False
     raw_under = spec.get("not_under", [])
     pairs = [(str(p[0]), int(p[1])) for p in raw_under] if isinstance(raw_under, list) else []

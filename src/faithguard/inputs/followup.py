@@ -20,11 +20,11 @@ _THING = (
     r"rubrics?|answers?|responses?|quer(?:y|ies)|questions?|images?|screenshots?|lyrics|speech|messages?|"
     r"sentences?|reviews?|abstracts?|chapters?|it|them|one|any|anything)"
 )
-_SUPPLY_VERB = r"(?:provide|share|include|attach|paste|send|upload|give|post|add|supply|forward|re-?send|insert)"
+_SUPPLY_VERB = r"(?:provide|share|include|attach|paste|send|upload|give|post|add|supply|forward|re-?send|insert|drop)"
 _SUPPLIED = r"(?:provided|shared|included|attached|pasted|sent|uploaded|given|supplied|shown|visible|present|received)"
 _ASK_PATTERNS = [
     rf"\byou\s+(?:haven'?t|have\s+not|didn'?t|did\s+not|forgot\s+to|may\s+have\s+forgotten\s+to)\s+(?:\w+\s+){{0,2}}?{_SUPPLY_VERB}\w*",
-    rf"\b(?:i|we)\s+(?:don'?t|do\s+not|can'?t|cannot|can\s+not|couldn'?t|could\s+not|am\s+unable\s+to|'m\s+unable\s+to)\s+"
+    rf"\b(?:i|we)\s*(?:don'?t|do\s+not|can'?t|cannot|can\s+not|couldn'?t|could\s+not|(?:am|'m)\s+(?:not\s+able|unable)\s+to)\s+"
     rf"(?:see|find|access|locate|view|open|read|spot|detect)\s+(?:\w+\s+){{0,3}}?{_THING}\b",
     r"\b(?:i|we)\s+(?:don'?t|do\s+not)\s+have\s+(?:access\s+to|any|the|your)\b",
     rf"\b(?:no|none\s+of\s+the|neither)\s+(?:\w+\s+){{0,3}}?(?:was|were|has\s+been|have\s+been|is|are)\s+(?:\w+\s+)?{_SUPPLIED}",
@@ -32,9 +32,9 @@ _ASK_PATTERNS = [
     rf"has\s+not\s+been|have\s+not\s+been|not)\s+(?:\w+\s+)?{_SUPPLIED}\b",
     r"\b(?:is|are|was|were|seems?\s+to\s+be|appears?\s+to\s+be|looks?\s+(?:to\s+be\s+)?)\s*missing\b",
     r"\bmissing\s+(?:from|in)\s+(?:your|the)\b",
-    r"\b(?:didn'?t|did\s+not|doesn'?t|does\s+not)\s+(?:come|get)\s+through\b",
+    r"\b(?:didn'?t|did\s+not|doesn'?t|does\s+not)\s+(?:come|get|make\s+it)\s+(?:through|into|in)\b",
     rf"\bthere(?:'s|\s+is|\s+are|\s+was|\s+were)\s+no\s+(?:\w+\s+){{0,2}}?{_THING}\b",
-    rf"\b(?:please|could\s+you|can\s+you|would\s+you(?:\s+mind)?|kindly|if\s+you|once\s+you|when\s+you)\s+"
+    rf"\b(?:please|could\s+you|can\s+you|would\s+you(?:\s+mind)?|mind|kindly|if\s+you|once\s+you|when\s+you)\s+"
     rf"(?:\w+\s+){{0,2}}?{_SUPPLY_VERB}\w*\s+(?:\w+\s+){{0,4}}?{_THING}\b",
     r"\bonly\s+(?:received|see|got|have|found|saw|had)\s+(?:\w+\s+){0,2}?(?:one|two|three|four|1|2|3|4)\b",
     rf"\bonly\s+(?:\w+\s+){{0,4}}(?:was|were|has\s+been|have\s+been)\s+{_SUPPLIED}",
@@ -48,6 +48,18 @@ _ASK_PATTERNS = [
     r"^\W*(?:sure|happy\s+to|of\s+course|certainly)?\W*which\s+(?:\w+\s+)?(?:article|document|paper|essay|report|poem|text|file|email)\?",
 ]
 _ASK_RE = [re.compile(p, re.I) for p in _ASK_PATTERNS]
+#: Patterns that request the input (the others only note its absence). Indexes into ``_ASK_PATTERNS``.
+_REQUEST_IDX = frozenset({9, 13, 15, 16, 17})
+#: A request naming the missing reference's own noun: "Please paste the function", "Could you share the
+#: customer's complaint". The noun comes from the request's findings, so no list of content words is needed.
+_REQUEST_LEAD = (
+    r"(?:^|[.!?;:—–]\s*|\b(?:please|could\s+you|can\s+you|would\s+you(?:\s+mind)?|kindly|if\s+you|once\s+you|"
+    r"when\s+you|sure|okay|ok|great|gladly)\W+)(?:\w+\s+){0,2}?"
+)
+#: A note of the gap followed, in the same sentence, by a contrast that carries on: "Without seeing the graph I can
+#: only guess, but such graphs usually ...". Fixtures: tests/inputs/test_missing.py (hedge tests).
+_CONTRAST_RE = re.compile(r"\b(?:but|however|though|still)\b\W+\w+", re.I)
+_SENTENCE_END_RE = re.compile(r"[.!?\n]")
 _NEGATED_BEFORE = re.compile(
     r"\b(?:nothing|no\s+need\s+to|not\s+necessary\s+to|don'?t\s+need\s+to|never)\s*"
     r"(?:(?:is|was|seems|appears)\s+(?:to\s+be\s+)?)?$",
@@ -63,16 +75,56 @@ _MIN_WORDS = 12
 _MIN_STATEMENT_WORDS = 5
 
 
-def classify_followup(response: str) -> tuple[Decision, str]:
-    """Whether a response asks for / notes missing input, proceeds anyway, or cannot be told apart."""
+def _reference_request(text: str, references: tuple[str, ...]) -> re.Match[str] | None:
+    """A request to supply one of the missing references, named by its own head noun."""
+    heads = {w.lower() for ref in references if (w := _head_word(ref))}
+    if not heads:
+        return None
+    nouns = "|".join(sorted(re.escape(h) for h in heads))
+    rx = re.compile(
+        rf"{_REQUEST_LEAD}{_SUPPLY_VERB}\w*(?:\s+(?:over|along|in|through))?(?:\s+(?:me|us))?\s+"
+        rf"(?:[\w']+\s+){{0,3}}?(?:{nouns})(?:e?s)?\b",
+        re.I,
+    )
+    return rx.search(text)
+
+
+def _head_word(reference: str) -> str:
+    words = re.findall(r"[^\W\d_]{3,}", reference)
+    return words[-1] if words else ""
+
+
+def _carries_on(text: str, start: int) -> bool:
+    """Whether the sentence holding a gap note goes on past a contrast ("..., but such graphs usually show")."""
+    end = _SENTENCE_END_RE.search(text, start)
+    sentence = text[start : end.start() if end else len(text)]
+    return bool(_CONTRAST_RE.search(sentence))
+
+
+def classify_followup(response: str, references: tuple[str, ...] = ()) -> tuple[Decision, str]:
+    """Whether a response asks for / notes missing input, proceeds anyway, or cannot be told apart.
+
+    ``references`` are the missing references as the request named them ("the customer's complaint"): a
+    response asking for one by its noun asks, whatever the noun.
+    """
     text = response or ""
-    for rx in _ASK_RE:
+    asked = _reference_request(text, references)
+    notes: list[re.Match[str]] = []
+    for i, rx in enumerate(_ASK_RE):
         for m in rx.finditer(text):
             if _NEGATED_BEFORE.search(text[max(0, m.start() - 30) : m.start()]):
                 continue
-            if _ASSUME_RE.search(text):
-                return "proceeds", f"notes the gap ({m.group()!r}) but proceeds on an assumption"
-            return "asks", f"asks for or notes the missing input: {m.group()!r}"
+            if i in _REQUEST_IDX:
+                asked = asked or m
+            else:
+                notes.append(m)
+    first = asked or (notes[0] if notes else None)
+    if first is not None:
+        if _ASSUME_RE.search(text):
+            return "proceeds", f"notes the gap ({first.group()!r}) but proceeds on an assumption"
+        if asked is None and all(_carries_on(text, m.end()) for m in notes):
+            return "proceeds", f"notes the gap ({first.group()!r}) but carries on with a guess"
+        return "asks", f"asks for or notes the missing input: {first.group()!r}"
     words = word_count(text)
     if words < _MIN_WORDS:
         # A short statement ("The warranty is two years.") answers as if the content were there;
@@ -98,7 +150,8 @@ class FollowupDetector:
             return DetectorResult()
         if not missing:
             return _engagement(ctx, self.name)
-        decision, reason = classify_followup(ctx.response)
+        refs_named = tuple(str(f.get("reference", "")) for f in missing if isinstance(f, dict))
+        decision, reason = classify_followup(ctx.response, refs_named)
         record = {"missing_content_followup": {"decision": decision, "reason": reason}}
         if decision != "proceeds":
             return DetectorResult(findings=record)

@@ -10,15 +10,8 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from faithguard.detector import CallContext
-from faithguard.inputs.references import (
-    DEICTIC_TRIGGER,
-    POINTER_TRIGGER,
-    Reference,
-    deictic_refs,
-    find_references,
-    parse_filter,
-    pointer_refs,
-)
+from faithguard.inputs.parsed import DEICTIC_TRIGGER, POINTER_TRIGGER, deictic_refs, parse_filter, pointer_refs
+from faithguard.inputs.references import Reference, find_references
 from faithguard.inputs.supply import Block, Scan, free_units, scan, word_count
 from faithguard.inputs.vocab import CONTENT_NOUNS, PART_KINDS, SMALL_KINDS, STRONG_KINDS, group_of, kind_of
 from faithguard.models import DetectorResult, Severity, Verdict, VerdictKind

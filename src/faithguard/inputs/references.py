@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Any
 
 from faithguard.inputs.content_kinds import ContentClass, classify_noun, lexname_test
 from faithguard.inputs.vocab import (
@@ -18,15 +17,7 @@ from faithguard.inputs.vocab import (
     kind_of,
 )
 
-__all__ = [
-    "DEICTIC_TRIGGER",
-    "POINTER_TRIGGER",
-    "Reference",
-    "deictic_refs",
-    "find_references",
-    "parse_filter",
-    "pointer_refs",
-]
+__all__ = ["Reference", "find_references"]
 
 
 @dataclass(frozen=True)
@@ -142,8 +133,15 @@ _ID_REF_RE = re.compile(
     r"\b(?P<noun>[A-Z][a-z]+)s?[ \t]+#?(?P<idx>\d{1,2}|[A-H])\b"
     r"(?:[ \t]*(?:and|&|,|-|–|to|through|thru)[ \t]*#?(?P<idx2>\d{1,2}|[A-H])\b)?"
 )
+#: A noun phrase placed by the request itself: "the plan described below", "the scenario above." (a participle, then
+#: below/above ending the phrase; "the river below the dam" is a place). Spec: tests/inputs/test_structure_specs.py
+#: (placed_below_or_above).
+_PLACED_AFTER = re.compile(r"\s+(?:[a-z]+(?:ed|en|wn)\s+)?(?:below|above)(?=\s*(?:[.,;:?!)\n]|$|and\b|or\b))", re.I)
 #: Participles that say an item was handed over, whatever it is ("the attached brochure").
-_ATTACH_PARTICIPLES = frozenset({"attached", "enclosed", "uploaded", "pasted", "forwarded", "accompanying"})
+_ATTACH_PARTICIPLES = frozenset(
+    # handed over, or marked inside a text the request presupposes ("the highlighted sentence", "the listed options")
+    {"attached", "enclosed", "uploaded", "pasted", "forwarded", "accompanying", "listed", "highlighted", "underlined"}
+)
 _DET_RE = re.compile(rf"\b(?P<det>{_DET})\s+", re.I)
 _WORD_RE = re.compile(r"[\w'’-]+")
 _POSSESSIVE = re.compile(r"\w(?:'s|’s|s'|s’)$")
@@ -293,10 +291,11 @@ def _definite(
     sents: list[tuple[int, int]],
     source: str,
     cls: ContentClass | None = None,
+    small: bool = False,
 ) -> Reference | None:
     det = m.group("det").lower()
     noun = m.group("noun")
-    kind = kind_of(noun) if cls is None else _class_kind(cls)
+    kind = kind_of(noun) if cls is None else ("message" if small else _class_kind(cls))
     if kind is None:
         return None
     sent = _sentence_of(sents, m.start())
@@ -316,10 +315,16 @@ def _definite(
     # "the customer review": a modifier naming a person makes the message specific, like "the customer's"
     possessive = possessive or (det == "the" and any(lexname_test("owner", w) for w in gap_lower[-1:]))
     wn_cls = cls or classify_noun(noun)
+    if wn_cls is None and gap_lower and _group_modifier(gap_lower[-1]):
+        wn_cls = classify_noun(noun, as_written=True)  # "the board minutes": a record, not "minute"
     strong_kind = kind in STRONG_KINDS or (wn_cls is not None and wn_cls.strength == "strong")
     # "the two candidate responses": a definite count picks out specific items the user holds.
     counted = any((w in NUMBER_WORDS and w != "single") or (w.isdecimal() and 1 < int(w) <= 20) for w in gap_lower)
     strong_kind = strong_kind or (counted and det == "the")
+    # "the second source": an ordinal past the first presupposes several items the user holds (a "first" alone
+    # may be a world's first); the noun is a content kind or passes the "cited" test
+    nth = any(ORDINAL_WORDS.get(w, 0) >= 2 for w in gap_lower)
+    strong_kind = strong_kind or (nth and det == "the" and (kind_of(noun) is not None or lexname_test("cited", noun)))
     if not strong and not strong_kind and not possessive:
         return None
     if det == "all" and not any(w.lower() in NUMBER_WORDS or w.isdecimal() for w in gap_words):
@@ -369,8 +374,15 @@ def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: 
             words.append(w)
             pos = w.end()
         attached = next((w for w in words[:-1] if w.group().lower() in _ATTACH_PARTICIPLES), None)
-        if attached is not None and kind_of(words[-1].group()) is None:
-            # "the attached brochure": the participle says the thing was supplied, whatever the noun
+        placed = (
+            bool(words)
+            and m.group("det").lower() in ("the", "this", "these")
+            and bool(_PLACED_AFTER.match(masked, words[-1].end()))
+        )
+        if placed and len(words) > 1 and re.search(r"(?:ed|en|wn)$", words[-1].group(), re.I):
+            words = words[:-1]  # "the plan described below": the noun comes before the participle
+        if (attached is not None or placed) and kind_of(words[-1].group()) is None:
+            # "the attached brochure", "the plan below": the request says the thing was supplied, whatever the noun
             head = words[-1]
             gap = masked[m.end() : head.start()]
             pat = re.compile(
@@ -385,13 +397,17 @@ def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: 
             continue
         for i, w in enumerate(words):
             word = w.group()
+            small = False
             owner = re.sub(r"(?:'s|’s|')$", "", word) if _POSSESSIVE.search(word) else ""
+            oc = classify_noun(owner) if owner and kind_of(owner) is None else None
             if (
                 owner
                 and kind_of(owner) is None
-                and (oc := classify_noun(owner)) is not None
-                and oc.strength == "strong"
+                and (oc is None or oc.strength == "weak")
+                and _ordinal_item(words[:i], owner)
             ):
+                oc = ContentClass("strong", True)  # "the third study's method": the third study is the item
+            if owner and kind_of(owner) is None and oc is not None and oc.strength == "strong":
                 # "the author's conclusion": a strong possessor (a writer, a report) is itself the reference
                 gap = masked[m.end() : w.start()]
                 pat = re.compile(
@@ -407,6 +423,21 @@ def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: 
                     break  # the kind table's own pattern reads this phrase
                 continue
             cls = classify_noun(word)
+            if (
+                (cls is None or cls.strength == "weak")
+                and i + 1 == len(words)
+                and m.group("det").lower() == "the"
+                and _request_object(masked[_sentence_of(sents, m.start())[0] : m.start()])
+                and not _TOPIC_AFTER.match(masked, w.end())
+                and lexname_test("shown", word)
+            ):
+                cls = ContentClass("strong", True)  # "Translate the menu": the object of the request is a text
+                small = True  # of any length: a short colon tail supplies it ("the warning I see: fan speed low")
+            if (cls is None or cls.strength == "weak") and _ordinal_item(words[:i], word):
+                cls = ContentClass("strong", True)  # "the third study": a numbered item the user holds
+            if cls is None and i > 0 and _group_modifier(words[i - 1].group()):
+                # "the board minutes": a compound modifier picks the form's own sense (a record, not "minute")
+                cls = classify_noun(word, as_written=True)
             if (
                 cls is None
                 and any(x.group().lower() in NUMBER_WORDS for x in words[:i])
@@ -430,11 +461,45 @@ def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: 
             )
             mm = pat.match(masked, m.start())
             if mm is not None and (i + 1 == len(words) or classify_noun(words[i + 1].group()) is None):
-                ref = _definite(mm, masked, text, sents, source, cls)
+                ref = _definite(mm, masked, text, sents, source, cls, small)
                 if ref is not None:
                     refs.append(ref)
             break
     return refs
+
+
+#: A topic after the noun makes it generic, not a text at hand ("the debate over nuclear power", "the joke about ...").
+_TOPIC_AFTER = re.compile(r"\s+(?:about|over|on|of|regarding|concerning|between|behind|around)\b", re.I)
+#: The request's own verb opening its sentence, optionally after a politeness frame ("Please", "Can you").
+_REQUEST_VERB_RE = re.compile(
+    r"^\W*(?:(?:please|kindly|can\s+you|could\s+you|would\s+you)\s+)?(?P<verb>[a-z]+)\s+$", re.I
+)
+
+
+def _request_object(before: str) -> bool:
+    """Whether the noun phrase after ``before`` is the direct object of the request's opening verb ("Translate ...").
+
+    The verb must be a WordNet verb lemma as written (an imperative is the bare form).
+    """
+    from faithguard.terms.wordnet import get_wordnet
+
+    mv = _REQUEST_VERB_RE.match(before)
+    return mv is not None and get_wordnet().is_verb(mv.group("verb").lower())
+
+
+def _ordinal_item(before: list[re.Match[str]], noun: str) -> bool:
+    """An ordinal picks out one of several items the user holds when the noun can be a text ('the third study').
+
+    The noun must pass the spec's ``cited`` lexname test (a communication sense among its first senses, first
+    sense not a physical thing): "the second survey" counts, "the first step" and "the third war" do not.
+    """
+    return any(w.group().lower() in ORDINAL_WORDS for w in before) and lexname_test("cited", noun)
+
+
+def _group_modifier(word: str) -> bool:
+    """A compound modifier naming a body of people ("board", "committee"), not a count or time ("few", "last")."""
+    low = word.lower()
+    return low not in NUMBER_WORDS and low not in ORDINAL_WORDS and lexname_test("group_modifier", low)
 
 
 def _non_reference(ref: Reference, m: re.Match[str], masked: str, text: str, sent: tuple[int, int]) -> bool:
@@ -460,165 +525,11 @@ def _non_reference(ref: Reference, m: re.Match[str], masked: str, text: str, sen
     if _CREATION_BEFORE.search(masked[sent[0] : m.start()]):
         return True  # write the cover letter...
     sentence = masked[sent[0] : sent[1]]
-    if ref.kind in _PROGRAMMING_KINDS and _PROGRAMMING.search(sentence):
-        return True
+    if ref.kind in _PROGRAMMING_KINDS and ref.index is None and _PROGRAMMING.search(sentence):
+        return True  # "read the file in Python" (an ordinal still picks out a held item: "the third study's method")
     if _HOWTO.match(sentence):
         return True
     forms = [re.escape(f) for f, k in CONTENT_NOUNS.items() if k == ref.kind] or [re.escape(noun)]
     earlier = masked[: m.start()]
     anaphora = re.compile(r"\b(?:a|an|another)\s+(?:[\w'’-]+\s+){0,3}?(?:" + "|".join(forms) + r")\b", re.I)
     return bool(anaphora.search(earlier))
-
-
-def parse_filter(refs: list[Reference], doc: Any, masked: str) -> list[Reference]:
-    """Drop non-strong references the parse of the whole request reads as non-references.
-
-    ``doc`` is the parse of the request text (the masked text has the same offsets). Dropped: a determiner
-    that belongs to another noun phrase ("the change added ten minutes"), a noun used as a modifier, a
-    narrated subject or object ("I read the report yesterday and it was boring") that nothing later picks
-    up again, the object of a creation verb. Readings come from ``specs/syntax.json``.
-    """
-    weak = [r for r in refs if not r.strong]
-    if not weak:
-        return refs
-    from faithguard.inputs.syntax import anchors, role_of
-
-    found = anchors(doc)
-    by_role: dict[str, set[int]] = {}
-    for name, offs in found.items():
-        by_role.setdefault(role_of(name), set()).update(offs)
-    at = {t.idx: t for t in doc}
-    dropped: set[int] = set()
-    for r in weak:
-        tok = at.get(r.noun_start)
-        if tok is None:
-            continue
-        det = at.get(r.start)
-        gap = [t for t in doc[det.i + 1 : tok.i]] if det is not None else []
-        if det is not None and any(t.tag_.startswith("VB") for t in gap) and not _in_phrase(det, tok):
-            dropped.add(id(r))  # "the change added ten minutes": a verb between, and "the" is another noun's
-            continue
-        if r.noun_start in by_role.get("pointer", set()):
-            continue
-        if _do_support_subject(doc, tok):
-            continue  # "does the graph show ...": the tagger read the main verb as a noun
-        question = masked[r.sentence[0] : r.sentence[1]].rstrip().endswith("?")
-        if r.noun_start in by_role.get("modifier", set()) or (
-            tok.i + 1 < len(doc)
-            and doc[tok.i + 1].pos_ in ("NOUN", "PROPN")
-            and doc[tok.i + 1].dep_ != "appos"
-            and tok.head.i == tok.i + 1
-        ):
-            dropped.add(id(r))
-        elif r.noun_start in by_role.get("narrative", set()) and not question and not _picked_up(doc, tok):
-            dropped.add(id(r))  # "My essay got a C." narrates, does not hand the content over
-        elif tok.dep_ == "dobj" and tok.head.lower_ in CREATION_VERBS:
-            dropped.add(id(r))
-    return [r for r in refs if id(r) not in dropped]
-
-
-def _in_phrase(det: Any, noun: Any) -> bool:
-    """Whether the determiner token belongs to the noun's phrase (its subtree, or a conjunct's)."""
-    heads = {noun.i, *(c.i for c in noun.conjuncts)}
-    cur = det
-    for _ in range(6):
-        if cur.i in heads:
-            return True
-        if cur.head.i == cur.i:
-            return False
-        cur = cur.head
-    return False
-
-
-def _picked_up(doc: Any, tok: Any) -> bool:
-    """A later request acts on the narrated item by pronoun ("I finished the report. Can you check it?")."""
-    return any(
-        t.lower_ in ("it", "them") and t.dep_ in ("dobj", "pobj") and t.head.tag_ == "VB" for t in doc[tok.sent.end :]
-    )
-
-
-#: A noun phrase followed by a clause whose subject is the user: "the warning I keep getting", "the answers my
-#: students gave". Only then is the parse needed when the patterns found nothing missing.
-POINTER_TRIGGER = re.compile(
-    r"\b(?:the|this|that|these|those|my|our)\s+(?:[\w'’-]+\s+){0,3}?[\w'’-]+\s+(?:that\s+|which\s+)?"
-    r"(?:I|we|my|our)\s+[\w'’-]+",
-    re.I,
-)
-
-
-def pointer_refs(refs: list[Reference], doc: Any, masked: str, source: str = "query") -> list[Reference]:
-    """References the syntax shows point at items the user holds ('the stack trace I just got').
-
-    An existing reference at a pointer anchor becomes strong; a noun the kind table and the WordNet classes do
-    not know becomes a reference when WordNet reads it as information (the 'pointer' lexname test), never a
-    physical thing ("the plant I just got").
-    """
-    from faithguard.inputs.syntax import role_anchors
-
-    offs = role_anchors(doc, "pointer")
-    if not offs:
-        return refs
-    at = {t.idx: t for t in doc}
-    # "the email I never got": a negated clause says the item is not held
-    offs = {
-        o
-        for o in offs
-        if not any(c.dep_ == "neg" for k in at[o].children for c in k.children if k.dep_ in ("relcl", "acl"))
-    }
-    sents = _sentences(masked)
-    out = [replace(r, strong=True) if r.noun_start in offs else r for r in refs]
-    have = {r.noun_start for r in refs}
-    for off in sorted(offs - have):
-        tok = at[off]
-        if not masked[off : off + len(tok.text)].strip():
-            continue  # inside supplied content
-        word = tok.text
-        cls = classify_noun(word)
-        if kind_of(word) is None and cls is None and not lexname_test("pointer", word):
-            continue
-        kind = kind_of(word) or (_class_kind(cls) if cls is not None else "message")
-        start = min([t.idx for t in tok.lefts if t.dep_ == "det"] + [off])
-        sent = _sentence_of(sents, off)
-        text = masked[start : off + len(word)]
-        out.append(Reference(text, kind, 1, start, off + len(word), sent, source, True, None, off))
-    return out
-
-
-#: A pronoun that may stand for the material ("summarise this"); the parse decides (spec ``deictic_pronoun``).
-DEICTIC_TRIGGER = re.compile(r"\b(?:this|these|it|them)\b", re.I)
-
-
-def deictic_refs(doc: Any, masked: str, source: str = "query") -> list[Reference]:
-    """Pronouns that stand for material nothing in the request introduces ('Summarize this.').
-
-    'it'/'them' count only when no noun comes before them (otherwise that noun is the antecedent);
-    'this'/'these' only when no earlier sentence has a noun ("I want to learn Spanish. How should I approach this?").
-    """
-    from faithguard.inputs.syntax import role_anchors
-
-    offs = role_anchors(doc, "deictic")
-    sents = _sentences(masked)
-    out: list[Reference] = []
-    for tok in doc:
-        if tok.idx not in offs or not masked[tok.idx : tok.idx + len(tok.text)].strip():
-            continue
-        sent = _sentence_of(sents, tok.idx)
-        limit = tok.idx if tok.lower_ in ("it", "them") else sent[0]
-        if any(t.pos_ in ("NOUN", "PROPN") and t.idx < limit and masked[t.idx : t.idx + 1].strip() for t in doc):
-            continue
-        end = tok.idx + len(tok.text)
-        out.append(Reference(tok.text, "content", 1, tok.idx, end, sent, source, True, None, tok.idx))
-    return out
-
-
-def _do_support_subject(doc: Any, tok: Any) -> bool:
-    """In a do-support question the NP between 'does' and the main verb is the subject, not a compound.
-
-    The small tagger often reads the main verb as a noun ("does the graph show", "does the writer use"): the
-    misread verb is then the sentence root or hangs off 'do' itself.
-    """
-    head = tok.head
-    if head.i != tok.i + 1:
-        return False
-    dos = [t for t in doc[: tok.i] if t.lemma_ == "do" and t.pos_ in ("AUX", "VERB")]
-    return bool(dos) and (head.dep_ == "ROOT" or head.head.i in {t.i for t in dos})

@@ -209,6 +209,11 @@ def _scan_labels(clean: str, result: Scan, spans: list[tuple[int, int]]) -> None
             region = region[: heading.start()]
         lead = len(region) - len(region.lstrip())
         body = region.lstrip()
+        chained = "\n" in region[:lead] or not lead
+        first_line = _LABEL_RE.match(body)
+        if chained and first_line is not None and first_line.group("name") and _ends_line(body, first_line.end()):
+            # "Model output:\nScore:\nRate it.": an empty label followed by another empty label of any name
+            body, region = "", region[:lead]
         brk = _PARA_RE.search(body)
         if (
             brk is not None
@@ -231,10 +236,19 @@ def _scan_labels(clean: str, result: Scan, spans: list[tuple[int, int]]) -> None
         )
         idx = None if idx_raw is None else (int(idx_raw) if idx_raw.isdecimal() else ord(idx_raw) - 64)
         n = word_count(body)
-        slot = not n and i + 1 < len(heads) and not clean[m.end() : heads[i + 1][0].start()].strip()
+        slot = not n and (
+            (i + 1 < len(heads) and not clean[m.end() : heads[i + 1][0].start()].strip())
+            or (first_line is not None and not body)
+        )
         block = Block("label", k, m.start(), max(end, m.end()), n, m.group(0).strip(), idx, slot)
         (result.typed if n else result.empties).append(block)
         spans.append((m.start(), max(end, m.end())))
+
+
+def _ends_line(text: str, pos: int) -> bool:
+    """Whether nothing but spaces follows ``pos`` on its line (an empty label)."""
+    nl = text.find("\n", pos)
+    return not text[pos : nl if nl >= 0 else len(text)].strip()
 
 
 def _talks_about(body: str, kind: str) -> bool:
@@ -274,13 +288,12 @@ _ITEM_RE = re.compile(r"(?m)^[ \t]*(?:\d{1,2}[.)]|[A-Ha-h][.)]|[-*•])[ \t]+(?P
 
 def _list_items(para: str, start: int, exclude: Sequence[tuple[int, int]]) -> list[Block]:
     """The items of an enumerated list in ``para`` that read as content, not as instructions."""
-    out = []
-    for m in _ITEM_RE.finditer(para):
-        body = m.group("body")
-        if _taken(list(exclude), start + m.start(), start + m.end()) or is_instruction(body):
-            continue
-        out.append(Block("item", None, start + m.start(), start + m.end(), word_count(body)))
-    return out
+    found = [m for m in _ITEM_RE.finditer(para) if not _taken(list(exclude), start + m.start(), start + m.end())]
+    # One list holds one kind of line: when most lines read as content, a line that merely opens like an
+    # instruction ("Your neighbourhood oven" among slogans) is an item too.
+    content = [m for m in found if not is_instruction(m.group("body"))]
+    keep = found if 2 * len(content) > len(found) else content
+    return [Block("item", None, start + m.start(), start + m.end(), word_count(m.group("body"))) for m in keep]
 
 
 def free_units(result: Scan, exclude: Sequence[tuple[int, int]] = ()) -> list[Block]:
@@ -300,7 +313,14 @@ def free_units(result: Scan, exclude: Sequence[tuple[int, int]] = ()) -> list[Bl
         if colon >= 0:
             tail = para[colon + 1 :]
             n = word_count(tail)
-            if n:
+            # the request sentence may run on into the first item (no full stop before "1."): clip it at the colon
+            head_only = [(a, min(b, start + colon + 1)) for a, b in exclude]
+            tail_items = _list_items(tail, start + colon + 1, head_only)
+            if len(tail_items) >= 2:
+                # "Rank these slogans:\n1. ...\n2. ...": an enumerated tail is one unit per item, not one text
+                units.extend(tail_items)
+                after_colon = False
+            elif n:
                 units.append(Block("colon", None, start + colon + 1, start + len(para), n))
                 after_colon = False
             else:

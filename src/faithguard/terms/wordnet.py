@@ -66,6 +66,7 @@ class Synset:
     lexname: str
     lemmas: tuple[str, ...]
     hypernyms: tuple[int, ...]
+    instance: bool = False  # linked upward only by instance pointers (@i): a named individual ("Numbers")
 
 
 class WordNet:
@@ -175,11 +176,13 @@ class WordNet:
         except (IndexError, ValueError):
             return None
         hypers = []
+        kinds = set()
         for i in range(p_cnt):
             sym, off = head[p_at + 1 + 4 * i], head[p_at + 2 + 4 * i]
             if sym in ("@", "@i"):
                 hypers.append(int(off))
-        syn = Synset(offset, lexname, lemmas, tuple(hypers))
+                kinds.add(sym)
+        syn = Synset(offset, lexname, lemmas, tuple(hypers), kinds == {"@i"})
         self._synsets[offset] = syn
         return syn
 

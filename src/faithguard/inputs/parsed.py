@@ -1,0 +1,187 @@
+"""References only the parse can find or rule out: parse filters, first-person pointers and bare deictics.
+
+Split from ``references.py`` (the pattern pass); every reading here comes from ``specs/syntax.json`` through
+``faithguard.inputs.syntax``. The parse is the shared, cached ``faithguard.nlp.parse`` of the request.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+from faithguard.inputs.content_kinds import classify_noun, lexname_test
+from faithguard.inputs.references import Reference, _class_kind, _sentence_of, _sentences
+from faithguard.inputs.vocab import CREATION_VERBS, kind_of
+
+__all__ = ["DEICTIC_TRIGGER", "POINTER_TRIGGER", "deictic_refs", "parse_filter", "pointer_refs"]
+
+
+def parse_filter(refs: list[Reference], doc: Any, masked: str) -> list[Reference]:
+    """Drop non-strong references the parse of the whole request reads as non-references.
+
+    ``doc`` is the parse of the request text (the masked text has the same offsets). Dropped: a determiner
+    that belongs to another noun phrase ("the change added ten minutes"), a noun used as a modifier, a
+    narrated subject or object ("I read the report yesterday and it was boring") that nothing later picks
+    up again, the object of a creation verb. Readings come from ``specs/syntax.json``.
+    """
+    weak = [r for r in refs if not r.strong]
+    if not weak:
+        return refs
+    from faithguard.inputs.syntax import anchors, role_of
+
+    found = anchors(doc)
+    by_role: dict[str, set[int]] = {}
+    for name, offs in found.items():
+        by_role.setdefault(role_of(name), set()).update(offs)
+    at = {t.idx: t for t in doc}
+    dropped: set[int] = set()
+    for r in weak:
+        tok = at.get(r.noun_start)
+        if tok is None:
+            continue
+        det = at.get(r.start)
+        gap = [t for t in doc[det.i + 1 : tok.i]] if det is not None else []
+        if det is not None and any(t.tag_.startswith("VB") for t in gap) and not _in_phrase(det, tok):
+            dropped.add(id(r))  # "the change added ten minutes": a verb between, and "the" is another noun's
+            continue
+        if r.noun_start in by_role.get("pointer", set()):
+            continue
+        if _do_support_subject(doc, tok):
+            continue  # "does the graph show ...": the tagger read the main verb as a noun
+        question = masked[r.sentence[0] : r.sentence[1]].rstrip().endswith("?")
+        if r.noun_start in by_role.get("modifier", set()) or (
+            tok.i + 1 < len(doc)
+            and doc[tok.i + 1].pos_ in ("NOUN", "PROPN")
+            and doc[tok.i + 1].dep_ != "appos"
+            and tok.head.i == tok.i + 1
+        ):
+            dropped.add(id(r))
+        elif r.noun_start in by_role.get("narrative", set()) and not question and not _picked_up(doc, tok):
+            dropped.add(id(r))  # "My essay got a C." narrates, does not hand the content over
+        elif tok.dep_ == "dobj" and tok.head.lower_ in CREATION_VERBS:
+            dropped.add(id(r))
+    return [r for r in refs if id(r) not in dropped]
+
+
+def _in_phrase(det: Any, noun: Any) -> bool:
+    """Whether the determiner token belongs to the noun's phrase (its subtree, or a conjunct's)."""
+    heads = {noun.i, *(c.i for c in noun.conjuncts)}
+    cur = det
+    for _ in range(6):
+        if cur.i in heads:
+            return True
+        if cur.head.i == cur.i:
+            return False
+        cur = cur.head
+    return False
+
+
+def _picked_up(doc: Any, tok: Any) -> bool:
+    """A later request acts on the narrated item by pronoun ("I finished the report. Can you check it?")."""
+    return any(
+        t.lower_ in ("it", "them") and t.dep_ in ("dobj", "pobj") and t.head.tag_ == "VB" for t in doc[tok.sent.end :]
+    )
+
+
+#: A noun phrase followed by a clause whose subject is the user: "the warning I keep getting", "the answers my
+#: students gave". Only then is the parse needed when the patterns found nothing missing.
+POINTER_TRIGGER = re.compile(
+    r"\b(?:the|this|that|these|those|my|our)\s+(?:[\w'’-]+\s+){0,3}?[\w'’-]+\s+(?:that\s+|which\s+)?"
+    r"(?:I|we|my|our)\s+[\w'’-]+",
+    re.I,
+)
+
+
+def pointer_refs(refs: list[Reference], doc: Any, masked: str, source: str = "query") -> list[Reference]:
+    """References the syntax shows point at items the user holds ('the stack trace I just got').
+
+    An existing reference at a pointer anchor becomes strong; a noun the kind table and the WordNet classes do
+    not know becomes a reference when WordNet reads it as information (the 'pointer' lexname test), never a
+    physical thing ("the plant I just got").
+    """
+    from faithguard.inputs.syntax import role_anchors
+
+    offs = role_anchors(doc, "pointer")
+    if not offs:
+        return refs
+    at = {t.idx: t for t in doc}
+    # "the email I never got": a negated clause says the item is not held
+    offs = {
+        o
+        for o in offs
+        if not any(c.dep_ == "neg" for k in at[o].children for c in k.children if k.dep_ in ("relcl", "acl"))
+    }
+    sents = _sentences(masked)
+    out = [replace(r, strong=True) if r.noun_start in offs else r for r in refs]
+    have = {r.noun_start for r in refs}
+    for off in sorted(offs - have):
+        tok = at[off]
+        if not masked[off : off + len(tok.text)].strip():
+            continue  # inside supplied content
+        word = tok.text
+        cls = classify_noun(word)
+        if kind_of(word) is None and cls is None and not lexname_test("pointer", word):
+            continue
+        kind = kind_of(word) or (_class_kind(cls) if cls is not None else "message")
+        start = min([t.idx for t in tok.lefts if t.dep_ == "det"] + [off])
+        sent = _sentence_of(sents, off)
+        text = masked[start : off + len(word)]
+        out.append(Reference(text, kind, 1, start, off + len(word), sent, source, True, None, off))
+    return out
+
+
+#: A pronoun that may stand for the material ("summarise this"); the parse decides (spec ``deictic_pronoun``).
+DEICTIC_TRIGGER = re.compile(r"\b(?:this|these|it|them|that)\b", re.I)
+
+
+def deictic_refs(doc: Any, masked: str, source: str = "query") -> list[Reference]:
+    """Pronouns that stand for material nothing in the request introduces ('Summarize this.').
+
+    'it'/'them' count only when no noun comes before them (otherwise that noun is the antecedent);
+    'this'/'these' only when no earlier sentence has a noun ("I want to learn Spanish. How should I approach this?").
+    """
+    from faithguard.inputs.syntax import role_anchors
+
+    offs = role_anchors(doc, "deictic")
+    sents = _sentences(masked)
+    out: list[Reference] = []
+    for tok in doc:
+        if tok.idx not in offs or not masked[tok.idx : tok.idx + len(tok.text)].strip():
+            continue
+        sent = _sentence_of(sents, tok.idx)
+        limit = tok.idx if tok.lower_ in ("it", "them") else sent[0]
+        if any(t.pos_ in ("NOUN", "PROPN") and t.idx < limit and masked[t.idx : t.idx + 1].strip() for t in doc):
+            continue
+        end = tok.idx + len(tok.text)
+        start = tok.idx
+        if tok.pos_ == "NOUN":
+            # "this stack trace": the noun must be a text or message (the spec's "shown" test), not any idea or
+            # procedure ("this kind", "this process")
+            if not (lexname_test("shown", tok.text) or classify_noun(tok.text) is not None):
+                continue
+            start = min([t.idx for t in tok.lefts if t.dep_ == "det"] + [tok.idx])
+        elif tok.lower_ == "that" and not _asked_of_assistant(tok.sent.root):
+            continue  # "Why do people say that?": 'that' is only material when the assistant is to act on it
+        text = masked[start:end]
+        out.append(Reference(text, "content", 1, start, end, sent, source, True, None, tok.idx))
+    return out
+
+
+def _asked_of_assistant(verb: Any) -> bool:
+    """Whether ``verb`` is addressed to the assistant: an imperative (no subject) or with 'you' as its subject."""
+    subjects = [t for t in verb.children if t.dep_ in ("nsubj", "nsubjpass")]
+    return not subjects or any(t.lower_ == "you" for t in subjects)
+
+
+def _do_support_subject(doc: Any, tok: Any) -> bool:
+    """In a do-support question the NP between 'does' and the main verb is the subject, not a compound.
+
+    The small tagger often reads the main verb as a noun ("does the graph show", "does the writer use"): the
+    misread verb is then the sentence root or hangs off 'do' itself.
+    """
+    head = tok.head
+    if head.i != tok.i + 1:
+        return False
+    dos = [t for t in doc[: tok.i] if t.lemma_ == "do" and t.pos_ in ("AUX", "VERB")]
+    return bool(dos) and (head.dep_ == "ROOT" or head.head.i in {t.i for t in dos})
