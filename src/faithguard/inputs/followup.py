@@ -20,11 +20,11 @@ _THING = (
     r"rubrics?|answers?|responses?|quer(?:y|ies)|questions?|images?|screenshots?|lyrics|speech|messages?|"
     r"sentences?|reviews?|abstracts?|chapters?|it|them|one|any|anything)"
 )
-_SUPPLY_VERB = r"(?:provide|share|include|attach|paste|send|upload|give|post|add|supply|forward|re-?send|insert|drop)"
+_SUPPLY_VERB = r"(?:provide|share|include|attach|paste|send|upload|give|post|add|supply|forward|re-?send|insert)"
 _SUPPLIED = r"(?:provided|shared|included|attached|pasted|sent|uploaded|given|supplied|shown|visible|present|received)"
 _ASK_PATTERNS = [
     rf"\byou\s+(?:haven'?t|have\s+not|didn'?t|did\s+not|forgot\s+to|may\s+have\s+forgotten\s+to)\s+(?:\w+\s+){{0,2}}?{_SUPPLY_VERB}\w*",
-    rf"\b(?:i|we)\s*(?:don'?t|do\s+not|can'?t|cannot|can\s+not|couldn'?t|could\s+not|(?:am|'m)\s+(?:not\s+able|unable)\s+to)\s+"
+    rf"\b(?:i|we)\s*(?:don'?t|do\s+not|can'?t|cannot|can\s+not|couldn'?t|could\s+not|am\s+unable\s+to|'m\s+unable\s+to)\s+"
     rf"(?:see|find|access|locate|view|open|read|spot|detect)\s+(?:\w+\s+){{0,3}}?{_THING}\b",
     r"\b(?:i|we)\s+(?:don'?t|do\s+not)\s+have\s+(?:access\s+to|any|the|your)\b",
     rf"\b(?:no|none\s+of\s+the|neither)\s+(?:\w+\s+){{0,3}}?(?:was|were|has\s+been|have\s+been|is|are)\s+(?:\w+\s+)?{_SUPPLIED}",
@@ -32,9 +32,9 @@ _ASK_PATTERNS = [
     rf"has\s+not\s+been|have\s+not\s+been|not)\s+(?:\w+\s+)?{_SUPPLIED}\b",
     r"\b(?:is|are|was|were|seems?\s+to\s+be|appears?\s+to\s+be|looks?\s+(?:to\s+be\s+)?)\s*missing\b",
     r"\bmissing\s+(?:from|in)\s+(?:your|the)\b",
-    r"\b(?:didn'?t|did\s+not|doesn'?t|does\s+not)\s+(?:come|get|make\s+it)\s+(?:through|into|in)\b",
+    r"\b(?:didn'?t|did\s+not|doesn'?t|does\s+not)\s+(?:come|get)\s+through\b",
     rf"\bthere(?:'s|\s+is|\s+are|\s+was|\s+were)\s+no\s+(?:\w+\s+){{0,2}}?{_THING}\b",
-    rf"\b(?:please|could\s+you|can\s+you|would\s+you(?:\s+mind)?|mind|kindly|if\s+you|once\s+you|when\s+you)\s+"
+    rf"\b(?:please|could\s+you|can\s+you|would\s+you(?:\s+mind)?|kindly|if\s+you|once\s+you|when\s+you)\s+"
     rf"(?:\w+\s+){{0,2}}?{_SUPPLY_VERB}\w*\s+(?:\w+\s+){{0,4}}?{_THING}\b",
     r"\bonly\s+(?:received|see|got|have|found|saw|had)\s+(?:\w+\s+){0,2}?(?:one|two|three|four|1|2|3|4)\b",
     rf"\bonly\s+(?:\w+\s+){{0,4}}(?:was|were|has\s+been|have\s+been)\s+{_SUPPLIED}",
