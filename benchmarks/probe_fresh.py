@@ -19,8 +19,9 @@ import argparse
 import json
 import os
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 LABEL = "fresh probe written by sm on 2026-11-23 (never tuned on)"
@@ -106,9 +107,10 @@ def main() -> int:
     nf, np_ = sum(tally["flag"].values()), sum(tally["pass"].values())
     ntot = nf + np_
     und = tally["flag"]["undetermined"] + tally["pass"]["undetermined"]
-    print(f"\ndetection rate on 'flag' rows: {tally['flag']['flagged']}/{nf} = {tally['flag']['flagged'] / max(nf, 1):.2f}")
-    print(f"false-flag rate on 'pass' rows: {tally['pass']['flagged']}/{np_} = {tally['pass']['flagged'] / max(np_, 1):.2f}")
-    print(f"pass rate on 'pass' rows (outcome ok): {tally['pass']['passed']}/{np_} = {tally['pass']['passed'] / max(np_, 1):.2f}")
+    flagged, false_flags, passed = tally["flag"]["flagged"], tally["pass"]["flagged"], tally["pass"]["passed"]
+    print(f"\ndetection rate on 'flag' rows: {flagged}/{nf} = {flagged / max(nf, 1):.2f}")
+    print(f"false-flag rate on 'pass' rows: {false_flags}/{np_} = {false_flags / max(np_, 1):.2f}")
+    print(f"pass rate on 'pass' rows (outcome ok): {passed}/{np_} = {passed / max(np_, 1):.2f}")
     print(f"share undetermined (all rows): {und}/{ntot} = {und / max(ntot, 1):.2f}")
 
     print("\nper instruction family: expected verifier detected in r.constraints / rows; status agrees with expect;"
@@ -118,7 +120,8 @@ def main() -> int:
         f = fam[family]
         outs = " ".join(f"{k}={v}" for k, v in sorted(f.items()) if ":" in k)
         if family in FAMILIES:
-            print(f"  {family:15s} detected {f['detected']}/{f['rows']}  status right {f['status_right']}/{f['detected']}  {outs}")
+            found = f"detected {f['detected']}/{f['rows']}  status right {f['status_right']}/{f['detected']}"
+            print(f"  {family:15s} {found}  {outs}")
             if f["detected"] < f["rows"]:
                 missed.append(f"{family} ({f['rows'] - f['detected']}/{f['rows']} not detected)")
         else:

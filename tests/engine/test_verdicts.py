@@ -56,6 +56,40 @@ def test_good_answers_fire_nothing() -> None:
     assert verdicts == []
 
 
+def test_an_optional_instruction_a_verifier_found_broken_is_an_omission() -> None:
+    def optional(cid: str, decided_by: str | None, verifier: str | None) -> Constraint:
+        return Constraint(
+            id=cid,
+            text="x",
+            category=Category.OTHER,
+            tier=Tier.OPTIONAL,
+            status=Status.VIOLATED,
+            verifier=verifier,
+            decided_by=decided_by,
+        )
+
+    cs = [
+        optional("c1", "verifier", "change_case:english_capital"),  # counts: an exact check failed
+        optional("c2", "offline", None),  # a reading of an optional constraint: no verdict
+        optional("c3", "judge:m", "change_case:english_capital"),  # not the verifier's decision
+    ]
+    res = OmissionDetector().run(CallContext(query="q", response="r", constraints=cs))
+    assert [(v.constraint_ids, v.severity) for v in res.verdicts] == [(["c1"], "warning")]
+
+
+def test_an_ignored_capitals_instruction_makes_the_outcome_a_hallucination() -> None:
+    from faithguard import Guard
+
+    report = Guard().check(
+        "Describe a sunrise in two sentences, writing your entire reply in capital letters.",
+        "The sun rises slowly over the hills. Its light turns the sky pink and gold.",
+    )
+    broken = [c for c in report.constraints if c.verifier == "change_case:english_capital"]
+    assert broken and broken[0].status == "violated"
+    assert report.outcome == "hallucination"
+    assert any(v.kind == "omission" and broken[0].id in v.constraint_ids for v in report.verdicts)
+
+
 def test_omission_only_counts_mandatory_and_important() -> None:
     cs = [
         Constraint(id="c1", text="x", category=Category.OTHER, tier=Tier.OPTIONAL, status=Status.VIOLATED),

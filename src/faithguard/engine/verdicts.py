@@ -61,7 +61,12 @@ class ConstraintsDetector:
 
 
 class OmissionDetector:
-    """One omission verdict naming the mandatory/important constraints the response violates."""
+    """One omission verdict naming the instructions the response violates.
+
+    Mandatory and important constraints count however they were decided. An optional one counts only
+    when a verifier decided it (a checkable instruction such as "all in capitals" or "end with the
+    phrase ..."): the answer ignored an explicit instruction, a definitional fact, not a reading.
+    """
 
     name = "omission"
     stage: Literal["input", "output"] = "output"
@@ -69,10 +74,8 @@ class OmissionDetector:
     timeout: float | None = None
 
     def run(self, ctx: CallContext) -> DetectorResult:
-        """Collect the violated mandatory/important constraints into one verdict."""
-        missed = [
-            c for c in ctx.constraints if c.status is Status.VIOLATED and c.tier in (Tier.MANDATORY, Tier.IMPORTANT)
-        ]
+        """Collect the violated constraints (see the class docstring) into one verdict."""
+        missed = [c for c in ctx.constraints if c.status is Status.VIOLATED and _counts_as_omission(c)]
         if not missed:
             return DetectorResult()
         critical = any(c.tier is Tier.MANDATORY for c in missed)
@@ -88,6 +91,10 @@ class OmissionDetector:
                 )
             ]
         )
+
+
+def _counts_as_omission(c: Constraint) -> bool:
+    return c.tier in (Tier.MANDATORY, Tier.IMPORTANT) or (c.verifier is not None and c.decided_by == "verifier")
 
 
 def _task_constraint(constraints: list[Constraint]) -> Constraint | None:
