@@ -6,6 +6,7 @@ import re
 from collections.abc import Sequence
 
 from faithguard.engine import bridge, wordnet
+from faithguard.engine.counts import bounded, compare, measure_noun, scoped_verifier, table_quantity, table_unit, whole
 from faithguard.engine.lexicon import (
     CONTRAST_MARKERS,
     TASK_FAMILY,
@@ -15,6 +16,7 @@ from faithguard.engine.lexicon import (
 )
 from faithguard.engine.places import contains, demonyms
 from faithguard.engine.response import ResponseView, norm, view_of
+from faithguard.engine.scope import RequestScope, request_scope
 from faithguard.engine.timespan import allowed_interval, mentioned_intervals
 from faithguard.engine.wordforms import stem
 from faithguard.models import Category, Constraint, Status
@@ -193,16 +195,6 @@ def _target(text: str) -> tuple[int, str] | None:
     return value, "=="
 
 
-def _compare(found: int, want: int, rel: str) -> bool:
-    return {
-        "==": found == want,
-        ">=": found >= want,
-        "<=": found <= want,
-        ">": found > want,
-        "<": found < want,
-    }[rel]
-
-
 def _unit(text: str) -> str | None:
     for w in reversed(re.findall(r"[a-z]+", text.lower())):
         u = _UNITS.get(norm(w))
@@ -241,24 +233,44 @@ def _named_count(c: Constraint, view: ResponseView, others: Sequence[Constraint]
         return Status.VIOLATED, f"offline: the response names only {len(parts)}, asked for {rel} {want} ({c.text!r})"
     typed, untyped = typed_names(view, noun) if noun else ([], parts)
     if typed and not untyped:
-        status = Status.SATISFIED if _compare(len(typed), want, rel) else Status.VIOLATED
+        status = Status.SATISFIED if compare(len(typed), want, rel) else Status.VIOLATED
         return status, f"offline: WordNet types {len(typed)} named {noun!r}, asked for {rel} {want} ({c.text!r})"
     return Status.UNKNOWN, "offline: names in the response are not all typed; the count is not evidence"
 
 
-def _quantity(c: Constraint, view: ResponseView, others: Sequence[Constraint] = ()) -> Verdict3:
+def _quantity(
+    c: Constraint, view: ResponseView, others: Sequence[Constraint] = (), scope: RequestScope | None = None
+) -> Verdict3:
     if re.search(r"\b(each|every|per)\b", c.text.lower()):
         return Status.UNKNOWN, "offline: per-unit counts are left to the verifiers"
     target = _target(c.text)
     if target is None:
         return Status.UNKNOWN, "offline: no number in the constraint"
     want, rel = target
-    counted = _count(view, _unit(c.text))
+    if scope is not None and scope.enumeration_marker(c.text):
+        return Status.UNKNOWN, "offline: the number only numbers a line of the request"
+    if "%" in c.text:
+        return Status.UNKNOWN, "offline: a percentage is not a count of answer parts"
+    tunit = table_unit(c.text)
+    if tunit is not None:
+        return table_quantity(c, view, tunit, want, rel, scope)
+    unit = _unit(c.text)
+    # a bare number ("three" of "list three explorers") counts its sub-question's subject noun; with
+    # neither a noun nor a subject ("2" of a numbered line) the list items are no evidence
+    noun = (content_terms(c.text) or [subject_noun(c, others) or ""])[-1]
+    if unit is None and noun and measure_noun(noun):
+        return Status.UNKNOWN, f"offline: {noun!r} is a measure, not a count of answer parts"
+    if unit is None and not noun:
+        return Status.UNKNOWN, "offline: a bare number names nothing to count"
+    counted = _count(view, unit)
     if counted is None:
         return _named_count(c, view, others, want, rel)
     found, what = counted
-    status = Status.SATISFIED if _compare(found, want, rel) else Status.VIOLATED
-    return status, f"offline: found {found} {what}, asked for {rel} {want} ({c.text!r})"
+    status = Status.SATISFIED if compare(found, want, rel) else Status.VIOLATED
+    reason = f"found {found} {what}, asked for {rel} {want} ({c.text!r})"
+    if not whole(c, scope):
+        return bounded(status, found, want, rel, reason)
+    return status, f"offline: {reason}"
 
 
 def _time(c: Constraint, view: ResponseView, others: Sequence[Constraint]) -> Verdict3:
@@ -372,6 +384,29 @@ def write_form(c: Constraint, others: Sequence[Constraint]) -> str | None:
     return None
 
 
+#: WordNet roots of program text: a form word with a sense under one of them can name code.
+_SOFTWARE_ROOTS = frozenset({"software.n.01", "code.n.03"})
+
+
+def _software_form(c: Constraint, others: Sequence[Constraint]) -> bool:
+    """Whether the write-form word that made this a code task has a software sense in WordNet.
+
+    "script" (a play's text, handwriting) has none, so "create a meditation script" is not asked for
+    code; "function" (a routine) and "code" have one.
+    """
+    texts = [c.text] + [o.text for o in others if o.category is Category.SUBJECT and o.subquestion == c.subquestion]
+    for text in texts:
+        for w in re.findall(r"[a-z]+", text.lower()):
+            if (WRITE_FORMS.get(norm(w)) or WRITE_FORMS.get(w)) != "code":
+                continue
+            for synset in wordnet.type_synsets(w):
+                names = {a.name() for a in synset.closure(lambda s: s.hypernyms())} | {synset.name()}
+                if names & _SOFTWARE_ROOTS:
+                    return True
+            return False
+    return False
+
+
 def _compared_items(c: Constraint, others: Sequence[Constraint]) -> list[str]:
     for o in others:
         if o.subquestion != c.subquestion or o is c or o.negated:
@@ -396,7 +431,7 @@ def _task(c: Constraint, family: str, view: ResponseView, others: Sequence[Const
         typed = typed_names(view, noun)[0] if noun else []
         if len(typed) >= 2:
             return Status.SATISFIED, f"offline: the response names {len(typed)} {noun!r} (typed by WordNet)"
-        if long_prose and len(view.named()) <= 1 and view.names_reliable:
+        if long_prose and not view.has_code and len(view.named()) <= 1 and view.names_reliable:
             return Status.VIOLATED, "offline: asked to list, the response is running prose without items"
     elif family == "compare":
         items = _compared_items(c, others)
@@ -417,7 +452,7 @@ def _task(c: Constraint, family: str, view: ResponseView, others: Sequence[Const
     elif family in ("code",):
         if view.has_code:
             return Status.SATISFIED, "offline: the response contains code"
-        if long_prose:
+        if long_prose and (task_family(c) == "code" or _software_form(c, others)):
             return Status.VIOLATED, "offline: asked for code, the response is prose only"
     elif family == "poem":
         short_lines = [ln for ln in view.lines if len(ln.split()) <= 14]
@@ -436,10 +471,18 @@ def _task(c: Constraint, family: str, view: ResponseView, others: Sequence[Const
     return Status.UNKNOWN, f"offline: cannot tell whether the response performs {c.text!r}"
 
 
-def check_constraint(c: Constraint, response: str, others: Sequence[Constraint] = (), documents: str = "") -> Verdict3:
-    """Status and reason for one constraint; UNKNOWN whenever the evidence is not clear."""
+def check_constraint(
+    c: Constraint, response: str, others: Sequence[Constraint] = (), documents: str = "", query: str = ""
+) -> Verdict3:
+    """Status and reason for one constraint; UNKNOWN whenever the evidence is not clear.
+
+    With the ``query``, a whole-response count that the request's syntax scopes to a part of the
+    answer is read as a bound (:mod:`faithguard.engine.scope`).
+    """
+    scope = request_scope(query) if query.strip() else None
     if c.verifier:
-        return bridge.run_verifier(c.verifier, c.params, response)
+        status, reason = bridge.run_verifier(c.verifier, c.params, response)
+        return scoped_verifier(c, status, reason, scope)
     view = view_of(response)
     if view.empty:
         if c.negated:
@@ -448,7 +491,7 @@ def check_constraint(c: Constraint, response: str, others: Sequence[Constraint] 
     if c.negated:
         return _exclusion(c, view)
     if c.category is Category.QUANTITY:
-        return _quantity(c, view, others)
+        return _quantity(c, view, others, scope)
     if c.category is Category.TIME:
         return _time(c, view, others)
     if c.category is Category.LOCATION:

@@ -48,7 +48,7 @@ class ConstraintsDetector:
         for c in ctx.constraints:
             if c.status is not Status.UNKNOWN:
                 continue
-            status, reason = check_constraint(c, response, ctx.constraints, docs)
+            status, reason = check_constraint(c, response, ctx.constraints, docs, ctx.query or "")
             updates[c.id] = (status, reason)
         # A part of a multi-part request whose kind of answer (a number, a date...) is nowhere in the
         # response was skipped: its undecided constraints are violated.
