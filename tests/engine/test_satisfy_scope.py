@@ -225,3 +225,43 @@ def test_request_scope_reads_any_text(text: str) -> None:
     assert all(0 <= a <= b <= len(text) for a, b in scope.per_unit)
     scope.distributive(text[:10])
     scope.enumeration_marker(text[:3])
+
+
+def _subject(text: str) -> Constraint:
+    return Constraint(id="c1", text=text, category=Category.SUBJECT, tier=Tier.MANDATORY)
+
+
+_OFF = (
+    "The harbour was quiet that morning and the fishermen mended their nets while gulls circled above the "
+    "boats, waiting for scraps, and the old lighthouse keeper walked slowly along the pier with his dog "
+    "before the market opened and the first buyers arrived."
+)
+
+
+def test_prose_that_never_mentions_the_request_is_off_topic() -> None:
+    assert check_constraint(_subject("volcanoes"), _OFF, [_subject("volcanoes")])[0] is Status.VIOLATED
+
+
+def test_a_pattern_or_symbols_answer_is_not_prose_and_not_off_topic() -> None:
+    pattern = "^(" + "|".join(f"{i}[0-9]" for i in range(30)) + r")\.\d+$"
+    assert check_constraint(_subject("pattern"), pattern, [_subject("pattern")])[0] is Status.UNKNOWN
+
+
+def test_an_answer_about_the_supplied_documents_is_not_off_topic() -> None:
+    docs = "Question: why do the fishermen mend their nets at the harbour before the market opens?"
+    assert check_constraint(_subject("question"), _OFF, [_subject("question")], docs)[0] is Status.UNKNOWN
+
+
+def _exclusion_of(text: str) -> Constraint:
+    return Constraint(id="c1", text=text, category=Category.OTHER, tier=Tier.IMPORTANT, negated=True)
+
+
+def test_a_restricted_exclusion_is_not_decided_by_a_mention() -> None:
+    response = "Stage one: gather the tasks. Stage two: assign the tasks to the team."
+    c = _exclusion_of("not list any tasks for the first stage")
+    assert check_constraint(c, response)[0] is Status.UNKNOWN
+
+
+def test_a_plain_exclusion_is_still_decided_by_a_mention() -> None:
+    c = _exclusion_of("do not mention dogs")
+    assert check_constraint(c, "Cats are calm. Dogs are loyal and playful.")[0] is Status.VIOLATED

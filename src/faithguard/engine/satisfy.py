@@ -140,13 +140,32 @@ _DECLINES_OR_ASKS = re.compile(
 )
 
 
-def _off_topic(view: ResponseView, all_constraints: Sequence[Constraint]) -> bool:
+#: Distinct content words an answer must share with the supplied documents to be about them; the answer to
+#: "answer the following question" repeats the question's words, not the request's.
+_DOC_SHARED_WORDS = 3
+
+
+def _shares_documents(view: ResponseView, docs: str) -> bool:
+    """Whether the response repeats content words of the documents the request points to."""
+    doc_terms = {w.lower() for w in content_terms(docs[:20000]) if len(w) >= 4}
+    shared = 0
+    for t in doc_terms:
+        shared += view.has_term(t)
+        if shared >= _DOC_SHARED_WORDS:
+            return True
+    return False
+
+
+def _off_topic(view: ResponseView, all_constraints: Sequence[Constraint], docs: str = "") -> bool:
     """No content word of the request appears in a prose response of some length that names nothing.
 
     Answers to "which X?" questions name an instance ("Tungsten") without repeating X, so a
     response that names anything, lists items, declines or asks back is never called off topic.
     """
-    if len(view.words) < 25 or len(view.items) >= 2 or view.named():
+    # prose of some length: alphabetic words, so a regex or a table of digits is not prose
+    if sum(1 for w in view.words if w.isalpha()) < 25 or len(view.items) >= 2 or view.named():
+        return False
+    if docs and _shares_documents(view, docs):
         return False
     if _DECLINES_OR_ASKS.search(view.text.strip()):
         return False
@@ -156,7 +175,9 @@ def _off_topic(view: ResponseView, all_constraints: Sequence[Constraint]) -> boo
     return bool(terms) and not any(_present(view, t) for t in terms)
 
 
-def _terms_check(c: Constraint, view: ResponseView, others: Sequence[Constraint], what: str) -> Verdict3:
+def _terms_check(
+    c: Constraint, view: ResponseView, others: Sequence[Constraint], what: str, docs: str = ""
+) -> Verdict3:
     terms = content_terms(c.text)
     if not terms:
         return Status.UNKNOWN, f"offline: no checkable word in the {what}"
@@ -172,7 +193,7 @@ def _terms_check(c: Constraint, view: ResponseView, others: Sequence[Constraint]
         # Evidence, not mention: naming the words of a requirement does not meet it ("from the
         # perspective of a cat" is not met by a story that says "cat"). Typed evidence above decides.
         return Status.UNKNOWN, f"offline: the response mentions {', '.join(shown[:3])}; a mention is not evidence"
-    if c.category in (Category.SUBJECT, Category.LOCATION, Category.TIME) and _off_topic(view, others):
+    if c.category in (Category.SUBJECT, Category.LOCATION, Category.TIME) and _off_topic(view, others, docs):
         return Status.VIOLATED, f"offline: the response never mentions {c.text!r} or any other term of the request"
     return Status.UNKNOWN, f"offline: {c.text!r} not found verbatim; may be paraphrased"
 
@@ -273,10 +294,10 @@ def _quantity(
     return status, f"offline: {reason}"
 
 
-def _time(c: Constraint, view: ResponseView, others: Sequence[Constraint]) -> Verdict3:
+def _time(c: Constraint, view: ResponseView, others: Sequence[Constraint], docs: str = "") -> Verdict3:
     allowed = allowed_interval(c.text)
     if allowed is None:
-        return _terms_check(c, view, others, "time constraint")
+        return _terms_check(c, view, others, "time constraint", docs)
     lo, hi = allowed
     inside: list[str] = []
     outside: list[str] = []
@@ -293,7 +314,7 @@ def _time(c: Constraint, view: ResponseView, others: Sequence[Constraint]) -> Ve
         return Status.VIOLATED, f"offline: dates outside {c.text!r}: {outside[0][:80]!r}"
     if inside and not outside:
         return Status.SATISFIED, f"offline: the dates given fall {c.text!r}"
-    if not inside and not outside and _off_topic(view, others):
+    if not inside and not outside and _off_topic(view, others, docs):
         return Status.VIOLATED, "offline: the response gives no date and never mentions the request's terms"
     return Status.UNKNOWN, "offline: no clear dates for the time constraint"
 
@@ -310,10 +331,10 @@ def _forms(name: str) -> list[str]:
     return [low, *demonyms(low)]
 
 
-def _location(c: Constraint, view: ResponseView, others: Sequence[Constraint]) -> Verdict3:
+def _location(c: Constraint, view: ResponseView, others: Sequence[Constraint], docs: str = "") -> Verdict3:
     names, need_all = _places(c.text)
     if not names:
-        return _terms_check(c, view, others, "location")
+        return _terms_check(c, view, others, "location", docs)
     places = view.named(frozenset({"GPE", "LOC"}))
     located: list[str] = []
     present = [
@@ -336,7 +357,7 @@ def _location(c: Constraint, view: ResponseView, others: Sequence[Constraint]) -
         return Status.VIOLATED, f"offline: the response is about {', '.join(places[:3])}, not {c.text!r}"
     if places:
         return Status.UNKNOWN, f"offline: the response names {', '.join(places[:3])}; cannot tell if in {c.text!r}"
-    if _off_topic(view, others):
+    if _off_topic(view, others, docs):
         return Status.VIOLATED, "offline: the response never mentions the place or any term of the request"
     return Status.UNKNOWN, f"offline: no place named for {c.text!r}"
 
@@ -348,10 +369,23 @@ def _contrastive(unit: str, term: str) -> bool:
     return _CONTRAST.search(window) is not None
 
 
+def _restricted_object(text: str) -> bool:
+    """Whether an exclusion of common nouns carries a prepositional restriction ("no tasks for the first stage").
+
+    Such an exclusion forbids the thing only in that context, so naming it elsewhere proves nothing.
+    """
+    from faithguard.nlp import parse
+
+    doc = parse(text[:500])
+    return any(t.dep_ == "prep" and any(ch.dep_ == "pobj" for ch in t.children) for t in doc)
+
+
 def _exclusion(c: Constraint, view: ResponseView) -> Verdict3:
     names, _ = _places(c.text)
     entity_kind = _ENTITY_EXCLUSION.search(c.text) is not None or _BARE_NAME_EXCLUSION.match(c.text) is not None
     if not names and entity_kind:
+        if _restricted_object(c.text):
+            return Status.UNKNOWN, "offline: the exclusion is restricted by a phrase; a mention is not evidence"
         names = [w for w in content_terms(c.text) if w.lower() not in _SKIP_ENTITY_WORDS]
     if not names:
         return Status.UNKNOWN, "offline: the exclusion names nothing checkable"
@@ -493,12 +527,12 @@ def check_constraint(
     if c.category is Category.QUANTITY:
         return _quantity(c, view, others, scope)
     if c.category is Category.TIME:
-        return _time(c, view, others)
+        return _time(c, view, others, documents)
     if c.category is Category.LOCATION:
-        return _location(c, view, others)
+        return _location(c, view, others, documents)
     if c.category is Category.ACTION:
         family = task_family(c)
         if family is not None:
             return _task(c, family, view, others, documents)
-        return _terms_check(c, view, others, "action")
-    return _terms_check(c, view, others, str(c.category))
+        return _terms_check(c, view, others, "action", documents)
+    return _terms_check(c, view, others, str(c.category), documents)
