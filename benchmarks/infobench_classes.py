@@ -5,8 +5,9 @@ words / sentences / paragraphs / lines / items, length limits, list / table / JS
 ends with, language, tone and style, per-unit ("each", "every") requirements, form of the text ("is the
 generated text a poem?"), otherwise content. The class patterns describe the *question* wording of
 this benchmark, for measurement only; the engine never reads them. Requirements are mapped to guard
-constraints as ``eval_infobench`` does (content-word Jaccard >= 0.3); a class's agreement counts only
-mapped constraints the guard decided. The holdout part is never read here.
+constraints as ``eval_infobench`` does (content-word Jaccard >= 0.3), and a requirement with a number
+(> 1) that no constraint shares words with maps to the one quantity constraint asking for that number;
+a class's agreement counts only mapped constraints the guard decided. The holdout part is never read here.
 
 Run: ``PYTHONPATH=src python benchmarks/infobench_classes.py [--data ../shared/data]``.
 """
@@ -19,13 +20,15 @@ import re
 import sys
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _judged import make_guard
 from _split import KEYS, split_rows
 from eval_infobench import _map_requirements
 
-from faithguard.models import Status
+from faithguard.engine.lexicon import number_value
+from faithguard.models import Category, Report, Status
 
 _NUM = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|fifty|hundred)"
 #: (class, question pattern), first match wins; measurement only.
@@ -72,6 +75,33 @@ def klass(question: str) -> str:
     return next((name for name, pat in CLASSES if pat.search(question)), "content (other)")
 
 
+def _numbers(text: str) -> set[int]:
+    out: set[int] = set()
+    for w in re.findall(r"[a-z]+|\d+", text.lower()):
+        v = number_value(w)
+        if v is not None and v > 1:
+            out.add(v)
+    return out
+
+
+def _map_by_number(questions: list[str], report: Report) -> list[tuple[int, Any]]:
+    """A counting requirement maps to the quantity constraint asking for the same number (>1), if only one does."""
+    out = []
+    for i, q in enumerate(questions):
+        nums = _numbers(q)
+        if not nums:
+            continue
+        hits = [
+            c
+            for c in report.constraints
+            if c.category is Category.QUANTITY
+            and nums & (_numbers(c.text) | _numbers(" ".join(map(str, c.params.values()))))
+        ]
+        if len(hits) == 1:
+            out.append((i, hits[0]))
+    return out
+
+
 def main() -> None:
     """Print the class table for the study part, documents mode."""
     ap = argparse.ArgumentParser()
@@ -85,6 +115,7 @@ def main() -> None:
     for row in study:
         report = guard.check(row["instruction"], row["output"], documents=[row["input"]] if row["input"] else None)
         mapped = dict(_map_requirements(row["decomposed_questions"], report))
+        mapped.update((i, c) for i, c in _map_by_number(row["decomposed_questions"], report) if i not in mapped)
         for i, (q, label) in enumerate(zip(row["decomposed_questions"], row["eval"], strict=True)):
             s = stats[klass(q)]
             s[0] += 1
