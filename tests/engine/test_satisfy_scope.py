@@ -265,3 +265,18 @@ def test_a_restricted_exclusion_is_not_decided_by_a_mention() -> None:
 def test_a_plain_exclusion_is_still_decided_by_a_mention() -> None:
     c = _exclusion_of("do not mention dogs")
     assert check_constraint(c, "Cats are calm. Dogs are loyal and playful.")[0] is Status.VIOLATED
+
+
+_FOUR_TIPS = (
+    "Here are the tips:\n1. Sleep early\n2. Drink water\n3. Walk daily\n4. Read more\n\nWhy they work: rest and habit."
+)
+
+
+def test_exactly_the_asked_items_satisfy_a_count_in_a_several_part_request() -> None:
+    ctx, _ = judge("Give 4 health tips and a short explanation.", _FOUR_TIPS)
+    assert status_of(ctx, "4") == "satisfied"
+
+
+def test_more_items_than_asked_in_a_several_part_request_are_not_a_violation() -> None:
+    ctx, _ = judge("Give 3 health tips and a short explanation.", _FOUR_TIPS)
+    assert status_of(ctx, "3") == "unknown"

@@ -290,8 +290,16 @@ def _quantity(
     status = Status.SATISFIED if compare(found, want, rel) else Status.VIOLATED
     reason = f"found {found} {what}, asked for {rel} {want} ({c.text!r})"
     if not whole(c, scope):
-        return bounded(status, found, want, rel, reason)
+        # the list items of an answer with other parts: exactly as many top-level items as asked is the
+        # asked list (other parts would add items); sentences, words and lines of the other parts would not show
+        exact_items = what == "list items" and rel == "==" and found == want and not scope_distributive(c, scope)
+        return (Status.SATISFIED, f"offline: {reason}") if exact_items else bounded(status, found, want, rel, reason)
     return status, f"offline: {reason}"
+
+
+def scope_distributive(c: Constraint, scope: RequestScope | None) -> bool:
+    """Whether the request counts ``c`` per unit (a per-unit sentence holds it)."""
+    return scope is not None and scope.distributive(c.text)
 
 
 def _time(c: Constraint, view: ResponseView, others: Sequence[Constraint], docs: str = "") -> Verdict3:
