@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from faithguard.engine import wordnet
 from faithguard.engine.counts import measure_noun, table_unit
 from faithguard.engine.response import pipe_tables
-from faithguard.engine.satisfy import _software_form, check_constraint
+from faithguard.engine.satisfy import check_constraint, software_form
 from faithguard.engine.scope import bound_verdict, load_specs, matches, request_scope
 from faithguard.models import Category, Constraint, Status, Tier
 from faithguard.nlp import parse
@@ -143,7 +143,7 @@ def _action(text: str) -> Constraint:
     ("text", "software"), [("Write a function", True), ("Write code", True), ("Create a bedtime script", False)]
 )
 def test_a_code_form_needs_a_software_sense(text: str, software: bool) -> None:
-    assert _software_form(_action(text), []) is software
+    assert software_form(_action(text), []) is software
 
 
 _PROSE = (
@@ -154,14 +154,16 @@ _PROSE = (
 
 @needs_wordnet
 def test_prose_for_a_script_is_no_misinterpretation() -> None:
-    ctx, _ = judge("Create a bedtime relaxation script.", _PROSE)
+    ctx, verdicts = judge("Create a bedtime relaxation script.", _PROSE)
     assert status_of(ctx, "Create") != "violated"
+    assert not [v for v in verdicts if v.kind == "misinterpretation"]
 
 
 @needs_wordnet
 def test_prose_for_a_function_is_still_violated() -> None:
-    ctx, _ = judge("Write a function that reverses a string.", _PROSE)
+    ctx, verdicts = judge("Write a function that reverses a string.", _PROSE)
     assert status_of(ctx, "Write") == "violated"
+    assert [v for v in verdicts if v.kind == "misinterpretation"]
 
 
 def test_a_list_request_answered_with_prose_and_code_is_not_violated() -> None:

@@ -21,7 +21,7 @@ from faithguard.engine.timespan import allowed_interval, mentioned_intervals
 from faithguard.engine.wordforms import stem
 from faithguard.models import Category, Constraint, Status
 
-__all__ = ["Verdict3", "check_constraint", "content_terms", "task_family", "write_form"]
+__all__ = ["Verdict3", "check_constraint", "content_terms", "software_form", "task_family", "write_form"]
 
 Verdict3 = tuple[Status, str]
 
@@ -430,7 +430,7 @@ def write_form(c: Constraint, others: Sequence[Constraint]) -> str | None:
 _SOFTWARE_ROOTS = frozenset({"software.n.01", "code.n.03"})
 
 
-def _software_form(c: Constraint, others: Sequence[Constraint]) -> bool:
+def software_form(c: Constraint, others: Sequence[Constraint]) -> bool:
     """Whether the write-form word that made this a code task has a software sense in WordNet.
 
     "script" (a play's text, handwriting) has none, so "create a meditation script" is not asked for
@@ -494,7 +494,7 @@ def _task(c: Constraint, family: str, view: ResponseView, others: Sequence[Const
     elif family in ("code",):
         if view.has_code:
             return Status.SATISFIED, "offline: the response contains code"
-        if long_prose and (task_family(c) == "code" or _software_form(c, others)):
+        if long_prose and (task_family(c) == "code" or software_form(c, others)):
             return Status.VIOLATED, "offline: asked for code, the response is prose only"
     elif family == "poem":
         short_lines = [ln for ln in view.lines if len(ln.split()) <= 14]

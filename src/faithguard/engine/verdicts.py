@@ -10,7 +10,7 @@ from faithguard.engine.content import language_of
 from faithguard.engine.decompose import parse_query, undetermined_reason
 from faithguard.engine.parts import unanswered_parts
 from faithguard.engine.response import ResponseView, view_of
-from faithguard.engine.satisfy import check_constraint, content_terms, task_family, write_form
+from faithguard.engine.satisfy import check_constraint, content_terms, software_form, task_family, write_form
 from faithguard.models import Constraint, DetectorResult, Severity, Status, Tier, Verdict
 
 __all__ = ["ConstraintsDetector", "MisinterpretationDetector", "OmissionDetector"]
@@ -187,6 +187,8 @@ class MisinterpretationDetector:
             family = task_family(task)
             if family == "write":
                 family = write_form(task, ctx.constraints)
+                if family == "code" and not software_form(task, ctx.constraints):
+                    family = None  # "script", "class": no software sense in WordNet, so no code is asked
             other = _mismatch(family, view)
             if other is not None:
                 verdicts.append(
