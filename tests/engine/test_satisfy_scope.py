@@ -282,3 +282,21 @@ def test_exactly_the_asked_items_satisfy_a_count_in_a_several_part_request() -> 
 def test_more_items_than_asked_in_a_several_part_request_are_not_a_violation() -> None:
     ctx, _ = judge("Give 3 health tips and a short explanation.", _FOUR_TIPS)
     assert status_of(ctx, "3") == "unknown"
+
+
+_PASTED_TABLE = (
+    "Turn the following table into a short paragraph.\n\n"
+    "| Year | Visitors |\n|---|---|\n| 2017 | 410 |\n| 2018 | 530 |\n\nKeep it under 80 words."
+)
+
+
+def test_a_pasted_table_is_content_not_constraints() -> None:
+    ctx, _ = judge(_PASTED_TABLE, "Visitors rose from 410 in 2017 to 530 in 2018.")
+    texts = " ".join(c.text for c in ctx.constraints)
+    assert "2017" not in texts and "410" not in texts
+    assert any("80 words" in c.text or c.params.get("num_words") == 80 for c in ctx.constraints)
+
+
+def test_a_table_described_in_words_stays_an_instruction() -> None:
+    ctx, _ = judge("Make a table with 3 rows about rivers.", "| River | Country |\n|---|---|\n| Ebro | Spain |")
+    assert any("3 rows" in c.text for c in ctx.constraints)

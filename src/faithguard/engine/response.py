@@ -14,7 +14,7 @@ from functools import lru_cache
 from faithguard.engine.names import analyse_names
 from faithguard.engine.wordforms import stem
 
-__all__ = ["ResponseView", "norm", "pipe_tables", "view_of"]
+__all__ = ["ResponseView", "norm", "pipe_table_spans", "pipe_tables", "view_of"]
 
 _WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*", re.UNICODE)
 _LIST_ITEM = re.compile(r"^[ ]{0,3}(?:\d{1,3}[.)]|[-*•+]|\(\d{1,3}\)|[a-z][.)])\s+(\S.*)$", re.MULTILINE)
@@ -50,23 +50,34 @@ def _cells(line: str) -> int:
     return inner.count("|") + 1
 
 
-def pipe_tables(text: str) -> tuple[tuple[int, int], ...]:
-    """(body rows, columns) of each GFM pipe table in ``text``, in order (columns from the header row)."""
-    lines = text.splitlines()
-    out: list[tuple[int, int]] = []
+def pipe_table_spans(text: str) -> tuple[tuple[int, int, int, int], ...]:
+    """(start, end, body rows, columns) of each GFM pipe table in ``text``, in order.
+
+    A table is a row with a pipe, then a delimiter row with as many cells, then the rows with a pipe
+    that follow; its columns are the header row's cells.
+    """
+    lines = text.splitlines(keepends=True)
+    offsets = [0]
+    for ln in lines:
+        offsets.append(offsets[-1] + len(ln))
+    out: list[tuple[int, int, int, int]] = []
     i = 1
     while i < len(lines):
-        if "|" in lines[i - 1] and _TABLE_DELIMITER.match(lines[i]) and _cells(lines[i - 1]) == _cells(lines[i]):
-            body = 0
+        head, delim = lines[i - 1].rstrip("\r\n"), lines[i].rstrip("\r\n")
+        if "|" in head and _TABLE_DELIMITER.match(delim) and _cells(head) == _cells(delim):
             j = i + 1
             while j < len(lines) and "|" in lines[j] and lines[j].strip():
-                body += 1
                 j += 1
-            out.append((body, _cells(lines[i - 1])))
+            out.append((offsets[i - 1], offsets[j], j - i - 1, _cells(head)))
             i = j + 1
         else:
             i += 1
     return tuple(out)
+
+
+def pipe_tables(text: str) -> tuple[tuple[int, int], ...]:
+    """(body rows, columns) of each GFM pipe table in ``text``, in order (columns from the header row)."""
+    return tuple((rows, cols) for _, _, rows, cols in pipe_table_spans(text))
 
 
 _GROUPS = (
