@@ -300,3 +300,16 @@ def test_a_pasted_table_is_content_not_constraints() -> None:
 def test_a_table_described_in_words_stays_an_instruction() -> None:
     ctx, _ = judge("Make a table with 3 rows about rivers.", "| River | Country |\n|---|---|\n| Ebro | Spain |")
     assert any("3 rows" in c.text for c in ctx.constraints)
+
+
+_TEN = "\n".join(f"{i}. Item number {i}" for i in range(1, 11))
+
+
+@needs_wordnet
+def test_points_that_may_be_a_score_are_not_counted_as_items() -> None:
+    assert check_constraint(_quantity("100 points"), _TEN)[0] is Status.UNKNOWN
+    assert check_constraint(_quantity("10 bullet points"), _TEN)[0] is Status.SATISFIED
+
+
+def test_a_number_with_a_symbol_names_nothing_to_count() -> None:
+    assert check_constraint(_quantity("57 F"), _TEN)[0] is Status.UNKNOWN

@@ -259,6 +259,19 @@ def _named_count(c: Constraint, view: ResponseView, others: Sequence[Constraint]
     return Status.UNKNOWN, "offline: names in the response are not all typed; the count is not evidence"
 
 
+#: A constraint that is only a number ("three", "12."): its noun is the sub-question's subject.
+_BARE_NUMBER = re.compile(r"\W*[\w-]+\W*")
+
+
+def _measure_unit_word(text: str) -> bool:
+    """Whether the item word of a count ("points") has a measure sense and nothing else marks it as items.
+
+    "100 points" may be a score; "5 bullet points" is a list ("bullet" is an item word without a measure sense).
+    """
+    item_words = [w for w in re.findall(r"[a-z]+", text.lower()) if _UNITS.get(norm(w)) == "item"]
+    return bool(item_words) and all(measure_noun(w) for w in item_words)
+
+
 def _quantity(
     c: Constraint, view: ResponseView, others: Sequence[Constraint] = (), scope: RequestScope | None = None
 ) -> Verdict3:
@@ -277,12 +290,16 @@ def _quantity(
         return table_quantity(c, view, tunit, want, rel, scope)
     unit = _unit(c.text)
     # a bare number ("three" of "list three explorers") counts its sub-question's subject noun; with
-    # neither a noun nor a subject ("2" of a numbered line) the list items are no evidence
-    noun = (content_terms(c.text) or [subject_noun(c, others) or ""])[-1]
+    # neither a noun nor a subject ("2" of a numbered line), or with a symbol ("57 F"), items are no evidence
+    terms = content_terms(c.text)
+    bare = _BARE_NUMBER.fullmatch(c.text) is not None
+    noun = terms[-1] if terms else (subject_noun(c, others) or "") if bare else ""
     if unit is None and noun and measure_noun(noun):
         return Status.UNKNOWN, f"offline: {noun!r} is a measure, not a count of answer parts"
     if unit is None and not noun:
-        return Status.UNKNOWN, "offline: a bare number names nothing to count"
+        return Status.UNKNOWN, "offline: the number names nothing to count"
+    if unit == "item" and _measure_unit_word(c.text):
+        return Status.UNKNOWN, "offline: the counted word also names a measure (score points?); not a count of items"
     counted = _count(view, unit)
     if counted is None:
         return _named_count(c, view, others, want, rel)
