@@ -313,3 +313,18 @@ def test_points_that_may_be_a_score_are_not_counted_as_items() -> None:
 
 def test_a_number_with_a_symbol_names_nothing_to_count() -> None:
     assert check_constraint(_quantity("57 F"), _TEN)[0] is Status.UNKNOWN
+
+
+def _time_c(text: str) -> Constraint:
+    return Constraint(id="c1", text=text, category=Category.TIME, tier=Tier.MANDATORY)
+
+
+_EVENTS = "- 1963: a bridge opens.\n- 1971: a library opens.\n- 1988: a stadium opens."
+
+
+def test_a_range_cut_by_the_decomposer_is_read_with_its_end_from_the_request() -> None:
+    query = "List town events from 1960 to the present, one per line."
+    assert check_constraint(_time_c("from 1960"), _EVENTS, query=query)[0] is Status.SATISFIED
+    assert check_constraint(_time_c("from 1960"), _EVENTS)[0] is Status.VIOLATED  # alone it names one year
+    query_end = "List town events from 1960 to 1970, one per line."
+    assert check_constraint(_time_c("from 1960"), _EVENTS, query=query_end)[0] is Status.VIOLATED

@@ -319,8 +319,21 @@ def scope_distributive(c: Constraint, scope: RequestScope | None) -> bool:
     return scope is not None and scope.distributive(c.text)
 
 
-def _time(c: Constraint, view: ResponseView, others: Sequence[Constraint], docs: str = "") -> Verdict3:
-    allowed = allowed_interval(c.text)
+#: A range's end the decomposer cut off: "from 1960" + " to present day" in the request.
+_RANGE_END = re.compile(r"\s+(?:to|until|till|through)\s+[^.,;:!?\n]{1,40}")
+
+
+def _time_phrase(c: Constraint, query: str) -> str:
+    """The time constraint's text, with the end of its range when the request continues it ("from 1960 to 1980")."""
+    if not query or not c.text.lower().startswith("from "):
+        return c.text
+    pos = query.find(c.text)
+    m = _RANGE_END.match(query, pos + len(c.text)) if pos >= 0 else None
+    return c.text + m.group(0) if m else c.text
+
+
+def _time(c: Constraint, view: ResponseView, others: Sequence[Constraint], docs: str = "", query: str = "") -> Verdict3:
+    allowed = allowed_interval(_time_phrase(c, query))
     if allowed is None:
         return _terms_check(c, view, others, "time constraint", docs)
     lo, hi = allowed
@@ -552,7 +565,7 @@ def check_constraint(
     if c.category is Category.QUANTITY:
         return _quantity(c, view, others, scope)
     if c.category is Category.TIME:
-        return _time(c, view, others, documents)
+        return _time(c, view, others, documents, query)
     if c.category is Category.LOCATION:
         return _location(c, view, others, documents)
     if c.category is Category.ACTION:
