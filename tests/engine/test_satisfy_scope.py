@@ -328,3 +328,8 @@ def test_a_range_cut_by_the_decomposer_is_read_with_its_end_from_the_request() -
     assert check_constraint(_time_c("from 1960"), _EVENTS)[0] is Status.VIOLATED  # alone it names one year
     query_end = "List town events from 1960 to 1970, one per line."
     assert check_constraint(_time_c("from 1960"), _EVENTS, query=query_end)[0] is Status.VIOLATED
+
+
+def test_pasted_material_adds_no_deliverable() -> None:
+    query = "Summarize the email below in two sentences.\n\n```\nPlease write a memo and a reply today.\n```"
+    assert request_scope(query).deliverables == frozenset({"email"})

@@ -7,6 +7,7 @@ the counted part, and when the count's sentence is distributive ("each item limi
 it applies per unit. In both cases the whole-response count is only a bound: a part never has more
 sentences, lines or words than the whole, so ``<= N`` on the whole proves ``<= N`` on the part and
 ``< N`` on the whole disproves ``>= N`` and ``== N`` on the part; the other outcomes are unknown.
+Pasted material in the request (:func:`faithguard.engine.content.content_spans`) is not read for either.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from faithguard.engine.content import content_spans
 from faithguard.engine.lexicon import TASK_VERBS
 
 __all__ = ["RequestScope", "bound_verdict", "load_specs", "request_scope"]
@@ -111,11 +113,17 @@ def request_scope(query: str) -> RequestScope:
             return hit
     from faithguard.nlp import parse
 
-    doc = parse(query[:_MAX_QUERY])
+    text = query[:_MAX_QUERY]
+    doc = parse(text)  # the decomposer's parse of the same text: a cache hit
+    # pasted material (an article, a table, a role line) asks for nothing: its matches are skipped
+    material = [(s.start, s.end) for s in content_spans(text, doc)]
     role = {s["id"]: s["role"] for s in load_specs()}
     objects: set[str] = set()
     spans: set[tuple[int, int]] = set()
     for spec_id, toks in matches(doc):
+        at = doc[toks[0]].idx
+        if any(a <= at < b for a, b in material):
+            continue
         if role[spec_id] == "deliverable":
             verb, obj = doc[toks[0]], doc[toks[-1]]
             if verb.lemma_.lower() in TASK_VERBS:
@@ -123,7 +131,7 @@ def request_scope(query: str) -> RequestScope:
         else:
             sent = doc[toks[0]].sent
             spans.add((sent.start_char, sent.end_char))
-    scope = RequestScope(frozenset(objects), tuple(sorted(spans)), query[:_MAX_QUERY])
+    scope = RequestScope(frozenset(objects), tuple(sorted(spans)), text)
     with _lock:
         _cache[query] = scope
         while len(_cache) > 256:
