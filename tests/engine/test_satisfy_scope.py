@@ -333,3 +333,9 @@ def test_a_range_cut_by_the_decomposer_is_read_with_its_end_from_the_request() -
 def test_pasted_material_adds_no_deliverable() -> None:
     query = "Summarize the email below in two sentences.\n\n```\nPlease write a memo and a reply today.\n```"
     assert request_scope(query).deliverables == frozenset({"email"})
+
+
+def test_a_per_unit_marker_does_not_reach_a_coordinated_count() -> None:
+    scope = request_scope("The chart should have 4 bars for the years, and 2 labels for each bar.")
+    assert scope.distributive("2 labels")
+    assert not scope.distributive("4 bars")

@@ -67,6 +67,8 @@ class RequestScope:
     #: (start, end) character spans of the request's sentences that count per unit
     per_unit: tuple[tuple[int, int], ...]
     text: str
+    #: (lower-case word, char offset) of each token a per-unit marker reaches without crossing a coordination
+    reach: frozenset[tuple[str, int]] = frozenset()
 
     @property
     def several_deliverables(self) -> bool:
@@ -84,9 +86,22 @@ class RequestScope:
             return False
         pos = self.text.find(phrase)
         if pos >= 0:
-            return any(a <= pos < b for a, b in self.per_unit)
-        words = [re.compile(r"(?<!\w)" + re.escape(w) + r"(?!\w)", re.I) for w in _TOKEN.findall(phrase)]
-        return bool(words) and any(all(w.search(self.text[a:b]) for w in words) for a, b in self.per_unit)
+            sentences = [(a, b) for a, b in self.per_unit if a <= pos < b]
+        else:
+            words = [re.compile(r"(?<!\w)" + re.escape(w) + r"(?!\w)", re.I) for w in _TOKEN.findall(phrase)]
+            sentences = [(a, b) for a, b in self.per_unit if words and all(w.search(self.text[a:b]) for w in words)]
+        if not sentences:
+            return False
+        # "2 rows ..., and 3 columns for each group": the marker reaches "columns" but not the coordinated
+        # "rows"; a count word the parse does not show is taken as reached (a bound, never a wrong verdict)
+        head = _TOKEN.findall(phrase)[-1].lower()
+        spots = [at for w, at in self.reach if w == head and any(a <= at < b for a, b in sentences)]
+        located = [
+            m.start()
+            for a, b in sentences
+            for m in re.finditer(r"(?<!\w)" + re.escape(head) + r"(?!\w)", self.text[a:b], re.I)
+        ]
+        return bool(spots) or not located
 
     def enumeration_marker(self, phrase: str) -> bool:
         """Whether ``phrase`` is a bare number the request uses only to number its lines ("2. Call to adventure")."""
@@ -120,6 +135,7 @@ def request_scope(query: str) -> RequestScope:
     role = {s["id"]: s["role"] for s in load_specs()}
     objects: set[str] = set()
     spans: set[tuple[int, int]] = set()
+    reach: set[tuple[str, int]] = set()
     for spec_id, toks in matches(doc):
         at = doc[toks[0]].idx
         if any(a <= at < b for a, b in material):
@@ -129,14 +145,32 @@ def request_scope(query: str) -> RequestScope:
             if verb.lemma_.lower() in TASK_VERBS:
                 objects.add(obj.lemma_.lower())
         else:
-            sent = doc[toks[0]].sent
+            marker = doc[toks[0]]
+            sent = marker.sent
             spans.add((sent.start_char, sent.end_char))
-    scope = RequestScope(frozenset(objects), tuple(sorted(spans)), text)
+            reach.update((t.lower_, t.idx) for t in sent if _uncoordinated(marker, t))
+    scope = RequestScope(frozenset(objects), tuple(sorted(spans)), text, frozenset(reach))
     with _lock:
         _cache[query] = scope
         while len(_cache) > 256:
             _cache.popitem(last=False)
     return scope
+
+
+def _uncoordinated(a: Any, b: Any) -> bool:
+    """Whether the dependency path between tokens ``a`` and ``b`` crosses no coordination ('conj') edge."""
+    up_a = [a, *a.ancestors]
+    ids_a = {t.i for t in up_a}
+    path_b = []
+    for t in [b, *b.ancestors]:
+        if t.i in ids_a:
+            lca = t
+            break
+        path_b.append(t)
+    else:
+        return False
+    path_a = [t for t in up_a[: [t.i for t in up_a].index(lca.i)]]
+    return all(t.dep_ != "conj" for t in path_a + path_b)
 
 
 def bound_verdict(found: int, want: int, rel: str) -> bool | None:
