@@ -339,3 +339,8 @@ def test_a_per_unit_marker_does_not_reach_a_coordinated_count() -> None:
     scope = request_scope("The chart should have 4 bars for the years, and 2 labels for each bar.")
     assert scope.distributive("2 labels")
     assert not scope.distributive("4 bars")
+
+
+def test_documents_on_another_topic_do_not_rescue_an_off_topic_answer() -> None:
+    docs = "Question: which volcanoes erupted in Iceland during the last decade?"
+    assert check_constraint(_subject("volcanoes"), _OFF, [_subject("volcanoes")], docs)[0] is Status.VIOLATED
