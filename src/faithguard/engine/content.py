@@ -1,7 +1,7 @@
 """Instruction versus content in one request, by structure: pasted material is used, not obeyed.
 
 A request often carries material the answer works on: an article after "Summarize this:", code in a
-fence, a transcript of labelled turns, few-shot "Input:/Output:" examples, a long quotation, a role
+fence, a pasted pipe table, a transcript of labelled turns, few-shot "Input:/Output:" examples, a long quotation, a role
 line ("You are a mathematician."). Their facts ("40 km", "by 2026") are not constraints on the
 answer. Content is found from layout alone (delimiters, a colon that ends a line, quotes, labels,
 the subject-"be" syntax of a role line) and masked with blanks so character offsets stay valid.
@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import Any
+
+from faithguard.engine.response import pipe_table_spans
 
 __all__ = [
     "ContentSpan",
@@ -157,6 +159,8 @@ def content_spans(text: str, doc: Any | None = None) -> list[ContentSpan]:
     ]
     spans += _colon_blocks(text, doc)
     spans += _labelled_lines(text)
+    if "|" in text:
+        spans += [ContentSpan(a, b, "table") for a, b, _, _ in pipe_table_spans(text)]
     if doc is not None:
         spans += [ContentSpan(a, b, "role") for a, b, _ in role_sentences(doc)]
     spans.sort(key=lambda s: (s.start, -s.end))
@@ -171,7 +175,7 @@ def content_spans(text: str, doc: Any | None = None) -> list[ContentSpan]:
 
 
 #: Content kinds that stand apart from the surrounding sentences: their blank ends with a sentence stop.
-_STANDALONE = frozenset({"fence", "triple-quote", "tagged", "block", "labelled"})
+_STANDALONE = frozenset({"fence", "triple-quote", "tagged", "block", "labelled", "table"})
 
 
 def instruction_text(text: str, spans: list[ContentSpan]) -> str:

@@ -14,7 +14,7 @@ from functools import lru_cache
 from faithguard.engine.names import analyse_names
 from faithguard.engine.wordforms import stem
 
-__all__ = ["ResponseView", "norm", "view_of"]
+__all__ = ["ResponseView", "norm", "pipe_table_spans", "pipe_tables", "view_of"]
 
 _WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*", re.UNICODE)
 _LIST_ITEM = re.compile(r"^[ ]{0,3}(?:\d{1,3}[.)]|[-*•+]|\(\d{1,3}\)|[a-z][.)])\s+(\S.*)$", re.MULTILINE)
@@ -38,6 +38,48 @@ _SUMMARY = re.compile(
     r"describes|explains))\b",
     re.IGNORECASE,
 )
+#: A Markdown/GFM pipe table: a header row, a delimiter row of dashes (optionally with colons) and body rows.
+_TABLE_DELIMITER = re.compile(r"^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+\|?[ \t]*$")
+
+
+def _cells(line: str) -> int:
+    """Cells of one pipe-table row (outer pipes optional)."""
+    inner = line.strip()
+    inner = inner[1:] if inner.startswith("|") else inner
+    inner = inner[:-1] if inner.endswith("|") else inner
+    return inner.count("|") + 1
+
+
+def pipe_table_spans(text: str) -> tuple[tuple[int, int, int, int], ...]:
+    """(start, end, body rows, columns) of each GFM pipe table in ``text``, in order.
+
+    A table is a row with a pipe, then a delimiter row with as many cells, then the rows with a pipe
+    that follow; its columns are the header row's cells.
+    """
+    lines = text.splitlines(keepends=True)
+    offsets = [0]
+    for ln in lines:
+        offsets.append(offsets[-1] + len(ln))
+    out: list[tuple[int, int, int, int]] = []
+    i = 1
+    while i < len(lines):
+        head, delim = lines[i - 1].rstrip("\r\n"), lines[i].rstrip("\r\n")
+        if "|" in head and _TABLE_DELIMITER.match(delim) and _cells(head) == _cells(delim):
+            j = i + 1
+            while j < len(lines) and "|" in lines[j] and lines[j].strip():
+                j += 1
+            out.append((offsets[i - 1], offsets[j], j - i - 1, _cells(head)))
+            i = j + 1
+        else:
+            i += 1
+    return tuple(out)
+
+
+def pipe_tables(text: str) -> tuple[tuple[int, int], ...]:
+    """(body rows, columns) of each GFM pipe table in ``text``, in order (columns from the header row)."""
+    return tuple((rows, cols) for _, _, rows, cols in pipe_table_spans(text))
+
+
 _GROUPS = (
     frozenset({"PERSON", "ORG"}),
     frozenset({"GPE", "LOC"}),
@@ -103,6 +145,8 @@ class ResponseView:
     comparative: bool
     evaluative: bool
     summary_cues: bool
+    #: (body rows, columns) of each pipe table (:func:`pipe_tables`)
+    tables: tuple[tuple[int, int], ...] = ()
 
     @property
     def empty(self) -> bool:
@@ -183,4 +227,5 @@ def view_of(text: str, parse: bool = True) -> ResponseView:
         comparative=_COMPARATIVE.search(text) is not None,
         evaluative=len(_EVALUATIVE.findall(text)) >= 2,
         summary_cues=_SUMMARY.search(text) is not None,
+        tables=pipe_tables(text) if "|" in text else (),
     )

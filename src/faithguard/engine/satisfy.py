@@ -6,6 +6,7 @@ import re
 from collections.abc import Sequence
 
 from faithguard.engine import bridge, wordnet
+from faithguard.engine.counts import bounded, compare, measure_noun, scoped_verifier, table_quantity, table_unit, whole
 from faithguard.engine.lexicon import (
     CONTRAST_MARKERS,
     TASK_FAMILY,
@@ -15,11 +16,12 @@ from faithguard.engine.lexicon import (
 )
 from faithguard.engine.places import contains, demonyms
 from faithguard.engine.response import ResponseView, norm, view_of
+from faithguard.engine.scope import RequestScope, request_scope
 from faithguard.engine.timespan import allowed_interval, mentioned_intervals
 from faithguard.engine.wordforms import stem
 from faithguard.models import Category, Constraint, Status
 
-__all__ = ["Verdict3", "check_constraint", "content_terms", "task_family", "write_form"]
+__all__ = ["Verdict3", "check_constraint", "content_terms", "software_form", "task_family", "write_form"]
 
 Verdict3 = tuple[Status, str]
 
@@ -138,13 +140,32 @@ _DECLINES_OR_ASKS = re.compile(
 )
 
 
-def _off_topic(view: ResponseView, all_constraints: Sequence[Constraint]) -> bool:
+#: Distinct content words an answer must share with the supplied documents to be about them; the answer to
+#: "answer the following question" repeats the question's words, not the request's.
+_DOC_SHARED_WORDS = 3
+
+
+def _shares_documents(view: ResponseView, docs: str) -> bool:
+    """Whether the response repeats content words of the documents the request points to."""
+    doc_terms = {w.lower() for w in content_terms(docs[:20000]) if len(w) >= 4}
+    shared = 0
+    for t in doc_terms:
+        shared += view.has_term(t)
+        if shared >= _DOC_SHARED_WORDS:
+            return True
+    return False
+
+
+def _off_topic(view: ResponseView, all_constraints: Sequence[Constraint], docs: str = "") -> bool:
     """No content word of the request appears in a prose response of some length that names nothing.
 
     Answers to "which X?" questions name an instance ("Tungsten") without repeating X, so a
     response that names anything, lists items, declines or asks back is never called off topic.
     """
-    if len(view.words) < 25 or len(view.items) >= 2 or view.named():
+    # prose of some length: alphabetic words, so a regex or a table of digits is not prose
+    if sum(1 for w in view.words if w.isalpha()) < 25 or len(view.items) >= 2 or view.named():
+        return False
+    if docs and _shares_documents(view, docs):
         return False
     if _DECLINES_OR_ASKS.search(view.text.strip()):
         return False
@@ -154,7 +175,9 @@ def _off_topic(view: ResponseView, all_constraints: Sequence[Constraint]) -> boo
     return bool(terms) and not any(_present(view, t) for t in terms)
 
 
-def _terms_check(c: Constraint, view: ResponseView, others: Sequence[Constraint], what: str) -> Verdict3:
+def _terms_check(
+    c: Constraint, view: ResponseView, others: Sequence[Constraint], what: str, docs: str = ""
+) -> Verdict3:
     terms = content_terms(c.text)
     if not terms:
         return Status.UNKNOWN, f"offline: no checkable word in the {what}"
@@ -170,7 +193,7 @@ def _terms_check(c: Constraint, view: ResponseView, others: Sequence[Constraint]
         # Evidence, not mention: naming the words of a requirement does not meet it ("from the
         # perspective of a cat" is not met by a story that says "cat"). Typed evidence above decides.
         return Status.UNKNOWN, f"offline: the response mentions {', '.join(shown[:3])}; a mention is not evidence"
-    if c.category in (Category.SUBJECT, Category.LOCATION, Category.TIME) and _off_topic(view, others):
+    if c.category in (Category.SUBJECT, Category.LOCATION, Category.TIME) and _off_topic(view, others, docs):
         return Status.VIOLATED, f"offline: the response never mentions {c.text!r} or any other term of the request"
     return Status.UNKNOWN, f"offline: {c.text!r} not found verbatim; may be paraphrased"
 
@@ -191,16 +214,6 @@ def _target(text: str) -> tuple[int, str] | None:
     if _AT_MOST.search(low):
         return value, "<" if strict else "<="
     return value, "=="
-
-
-def _compare(found: int, want: int, rel: str) -> bool:
-    return {
-        "==": found == want,
-        ">=": found >= want,
-        "<=": found <= want,
-        ">": found > want,
-        "<": found < want,
-    }[rel]
 
 
 def _unit(text: str) -> str | None:
@@ -241,30 +254,88 @@ def _named_count(c: Constraint, view: ResponseView, others: Sequence[Constraint]
         return Status.VIOLATED, f"offline: the response names only {len(parts)}, asked for {rel} {want} ({c.text!r})"
     typed, untyped = typed_names(view, noun) if noun else ([], parts)
     if typed and not untyped:
-        status = Status.SATISFIED if _compare(len(typed), want, rel) else Status.VIOLATED
+        status = Status.SATISFIED if compare(len(typed), want, rel) else Status.VIOLATED
         return status, f"offline: WordNet types {len(typed)} named {noun!r}, asked for {rel} {want} ({c.text!r})"
     return Status.UNKNOWN, "offline: names in the response are not all typed; the count is not evidence"
 
 
-def _quantity(c: Constraint, view: ResponseView, others: Sequence[Constraint] = ()) -> Verdict3:
+#: A constraint that is only a number ("three", "12."): its noun is the sub-question's subject.
+_BARE_NUMBER = re.compile(r"\W*[\w-]+\W*")
+
+
+def _measure_unit_word(text: str) -> bool:
+    """Whether the item word of a count ("points") has a measure sense and nothing else marks it as items.
+
+    "100 points" may be a score; "5 bullet points" is a list ("bullet" is an item word without a measure sense).
+    """
+    item_words = [w for w in re.findall(r"[a-z]+", text.lower()) if _UNITS.get(norm(w)) == "item"]
+    return bool(item_words) and all(measure_noun(w) for w in item_words)
+
+
+def _quantity(
+    c: Constraint, view: ResponseView, others: Sequence[Constraint] = (), scope: RequestScope | None = None
+) -> Verdict3:
     if re.search(r"\b(each|every|per)\b", c.text.lower()):
         return Status.UNKNOWN, "offline: per-unit counts are left to the verifiers"
     target = _target(c.text)
     if target is None:
         return Status.UNKNOWN, "offline: no number in the constraint"
     want, rel = target
-    counted = _count(view, _unit(c.text))
+    if scope is not None and scope.enumeration_marker(c.text):
+        return Status.UNKNOWN, "offline: the number only numbers a line of the request"
+    if "%" in c.text:
+        return Status.UNKNOWN, "offline: a percentage is not a count of answer parts"
+    tunit = table_unit(c.text)
+    if tunit is not None:
+        return table_quantity(c, view, tunit, want, rel, scope)
+    unit = _unit(c.text)
+    # a bare number ("three" of "list three explorers") counts its sub-question's subject noun; with
+    # neither a noun nor a subject ("2" of a numbered line), or with a symbol ("57 F"), items are no evidence
+    terms = content_terms(c.text)
+    bare = _BARE_NUMBER.fullmatch(c.text) is not None
+    noun = terms[-1] if terms else (subject_noun(c, others) or "") if bare else ""
+    if unit is None and noun and measure_noun(noun):
+        return Status.UNKNOWN, f"offline: {noun!r} is a measure, not a count of answer parts"
+    if unit is None and not noun:
+        return Status.UNKNOWN, "offline: the number names nothing to count"
+    if unit == "item" and _measure_unit_word(c.text):
+        return Status.UNKNOWN, "offline: the counted word also names a measure (score points?); not a count of items"
+    counted = _count(view, unit)
     if counted is None:
         return _named_count(c, view, others, want, rel)
     found, what = counted
-    status = Status.SATISFIED if _compare(found, want, rel) else Status.VIOLATED
-    return status, f"offline: found {found} {what}, asked for {rel} {want} ({c.text!r})"
+    status = Status.SATISFIED if compare(found, want, rel) else Status.VIOLATED
+    reason = f"found {found} {what}, asked for {rel} {want} ({c.text!r})"
+    if not whole(c, scope):
+        # the list items of an answer with other parts: exactly as many top-level items as asked is the
+        # asked list (other parts would add items); sentences, words and lines of the other parts would not show
+        exact_items = what == "list items" and rel == "==" and found == want and not scope_distributive(c, scope)
+        return (Status.SATISFIED, f"offline: {reason}") if exact_items else bounded(status, found, want, rel, reason)
+    return status, f"offline: {reason}"
 
 
-def _time(c: Constraint, view: ResponseView, others: Sequence[Constraint]) -> Verdict3:
-    allowed = allowed_interval(c.text)
+def scope_distributive(c: Constraint, scope: RequestScope | None) -> bool:
+    """Whether the request counts ``c`` per unit (a per-unit sentence holds it)."""
+    return scope is not None and scope.distributive(c.text)
+
+
+#: A range's end the decomposer cut off: "from 1960" + " to present day" in the request.
+_RANGE_END = re.compile(r"\s+(?:to|until|till|through)\s+[^.,;:!?\n]{1,40}")
+
+
+def _time_phrase(c: Constraint, query: str) -> str:
+    """The time constraint's text, with the end of its range when the request continues it ("from 1960 to 1980")."""
+    if not query or not c.text.lower().startswith("from "):
+        return c.text
+    pos = query.find(c.text)
+    m = _RANGE_END.match(query, pos + len(c.text)) if pos >= 0 else None
+    return c.text + m.group(0) if m else c.text
+
+
+def _time(c: Constraint, view: ResponseView, others: Sequence[Constraint], docs: str = "", query: str = "") -> Verdict3:
+    allowed = allowed_interval(_time_phrase(c, query))
     if allowed is None:
-        return _terms_check(c, view, others, "time constraint")
+        return _terms_check(c, view, others, "time constraint", docs)
     lo, hi = allowed
     inside: list[str] = []
     outside: list[str] = []
@@ -281,7 +352,7 @@ def _time(c: Constraint, view: ResponseView, others: Sequence[Constraint]) -> Ve
         return Status.VIOLATED, f"offline: dates outside {c.text!r}: {outside[0][:80]!r}"
     if inside and not outside:
         return Status.SATISFIED, f"offline: the dates given fall {c.text!r}"
-    if not inside and not outside and _off_topic(view, others):
+    if not inside and not outside and _off_topic(view, others, docs):
         return Status.VIOLATED, "offline: the response gives no date and never mentions the request's terms"
     return Status.UNKNOWN, "offline: no clear dates for the time constraint"
 
@@ -298,10 +369,10 @@ def _forms(name: str) -> list[str]:
     return [low, *demonyms(low)]
 
 
-def _location(c: Constraint, view: ResponseView, others: Sequence[Constraint]) -> Verdict3:
+def _location(c: Constraint, view: ResponseView, others: Sequence[Constraint], docs: str = "") -> Verdict3:
     names, need_all = _places(c.text)
     if not names:
-        return _terms_check(c, view, others, "location")
+        return _terms_check(c, view, others, "location", docs)
     places = view.named(frozenset({"GPE", "LOC"}))
     located: list[str] = []
     present = [
@@ -324,7 +395,7 @@ def _location(c: Constraint, view: ResponseView, others: Sequence[Constraint]) -
         return Status.VIOLATED, f"offline: the response is about {', '.join(places[:3])}, not {c.text!r}"
     if places:
         return Status.UNKNOWN, f"offline: the response names {', '.join(places[:3])}; cannot tell if in {c.text!r}"
-    if _off_topic(view, others):
+    if _off_topic(view, others, docs):
         return Status.VIOLATED, "offline: the response never mentions the place or any term of the request"
     return Status.UNKNOWN, f"offline: no place named for {c.text!r}"
 
@@ -336,10 +407,23 @@ def _contrastive(unit: str, term: str) -> bool:
     return _CONTRAST.search(window) is not None
 
 
+def _restricted_object(text: str) -> bool:
+    """Whether an exclusion of common nouns carries a prepositional restriction ("no tasks for the first stage").
+
+    Such an exclusion forbids the thing only in that context, so naming it elsewhere proves nothing.
+    """
+    from faithguard.nlp import parse
+
+    doc = parse(text[:500])
+    return any(t.dep_ == "prep" and any(ch.dep_ == "pobj" for ch in t.children) for t in doc)
+
+
 def _exclusion(c: Constraint, view: ResponseView) -> Verdict3:
     names, _ = _places(c.text)
     entity_kind = _ENTITY_EXCLUSION.search(c.text) is not None or _BARE_NAME_EXCLUSION.match(c.text) is not None
     if not names and entity_kind:
+        if _restricted_object(c.text):
+            return Status.UNKNOWN, "offline: the exclusion is restricted by a phrase; a mention is not evidence"
         names = [w for w in content_terms(c.text) if w.lower() not in _SKIP_ENTITY_WORDS]
     if not names:
         return Status.UNKNOWN, "offline: the exclusion names nothing checkable"
@@ -372,6 +456,29 @@ def write_form(c: Constraint, others: Sequence[Constraint]) -> str | None:
     return None
 
 
+#: WordNet roots of program text: a form word with a sense under one of them can name code.
+_SOFTWARE_ROOTS = frozenset({"software.n.01", "code.n.03"})
+
+
+def software_form(c: Constraint, others: Sequence[Constraint]) -> bool:
+    """Whether the write-form word that made this a code task has a software sense in WordNet.
+
+    "script" (a play's text, handwriting) has none, so "create a meditation script" is not asked for
+    code; "function" (a routine) and "code" have one.
+    """
+    texts = [c.text] + [o.text for o in others if o.category is Category.SUBJECT and o.subquestion == c.subquestion]
+    for text in texts:
+        for w in re.findall(r"[a-z]+", text.lower()):
+            if (WRITE_FORMS.get(norm(w)) or WRITE_FORMS.get(w)) != "code":
+                continue
+            for synset in wordnet.type_synsets(w):
+                names = {a.name() for a in synset.closure(lambda s: s.hypernyms())} | {synset.name()}
+                if names & _SOFTWARE_ROOTS:
+                    return True
+            return False
+    return False
+
+
 def _compared_items(c: Constraint, others: Sequence[Constraint]) -> list[str]:
     for o in others:
         if o.subquestion != c.subquestion or o is c or o.negated:
@@ -396,7 +503,7 @@ def _task(c: Constraint, family: str, view: ResponseView, others: Sequence[Const
         typed = typed_names(view, noun)[0] if noun else []
         if len(typed) >= 2:
             return Status.SATISFIED, f"offline: the response names {len(typed)} {noun!r} (typed by WordNet)"
-        if long_prose and len(view.named()) <= 1 and view.names_reliable:
+        if long_prose and not view.has_code and len(view.named()) <= 1 and view.names_reliable:
             return Status.VIOLATED, "offline: asked to list, the response is running prose without items"
     elif family == "compare":
         items = _compared_items(c, others)
@@ -417,7 +524,7 @@ def _task(c: Constraint, family: str, view: ResponseView, others: Sequence[Const
     elif family in ("code",):
         if view.has_code:
             return Status.SATISFIED, "offline: the response contains code"
-        if long_prose:
+        if long_prose and (task_family(c) == "code" or software_form(c, others)):
             return Status.VIOLATED, "offline: asked for code, the response is prose only"
     elif family == "poem":
         short_lines = [ln for ln in view.lines if len(ln.split()) <= 14]
@@ -436,10 +543,18 @@ def _task(c: Constraint, family: str, view: ResponseView, others: Sequence[Const
     return Status.UNKNOWN, f"offline: cannot tell whether the response performs {c.text!r}"
 
 
-def check_constraint(c: Constraint, response: str, others: Sequence[Constraint] = (), documents: str = "") -> Verdict3:
-    """Status and reason for one constraint; UNKNOWN whenever the evidence is not clear."""
+def check_constraint(
+    c: Constraint, response: str, others: Sequence[Constraint] = (), documents: str = "", query: str = ""
+) -> Verdict3:
+    """Status and reason for one constraint; UNKNOWN whenever the evidence is not clear.
+
+    With the ``query``, a whole-response count that the request's syntax scopes to a part of the
+    answer is read as a bound (:mod:`faithguard.engine.scope`).
+    """
+    scope = request_scope(query) if query.strip() else None
     if c.verifier:
-        return bridge.run_verifier(c.verifier, c.params, response)
+        status, reason = bridge.run_verifier(c.verifier, c.params, response)
+        return scoped_verifier(c, status, reason, scope)
     view = view_of(response)
     if view.empty:
         if c.negated:
@@ -448,14 +563,14 @@ def check_constraint(c: Constraint, response: str, others: Sequence[Constraint] 
     if c.negated:
         return _exclusion(c, view)
     if c.category is Category.QUANTITY:
-        return _quantity(c, view, others)
+        return _quantity(c, view, others, scope)
     if c.category is Category.TIME:
-        return _time(c, view, others)
+        return _time(c, view, others, documents, query)
     if c.category is Category.LOCATION:
-        return _location(c, view, others)
+        return _location(c, view, others, documents)
     if c.category is Category.ACTION:
         family = task_family(c)
         if family is not None:
             return _task(c, family, view, others, documents)
-        return _terms_check(c, view, others, "action")
-    return _terms_check(c, view, others, str(c.category))
+        return _terms_check(c, view, others, "action", documents)
+    return _terms_check(c, view, others, str(c.category), documents)

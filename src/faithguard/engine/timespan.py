@@ -69,6 +69,6 @@ def allowed_interval(constraint_text: str) -> tuple[int, int] | None:
     if re.search(r"\bafter\b|\blater than\b", low):
         return first[1] + 1, 10_000
     # "since 1990" and "from 1990 on(wards)" are open-ended; "from the 1990s" means that decade.
-    if re.search(r"\bsince\b|\bfrom\b.*\b(?:on|onwards?|forward|to date|to the present)\b", low):
+    if re.search(r"\bsince\b|\bfrom\b.*\b(?:on|onwards?|forward|to date|to (?:the )?present(?: day)?|to today)\b", low):
         return first[0], 10_000
     return first[0], last[1]

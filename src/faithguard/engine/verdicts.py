@@ -10,7 +10,7 @@ from faithguard.engine.content import language_of
 from faithguard.engine.decompose import parse_query, undetermined_reason
 from faithguard.engine.parts import unanswered_parts
 from faithguard.engine.response import ResponseView, view_of
-from faithguard.engine.satisfy import check_constraint, content_terms, task_family, write_form
+from faithguard.engine.satisfy import check_constraint, content_terms, software_form, task_family, write_form
 from faithguard.models import Constraint, DetectorResult, Severity, Status, Tier, Verdict
 
 __all__ = ["ConstraintsDetector", "MisinterpretationDetector", "OmissionDetector"]
@@ -48,7 +48,7 @@ class ConstraintsDetector:
         for c in ctx.constraints:
             if c.status is not Status.UNKNOWN:
                 continue
-            status, reason = check_constraint(c, response, ctx.constraints, docs)
+            status, reason = check_constraint(c, response, ctx.constraints, docs, ctx.query or "")
             updates[c.id] = (status, reason)
         # A part of a multi-part request whose kind of answer (a number, a date...) is nowhere in the
         # response was skipped: its undecided constraints are violated.
@@ -220,6 +220,8 @@ class MisinterpretationDetector:
             family = task_family(task)
             if family == "write":
                 family = write_form(task, ctx.constraints)
+                if family == "code" and not software_form(task, ctx.constraints):
+                    family = None  # "script", "class": no software sense in WordNet, so no code is asked
             other = _mismatch(family, view)
             if other is not None:
                 verdicts.append(

@@ -12,6 +12,7 @@ from faithguard.verifiers.spec import (
     number,
     quoted_items,
     sentence_at,
+    sentence_span,
 )
 from faithguard.verifiers.text import ORDINAL_RE, parse_number
 
@@ -105,10 +106,14 @@ def _detect_highlights(text: str) -> list[VerifiableSpec]:
             )
         ]
     for m in _HIGHLIGHT_VERB.finditer(text):
-        sent = sentence_at(text, m.start())
-        if not re.search(r"(?i)markdown|\*|itali|section|part|keyword", sent):
+        s_start, s_end = sentence_span(text, m.start())
+        sent = text[s_start:s_end]
+        # "keyword" cues a highlight only as what is highlighted (after the verb): "generate keywords,
+        # highlighting their traits" asks for no markup. The count is read within the sentence.
+        after = text[m.start() : max(s_end, m.end())]
+        if not (re.search(r"(?i)markdown|\*|itali|section|part", sent) or re.search(r"(?i)keyword", after)):
             continue
-        window = text[m.start() : m.start() + 120]
+        window = after[:120]
         unit = r"(?:text\s+)?(?:sections?|parts?|keywords?|words?|phrases?|names?|sentences?|items?|points?|lines?)"
         counts = find_counts(window, unit)
         n = counts[0].n if counts else None
