@@ -41,7 +41,11 @@ def get_nlp() -> Any:
                 except ImportError as exc:
                     errors.append(f"{name}: {exc}")
                     continue
-                _nlp = module.load()
+                loaded = module.load()
+                from faithguard.nlp_rules import index_attribute_ruler
+
+                index_attribute_ruler(loaded)  # the ruler's own patterns by look-up: same tags, pos, lemmas
+                _nlp = loaded
                 _name = name
                 break
             else:
