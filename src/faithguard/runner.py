@@ -26,7 +26,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, TypeGuard, runtime_checkable
 
 from faithguard.detector import CallContext, Decomposer, Detector, RegisteredVerifier, verifier_scope
 from faithguard.errors import BudgetSpent, ConfigError, DetectorError, Skipped
@@ -255,9 +255,9 @@ class Run:
 
     def timeout_for(self, plugin: object) -> float | None:
         """The plugin's own timeout; for one that calls the configured judge, at least the judge's budget."""
-        timeout = plugin.timeout if _conforms(plugin, _Timed) else None
+        timeout = plugin.timeout if _is_timed(plugin) else None
         judge = self.ctx.judge
-        if _conforms(plugin, _CallsJudge) and plugin.calls_judge and isinstance(judge, _BudgetedJudge):
+        if _calls_judge(plugin) and plugin.calls_judge and isinstance(judge, _BudgetedJudge):
             return max(self.default_timeout if timeout is None else timeout, judge.detector_budget)
         return timeout
 
@@ -405,6 +405,14 @@ def _conforms(obj: object, protocol: type) -> bool:
     tests/core/test_runner_conforms.py (equal to ``isinstance`` on objects with and without the members).
     """
     return all(hasattr(obj, name) for name in _data_members(protocol))
+
+
+def _is_timed(obj: object) -> TypeGuard[_Timed]:
+    return _conforms(obj, _Timed)
+
+
+def _calls_judge(obj: object) -> TypeGuard[_CallsJudge]:
+    return _conforms(obj, _CallsJudge)
 
 
 def _jsonable(value: Any) -> Any:

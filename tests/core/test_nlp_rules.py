@@ -81,18 +81,61 @@ def test_a_pattern_it_cannot_read_leaves_the_matcher() -> None:
     import spacy
 
     nlp = spacy.blank("en")
-    ruler = nlp.add_pipe("attribute_ruler")
+    ruler: Any = nlp.add_pipe("attribute_ruler")
     ruler.add([[{"ORTH": "x"}]], {"LEMMA": "ex"})  # ORTH is not among the attributes it reads
     assert index_attribute_ruler(nlp) is False
     assert "match" not in vars(ruler)
     readable = spacy.blank("en")
-    readable.add_pipe("attribute_ruler").add([[{"LOWER": "x"}]], {"LEMMA": "ex"})
+    readable_ruler: Any = readable.add_pipe("attribute_ruler")
+    readable_ruler.add([[{"LOWER": "x"}]], {"LEMMA": "ex"})
     assert index_attribute_ruler(readable) is True
 
 
 _WORDS = st.sampled_from(
-    "the a is are was ai n't gon na y' all nothin' there it you i him do does did have has had not 's 're "
-    "cat run ran Paris quickly that which if because to of , . ? ! \n".split(" ")
+    [
+        "the",
+        "a",
+        "is",
+        "are",
+        "was",
+        "ai",
+        "n't",
+        "gon",
+        "na",
+        "y'",
+        "all",
+        "nothin'",
+        "there",
+        "it",
+        "you",
+        "i",
+        "him",
+        "do",
+        "does",
+        "did",
+        "have",
+        "has",
+        "had",
+        "not",
+        "'s",
+        "'re",
+        "cat",
+        "run",
+        "ran",
+        "Paris",
+        "quickly",
+        "that",
+        "which",
+        "if",
+        "because",
+        "to",
+        "of",
+        ",",
+        ".",
+        "?",
+        "!",
+        "\n",
+    ]
 )
 
 

@@ -209,9 +209,7 @@ def _params(spec: DetectionSpec, m: re.Match[str]) -> dict[str, Any] | None:
     return params
 
 
-def matches(
-    spec: DetectionSpec, text: str, low: str | None = None
-) -> Iterator[tuple[re.Match[str], dict[str, Any]]]:
+def matches(spec: DetectionSpec, text: str, low: str | None = None) -> Iterator[tuple[re.Match[str], dict[str, Any]]]:
     """Every match of ``spec`` in ``text`` with its parameters (``low``: ``text.lower()``, when the caller has it)."""
     if spec.gate:
         if low is None:
