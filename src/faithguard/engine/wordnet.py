@@ -27,6 +27,7 @@ __all__ = [
     "located_in",
     "preload",
     "related_forms",
+    "settled",
     "type_synsets",
 ]
 
@@ -201,6 +202,11 @@ def preload() -> None:
             return
         _state["preload"] = threading.Thread(target=_reader, args=(True,), name="faithguard-wordnet", daemon=True)
     _state["preload"].start()
+
+
+def settled() -> bool:
+    """Whether loading is over (WordNet loaded, or known missing): answers no longer change with time."""
+    return "reader" in _state
 
 
 def available() -> bool:
