@@ -450,6 +450,8 @@ def main() -> int:
     print(f"machine: {machine()}")
     print(f"CPU pinning: {pinned}; child processes inherit it")
     print(f"load at start: {load_line()}")
+    semantic = os.environ.get("FAITHGUARD_SEMANTIC", "")
+    print(f"semantic encoder: FAITHGUARD_SEMANTIC={semantic or '(unset: on when installed)'}; judge off")
     calls_all, missing = load_traffic(args.data)
     if not calls_all:
         print(f"no traffic under {args.data}: pass --data (the shared dev sets)")

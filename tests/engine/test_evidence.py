@@ -173,3 +173,34 @@ def test_the_wordnet_folder_is_built_with_provenance(tmp_path, monkeypatch) -> N
     assert root is not None and (root / "PROVENANCE").is_file()
     rows = (root / "lexnames").read_text(encoding="utf-8").splitlines()
     assert len(rows) == 45 and "placeholders" in (root / "PROVENANCE").read_text(encoding="utf-8")
+
+
+@needs_wordnet
+@pytest.mark.parametrize(
+    ("word", "pos"),
+    [
+        ("rivers", "n"),  # plural: reduced by morphy
+        ("ran", "v"),  # an exception form
+        ("globe", "n"),
+        ("circumnavigate", "v"),
+        ("better", "a"),  # an adjective exception with satellites
+        ("Ebro", "n"),  # a proper noun
+        ("zorblat", "n"),  # unknown: no sense at all
+        ("quickly", "n"),  # known, not as this part of speech
+    ],
+)
+def test_the_first_sense_is_the_first_of_all_senses(word: str, pos: str) -> None:
+    wn = wordnet._reader(wait=True)
+    assert wn is not None
+    senses = wn.synsets(word, pos)
+    assert wn.first_synset(word, pos) == (senses[0] if senses else None)
+
+
+@needs_wordnet
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet="abcdefghilmnorstuy'-", min_size=1, max_size=12), st.sampled_from(["n", "v", "a"]))
+def test_any_word_gets_the_same_first_sense(word: str, pos: str) -> None:
+    wn = wordnet._reader(wait=True)
+    assert wn is not None
+    senses = wn.synsets(word, pos)
+    assert wn.first_synset(word, pos) == (senses[0] if senses else None)

@@ -49,3 +49,28 @@ def test_place_after_a_title_is_a_location() -> None:
 def test_date_spans_are_in_bounds(text: str) -> None:
     for a, b, label in date_time_spans(text):
         assert 0 <= a < b <= len(text) and label in {"DATE", "TIME"}
+
+
+def test_entities_are_set_once_per_doc_and_stay_the_rules() -> None:
+    from faithguard.engine import wordnet
+    from faithguard.engine.query_ents import _SET, set_rule_entities
+    from faithguard.nlp import get_nlp
+
+    wordnet.available()  # waits for the load: the mark is set only once WordNet's answers are final
+    assert wordnet.settled()
+    nlp = get_nlp()
+    text = "Plan a trip from Seville to the Golden Gate Bridge on 4 July 2025 at 9 am."
+    doc = nlp.make_doc(text)
+    for name, proc in nlp.pipeline:
+        if name != "ner":
+            doc = proc(doc)
+    assert not doc.user_data.get(_SET)  # negative: a fresh parse has no rule entities yet
+    first = [(e.text, e.label_) for e in set_rule_entities(doc).ents]
+    assert first and doc.user_data.get(_SET)  # positive: set, and marked
+    doc.ents = []  # a second call on a marked Doc does not redo the work
+    assert list(set_rule_entities(doc).ents) == []
+    fresh = nlp.make_doc(text)
+    for name, proc in nlp.pipeline:
+        if name != "ner":
+            fresh = proc(fresh)
+    assert [(e.text, e.label_) for e in set_rule_entities(fresh).ents] == first

@@ -240,6 +240,12 @@ def language_of(text: str) -> tuple[str, float, float] | None:
         if "model" not in _langid:
             load_language_id(wait=False)
         return None
+    return _language_of(model, text)
+
+
+@lru_cache(maxsize=64)
+def _language_of(model: Any, text: str) -> tuple[str, float, float]:
+    """:func:`language_of` for a loaded model (a pure function of the text: kept for a call checked again)."""
     ranked = [(str(lang), float(p)) for lang, p in model.rank(text)]
     english = next((p for lang, p in ranked if lang == "en"), 0.0)
     return ranked[0][0], ranked[0][1], english

@@ -90,10 +90,21 @@ def _place_label(name: str, label: str) -> str | None:
     return None
 
 
+#: ``Doc.user_data`` key marking a Doc whose entities these rules have set (nothing else sets a shared Doc's
+#: entities, and the rules read only its text and WordNet, so once WordNet is loaded a second call would set
+#: the same ones).
+_SET = "faithguard.rule_entities"
+
+
 def set_rule_entities(doc: Any) -> Any:
-    """Set ``doc.ents`` from the rules above (longest span wins on overlap) and return the doc."""
+    """Set ``doc.ents`` from the rules above (longest span wins on overlap) and return the doc.
+
+    The shared query parse is read by several checks of every call: the entities are set once per Doc.
+    """
     from spacy.util import filter_spans
 
+    if doc.user_data.get(_SET):
+        return doc
     text = doc.text
     found = date_time_spans(text)
     for a, b, label in find_name_spans(text):
@@ -106,4 +117,8 @@ def set_rule_entities(doc: Any) -> Any:
         if span is not None and len(span) > 0:
             spans.append(span)
     doc.ents = filter_spans(spans)
+    from faithguard.engine import wordnet
+
+    if wordnet.settled():  # while WordNet loads, place names read differently: set them again next time
+        doc.user_data[_SET] = True
     return doc

@@ -27,6 +27,7 @@ __all__ = [
     "located_in",
     "preload",
     "related_forms",
+    "settled",
     "type_synsets",
 ]
 
@@ -175,6 +176,15 @@ def _load() -> Any | None:
                         if f[1] == "a":
                             self._lemma_pos_offset_map[f[0]]["s"] = [o for o in offsets if o in self.satellite_offsets]
 
+        def first_synset(self, lemma: str, pos: str) -> Any | None:
+            """``self.synsets(lemma, pos)[0]`` (None when empty) without reading the other senses' data lines."""
+            index = self._lemma_pos_offset_map
+            for form in self._morphy(lemma.lower(), pos):
+                offsets = index.get(form, {}).get(pos, [])
+                if offsets:
+                    return self.synset_from_pos_and_offset(pos, offsets[0])
+            return None
+
     if str(root) not in nltk.data.path:
         nltk.data.path.append(str(root))
     with warnings.catch_warnings():
@@ -192,6 +202,11 @@ def preload() -> None:
             return
         _state["preload"] = threading.Thread(target=_reader, args=(True,), name="faithguard-wordnet", daemon=True)
     _state["preload"].start()
+
+
+def settled() -> bool:
+    """Whether loading is over (WordNet loaded, or known missing): answers no longer change with time."""
+    return "reader" in _state
 
 
 def available() -> bool:
@@ -239,10 +254,10 @@ def _proper_senses(wn: Any, name: str) -> list[Any]:
     "Ebro" -> [ebro.n.01]; "Red" (first a colour) and "welcome" -> []: a capitalised common word is
     not read as the rare proper noun it can also be.
     """
-    senses = wn.synsets(_key(name), "n")
-    if not senses or not senses[0].instance_hypernyms():
+    first = wn.first_synset(_key(name), "n")  # most names are not proper nouns: read one sense, not all
+    if first is None or not first.instance_hypernyms():
         return []
-    return [s for s in senses if s.instance_hypernyms()]
+    return [s for s in wn.synsets(_key(name), "n") if s.instance_hypernyms()]
 
 
 @lru_cache(maxsize=16384)
@@ -277,7 +292,8 @@ def _related_forms(wn: Any, word: str) -> frozenset[str]:
         base = wn.morphy(_key(word).lower(), pos)
         if base is None:
             continue
-        for synset in wn.synsets(base, pos)[:1]:
+        synset = wn.first_synset(base, pos)  # only the first sense is read (loading all costs most of the time)
+        if synset is not None:
             for lemma in synset.lemmas():
                 out.add(lemma.name().replace("_", " ").lower())
                 if lemma.name().lower() == base:

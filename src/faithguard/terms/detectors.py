@@ -224,11 +224,12 @@ class FabricatedTermsDetector:
 
         def answer_doc() -> Any:
             # One whole-answer parse (with NER), made only once a name is unbacked, kept out of the shared
-            # query parse cache (nlp.py). NER listens to no shared layer, so tags and arcs are those of parse().
+            # query parse cache (nlp.parse_answer keeps a few recent ones for a call checked again). NER
+            # listens to no shared layer, so tags and arcs are those of parse().
             if not parsed:
-                from faithguard.nlp import parse_many
+                from faithguard.nlp import parse_answer
 
-                parsed.append(next(parse_many([response], exclude=())))
+                parsed.append(parse_answer(response))
             return parsed[0]
 
         for cand in extract_names(response):  # the named kinds only, parsing just the sentences that can hold one

@@ -209,10 +209,11 @@ def _params(spec: DetectionSpec, m: re.Match[str]) -> dict[str, Any] | None:
     return params
 
 
-def matches(spec: DetectionSpec, text: str) -> Iterator[tuple[re.Match[str], dict[str, Any]]]:
-    """Every match of ``spec`` in ``text`` with its parameters."""
+def matches(spec: DetectionSpec, text: str, low: str | None = None) -> Iterator[tuple[re.Match[str], dict[str, Any]]]:
+    """Every match of ``spec`` in ``text`` with its parameters (``low``: ``text.lower()``, when the caller has it)."""
     if spec.gate:
-        low = text.lower()
+        if low is None:
+            low = text.lower()
         if not any(g in low for g in spec.gate):
             return
     for m in spec.regex.finditer(text):
@@ -225,8 +226,9 @@ def run_specs(name: str, text: str) -> list[tuple[VerifiableSpec, tuple[int, int
     """Specs found in ``text`` by the spec file ``name``, each with its match span and its spec."""
     out: list[tuple[VerifiableSpec, tuple[int, int], DetectionSpec]] = []
     seen: set[tuple[str, str]] = set()
+    low = text.lower()  # once for every spec's gate
     for spec in load_specs(name):
-        for m, params in matches(spec, text):
+        for m, params in matches(spec, text, low):
             key = (spec.verifier, repr(sorted(params.items())))
             if key in seen:
                 continue
