@@ -480,9 +480,7 @@ class _Proxy:
         reason = self._too_long(text) if text is not None else None
         if reason is None:
             return self.guard.check(query, response, documents, messages)
-        call = GuardedCall(
-            self.guard, self.policy, query=query, documents=documents, messages=messages, operation="output", require=True
-        )
+        call = GuardedCall(self.guard, self.policy, query=query, documents=documents, messages=messages, require=True)
         report = call.unscored(reason).report
         assert isinstance(report, Report)
         return report
