@@ -469,9 +469,9 @@ class _Proxy:
             "this proxy scores (max_score_chars)"
         )
 
-    def _after(self, call: GuardedCall, text: str) -> Outcome:
+    def _after(self, call: GuardedCall, text: str | None) -> Outcome:
         """The output stage, or an unscored report for an answer over the size limit."""
-        reason = self._too_long(text)
+        reason = self._too_long(text) if text is not None else None
         return call.unscored(reason) if reason is not None else call.after(text)
 
     def _check(self, query: Any, response: Any, documents: Any, messages: Any) -> Report:
@@ -480,7 +480,15 @@ class _Proxy:
         reason = self._too_long(text) if text is not None else None
         if reason is None:
             return self.guard.check(query, response, documents, messages)
-        call = GuardedCall(self.guard, self.policy, query=query, documents=documents, messages=messages, require=True)
+        call = GuardedCall(
+            self.guard,
+            self.policy,
+            query=query,
+            documents=documents,
+            messages=messages,
+            operation="output",
+            require=True,
+        )
         report = call.unscored(reason).report
         assert isinstance(report, Report)
         return report
