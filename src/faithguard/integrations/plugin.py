@@ -39,7 +39,7 @@ def register_commands(subparsers: Any) -> None:
     p.add_argument(
         "--max-score-chars",
         type=int,
-        default=100_000,
+        default=200_000,
         help="longest answer scored (characters); longer ones are reported undetermined (0: no limit)",
     )
     p.add_argument(
