@@ -170,6 +170,8 @@ def main(argv: list[str] | None = None) -> int:
     parent, child = ctx.Pipe()
     proc = ctx.Process(target=serve_proxy, args=(child, direct_base, args.policy, args.scoring), daemon=True)
     proc.start()
+    pid = proc.pid
+    assert pid is not None
     print(f"bench_proxy on {machine()}; CPU unpinned (load generator shares the cores)")
     print(f"at start: {load_line()}")
     sets = ", ".join(f"{n} {sum(c.dataset == n for c in calls)}" for n in sorted({c.dataset for c in calls}))
@@ -185,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         proxy_base = parent.recv()
         direct_url, proxy_url = direct_base + "/chat/completions", proxy_base + "/v1/chat/completions"
-        rss = [rss_mb(proc.pid)]
+        rss = [rss_mb(pid)]
         print(f"{'path':<44}{'reqs':>8}{'errors':>7}{'req/s':>8}{'p50 ms':>9}{'p99 ms':>9}")
         first = True
         for c in levels:
@@ -195,12 +197,12 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.perf_counter()
             direct, derr = asyncio.run(load(direct_url, direct_bodies, c))
             dsec = time.perf_counter() - t0
-            cpu0 = process_cpu(proc.pid)
+            cpu0 = process_cpu(pid)
             t0 = time.perf_counter()
             proxied, perr = asyncio.run(load(proxy_url, proxied_bodies, c))
             psec = time.perf_counter() - t0
-            cpu1 = process_cpu(proc.pid)
-            rss.append(rss_mb(proc.pid))
+            cpu1 = process_cpu(pid)
+            rss.append(rss_mb(pid))
             cache = "first pass new, then cached" if first else "cached"
             first = False
             print(row(f"direct, {c} clients", direct, derr, dsec))
