@@ -69,7 +69,7 @@ def test_failing_jobs_are_counted_and_do_not_stop_the_worker() -> None:
 
 
 def test_bad_settings_are_refused() -> None:
-    for kwargs in ({"maxsize": 0}, {"workers": 0}, {"sample_every": 0}, {"duty": 0.0}, {"duty": 1.5}, {"defer": -1.0}):
+    for kwargs in ({"maxsize": 0}, {"workers": 0}, {"sample_every": 0}, {"duty": 0.0}, {"duty": 1.5}):
         with pytest.raises(ValueError):
             ScoringQueue(**kwargs)  # type: ignore[arg-type]
 
@@ -85,49 +85,3 @@ def test_depth_never_exceeds_capacity_and_counts_add_up(maxsize: int, n: int, ev
     assert stats["queued"] + stats["sampled_out"] + stats["dropped"] == n + 1
     gate.set()
     q.stop(timeout=5)
-
-
-def test_a_job_waits_for_a_gap_in_the_requests() -> None:
-    """A job queued while a request is served starts only once none is in flight (defer far away)."""
-    q = ScoringQueue(4, duty=1.0, defer=60.0)
-    ran = threading.Event()
-    with q.serving():
-        assert q.in_flight == 1
-        q.submit(ran.set, lambda: None)
-        with q.serving():
-            assert q.in_flight == 2
-        assert not ran.is_set()  # one request is still in flight: the worker is waiting for a gap
-    assert q.in_flight == 0
-    assert q.join(10) and ran.is_set()
-    q.stop()
-
-
-def test_waiting_on_the_upstream_is_a_gap() -> None:
-    q = ScoringQueue(4, duty=1.0, defer=60.0)
-    ran = threading.Event()
-    with q.serving():
-        q.submit(ran.set, lambda: None)
-        with q.waiting():
-            assert q.in_flight == 0
-            assert ran.wait(10)  # the request waits on the upstream: scoring may run meanwhile
-        assert q.in_flight == 1
-    q.stop()
-
-
-def test_stop_skips_a_job_waiting_for_a_gap() -> None:
-    q = ScoringQueue(4, duty=1.0, defer=60.0)
-    ran, skipped = threading.Event(), threading.Event()
-    with q.serving():
-        q.submit(ran.set, skipped.set)
-        q.stop(timeout=5)
-    assert skipped.is_set() and not ran.is_set()
-    assert q.stats()["dropped"] == 1
-
-
-def test_defer_zero_never_waits() -> None:
-    q = ScoringQueue(4, duty=1.0, defer=0.0)
-    ran = threading.Event()
-    with q.serving():
-        q.submit(ran.set, lambda: None)
-        assert ran.wait(10)
-    q.stop()

@@ -7,21 +7,16 @@ that is not run calls its ``skip`` callback, which closes the call's guard span 
 memory stays bounded and every span still ends. Each worker rests after a job in proportion to
 its length (``duty`` 0.5: as long as the job took), so scoring, which holds the GIL, leaves the
 event loop at least half of the interpreter's time; the queue sheds the load that does not fit.
-Requests have priority: the proxy marks each one in flight (:meth:`ScoringQueue.serving`), and a
-worker starts its next job only in a gap with none in flight, or after waiting ``defer`` seconds
-for one -- so under steady load scoring runs at most about one job per ``defer`` and the rest is
-sampled out or dropped (counted), instead of taking the interpreter from the requests.
 Counts are kept here and as the ``faithguard.proxy.scoring.skipped`` counter (attribute ``reason``).
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,20 +35,11 @@ class ScoringQueue:
     """Bounded background scoring with sampling under load; daemon workers never hold up exit."""
 
     def __init__(
-        self,
-        maxsize: int = 256,
-        *,
-        workers: int = 1,
-        sample_every: int = 4,
-        duty: float = 0.5,
-        defer: float = 0.5,
-        meter: Any = None,
+        self, maxsize: int = 256, *, workers: int = 1, sample_every: int = 4, duty: float = 0.5, meter: Any = None
     ) -> None:
-        if maxsize < 1 or workers < 1 or sample_every < 1 or not 0 < duty <= 1 or defer < 0:
-            raise ValueError("maxsize, workers and sample_every must be >= 1, 0 < duty <= 1 and defer >= 0")
-        self.maxsize, self.sample_every, self.duty, self.defer = maxsize, sample_every, duty, defer
-        self._in_flight = 0
-        self._idle = threading.Condition()
+        if maxsize < 1 or workers < 1 or sample_every < 1 or not 0 < duty <= 1:
+            raise ValueError("maxsize, workers and sample_every must be >= 1, and 0 < duty <= 1")
+        self.maxsize, self.sample_every, self.duty = maxsize, sample_every, duty
         self._queue: queue.Queue[_Job | None] = queue.Queue(maxsize=maxsize)
         self._lock = threading.Lock()
         self._seen_busy = 0
@@ -98,41 +84,6 @@ class ScoringQueue:
             self._skip(skip, decision)
         return decision
 
-    @contextlib.contextmanager
-    def serving(self) -> Iterator[None]:
-        """Mark one request in flight for the duration of the block: workers wait for a gap before a job."""
-        with self._idle:
-            self._in_flight += 1
-        try:
-            yield
-        finally:
-            with self._idle:
-                self._in_flight -= 1
-                if self._in_flight <= 0:
-                    self._idle.notify_all()
-
-    @contextlib.contextmanager
-    def waiting(self) -> Iterator[None]:
-        """Inside :meth:`serving`: the request waits on the upstream (no work for this process), not in flight."""
-        with self._idle:
-            self._in_flight -= 1
-            if self._in_flight <= 0:
-                self._idle.notify_all()
-        try:
-            yield
-        finally:
-            with self._idle:
-                self._in_flight += 1
-
-    @property
-    def in_flight(self) -> int:
-        """Requests being served now."""
-        return self._in_flight
-
-    def _wait_for_gap(self) -> None:
-        with self._idle:
-            self._idle.wait_for(lambda: self._in_flight <= 0 or self._stopping, self.defer)
-
     def _skip(self, skip: Callable[[], None], reason: str) -> None:
         if self._skipped is not None:
             self._skipped.add(1, {"reason": reason})
@@ -147,14 +98,6 @@ class ScoringQueue:
             if job is None:
                 self._queue.task_done()
                 return
-            if self.defer and not self._stopping:
-                self._wait_for_gap()
-            if self._stopping:
-                self._queue.task_done()
-                with self._lock:
-                    self.counts["dropped"] += 1
-                self._skip(job.skip, "shutdown")
-                continue
             started = time.monotonic()
             try:
                 job.run()
@@ -179,8 +122,6 @@ class ScoringQueue:
         """Skip what is still queued (counted as dropped), then wait up to ``timeout`` for running jobs."""
         with self._lock:
             self._stopping = True
-        with self._idle:
-            self._idle.notify_all()  # a worker waiting for a gap in the requests stops waiting
         while True:
             try:
                 job = self._queue.get_nowait()

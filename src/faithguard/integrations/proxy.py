@@ -48,11 +48,9 @@ import httpx
 from opentelemetry import context as otel_context
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
-from starlette.types import ASGIApp, Receive, Scope, Send
 
 from faithguard import calls
 from faithguard.errors import FaithGuardError
@@ -179,23 +177,6 @@ def _upstream_problem(exc: BaseException) -> Problem:
     return Problem(502, f"upstream unreachable or failed: {name}", "upstream_error", "bad_gateway")
 
 
-class _InFlight:
-    """ASGI middleware: every HTTP request, streamed bodies included, is in flight for the scoring queue.
-
-    Background scoring waits for a gap with none in flight (see :class:`ScoringQueue`): requests first.
-    """
-
-    def __init__(self, app: ASGIApp, queue: ScoringQueue) -> None:
-        self.app, self.queue = app, queue
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        with self.queue.serving():
-            await self.app(scope, receive, send)
-
-
 class _Proxy:
     def __init__(
         self,
@@ -283,8 +264,7 @@ class _Proxy:
         )
         try:
             async with asyncio.timeout(self.timeout):
-                with self.scoring.waiting():
-                    resp = await self.client.send(req, auth=self.auth)
+                resp = await self.client.send(req, auth=self.auth)
         except (httpx.HTTPError, TimeoutError) as exc:
             return self._fail(_upstream_problem(exc), request.url.path)
         return Response(
@@ -351,8 +331,7 @@ class _Proxy:
             req = self.client.build_request("POST", self._url("/v1/chat/completions"), headers=headers, json=body)
             try:
                 async with asyncio.timeout(self.timeout):
-                    with self.scoring.waiting():  # background scoring may use the interpreter meanwhile
-                        resp = await self.client.send(req, stream=True, auth=self.auth)
+                    resp = await self.client.send(req, stream=True, auth=self.auth)
                     span.set_attribute("http.response.status_code", resp.status_code)
                     if stream and resp.status_code == 200:
                         return self._stream(call, resp, path)
@@ -596,6 +575,6 @@ def create_app(
         Route("/v1/chat/completions", proxy.chat, methods=["POST"]),
         Route("/v1/{path:path}", proxy.passthrough, methods=["GET", "POST", "DELETE"]),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(_InFlight, queue=queue)])
+    app = Starlette(routes=routes, lifespan=lifespan)
     app.state.proxy = proxy
     return app
