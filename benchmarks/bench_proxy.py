@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import multiprocessing
 import os
 import sys
@@ -107,6 +106,7 @@ async def load(url: str, bodies: list[dict[str, Any]], concurrency: int) -> tupl
     """Send each body with ``concurrency`` workers; (latencies in ms, error count)."""
     latencies: list[float] = []
     errors = 0
+    reasons: dict[str, int] = {}
     work = iter(bodies)
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
 
@@ -114,16 +114,24 @@ async def load(url: str, bodies: list[dict[str, Any]], concurrency: int) -> tupl
         nonlocal errors
         for body in work:
             t0 = time.perf_counter()
+            reason = ""
             try:
                 resp = await client.post(url, json=body)
-                ok = resp.status_code == 200 and bool(resp.json()["choices"][0]["message"]["content"])
-            except (httpx.HTTPError, ValueError, KeyError):
-                ok = False
+                if resp.status_code != 200:
+                    reason = f"status {resp.status_code}"
+                elif not resp.json()["choices"][0]["message"]["content"]:
+                    reason = "empty answer"
+            except (httpx.HTTPError, ValueError, KeyError) as exc:
+                reason = type(exc).__name__
             latencies.append((time.perf_counter() - t0) * 1000)
-            errors += not ok
+            if reason:
+                errors += 1
+                reasons[reason] = reasons.get(reason, 0) + 1
 
     async with httpx.AsyncClient(limits=limits, timeout=120.0) as client:
         await asyncio.gather(*(worker(client) for _ in range(concurrency)))
+    if reasons:  # what failed, by status or exception type (no content)
+        print(f"{'':<4}errors at {concurrency} clients on {url.split('/')[2]}: {reasons}", flush=True)
     return latencies, errors
 
 
