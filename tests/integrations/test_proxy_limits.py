@@ -209,3 +209,14 @@ def test_observe_answers_before_the_output_stage_ends() -> None:
     assert resp.status_code == 200 and resp.json()["choices"][0]["message"]["content"] == GOOD
     assert resp.headers["x-faithguard-score"] == "pending"
     assert len(reports) == 1 and reports[0].constraint_score == 10.0
+
+
+def test_serve_defaults_to_the_library_limit_and_zero_turns_it_off() -> None:
+    import argparse
+
+    from faithguard.integrations.plugin import register_commands
+
+    parser = argparse.ArgumentParser()
+    register_commands(parser.add_subparsers())
+    assert parser.parse_args(["serve", "--upstream", "u"]).max_score_chars == MAX_SCORE_CHARS
+    assert parser.parse_args(["serve", "--upstream", "u", "--max-score-chars", "0"]).max_score_chars == 0
