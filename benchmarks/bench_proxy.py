@@ -1,15 +1,16 @@
 """Loopback load test of the guarding proxy: added latency over the direct upstream at 1, 8 and 32 clients.
 
-Traffic is real: the prompts of the IFEval dev set (study part only, see ``_split.py``) with the
-GPT-4 answers recorded for them, served by a scripted OpenAI-compatible upstream, so queries are
-distinct and answers have their real lengths. The proxy (uvicorn, offline ``Guard(judge=None)``,
-the chosen policy and scoring mode) runs in one child process, the upstream in another; this
-process generates the load. For each concurrency it sends the same request list directly and
-through the proxy and prints p50/p99, the difference (added latency), errors, the scoring
-queue's counts and the proxy's RSS. The first pass over the prompts meets an empty decomposition
-cache ("new"); later passes are cached -- both are printed. CPU is not pinned: the machine's cores
-are shared with the load generator, so added latency includes contention. Bounded: it stops by
-itself.
+Traffic is real and varied (``benchmarks/traffic.py``): the distinct queries of the four dev sets
+(IFEval, IFBench, InFoBench with its task input sent as a ``faithguard.documents`` document, LLMBar;
+both split parts, timed only -- no label is read), each answered with the answer recorded for it by
+a scripted OpenAI-compatible upstream, so answers have their real lengths. The proxy (uvicorn,
+offline ``Guard(judge=None)``, the chosen policy and scoring mode) runs in one child process, the
+upstream in another; this process generates the load. For each concurrency it sends the same
+request list directly and through the proxy and prints p50/p99, the difference (added latency),
+errors, the proxy's CPU per request, the scoring queue's counts and the proxy's RSS. The first pass
+over the queries meets empty caches ("new"); later passes are cached -- both are printed. CPU is
+not pinned: the machine's cores are shared with the load generator (and whatever else runs: the
+load average is printed), so added latency includes contention. Bounded: it stops by itself.
 
     PYTHONPATH=src python benchmarks/bench_proxy.py [--data ../shared/data] [--requests 10000]
         [--concurrency 1,8,32] [--policy observe] [--scoring auto]
@@ -19,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import multiprocessing
 import os
 import sys
@@ -32,10 +32,8 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _machine import machine, pct
-from _split import KEYS, split_rows
-
-DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+from _machine import load_line, machine, pct
+from traffic import Call, default_data, distinct_queries, load_traffic
 
 
 def rss_mb(pid: int) -> float:
@@ -52,18 +50,18 @@ def process_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def traffic(data: Path) -> list[tuple[str, str]]:
-    """(prompt, recorded answer) pairs of the IFEval dev set's study part."""
-    base = data / "ifeval-dev"
-    rows = [json.loads(line) for line in (base / "input_data.jsonl").read_text().splitlines() if line.strip()]
-    answers: dict[str, str] = {}
-    for path in base.glob("input_response_data_*.jsonl"):
-        for line in path.read_text().splitlines():
-            if line.strip():
-                row = json.loads(line)
-                answers[row["prompt"]] = row["response"]
-    study = split_rows("ifeval", rows, KEYS["ifeval"])["study"]
-    return [(r["prompt"], answers[r["prompt"]]) for r in study if r["prompt"] in answers]
+def traffic(data: Path) -> list[Call]:
+    """One call per distinct query of the dev sets (both split parts), in the interleaved order."""
+    calls, _ = load_traffic(data)
+    return distinct_queries(calls)
+
+
+def request_body(call: Call) -> dict[str, Any]:
+    """The chat request for one call; a dev set's task input goes as a faithguard document."""
+    body: dict[str, Any] = {"model": "bench", "messages": [{"role": "user", "content": call.query}]}
+    if call.documents:
+        body["faithguard"] = {"documents": list(call.documents)}
+    return body
 
 
 def serve_upstream(conn: Connection, pairs: list[tuple[str, str]]) -> None:
@@ -104,29 +102,49 @@ def serve_proxy(conn: Connection, upstream: str, policy: str, scoring: str) -> N
     guard.close()
 
 
-async def load(url: str, prompts: list[str], concurrency: int) -> tuple[list[float], int]:
-    """Send one request per prompt with ``concurrency`` workers; (latencies in ms, error count)."""
+async def load(url: str, bodies: list[dict[str, Any]], concurrency: int) -> tuple[list[float], int]:
+    """Send each body with ``concurrency`` workers; (latencies in ms, error count)."""
     latencies: list[float] = []
     errors = 0
-    work = iter(prompts)
+    reasons: dict[str, int] = {}
+    work = iter(bodies)
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
 
     async def worker(client: httpx.AsyncClient) -> None:
         nonlocal errors
-        for prompt in work:
-            body = {"model": "bench", "messages": [{"role": "user", "content": prompt}]}
+        for body in work:
             t0 = time.perf_counter()
+            reason = ""
             try:
                 resp = await client.post(url, json=body)
-                ok = resp.status_code == 200 and bool(resp.json()["choices"][0]["message"]["content"])
-            except (httpx.HTTPError, ValueError, KeyError):
-                ok = False
+                if resp.status_code != 200:
+                    reason = f"status {resp.status_code}"
+                elif not resp.json()["choices"][0]["message"]["content"]:
+                    reason = "empty answer"
+            except (httpx.HTTPError, ValueError, KeyError) as exc:
+                reason = type(exc).__name__
             latencies.append((time.perf_counter() - t0) * 1000)
-            errors += not ok
+            if reason:
+                errors += 1
+                reasons[reason] = reasons.get(reason, 0) + 1
 
     async with httpx.AsyncClient(limits=limits, timeout=120.0) as client:
         await asyncio.gather(*(worker(client) for _ in range(concurrency)))
+    if reasons:  # what failed, by status or exception type (no content)
+        print(f"{'':<4}errors at {concurrency} clients on {url.split('/')[2]}: {reasons}", flush=True)
     return latencies, errors
+
+
+def wait_drained(base: str, limit: float = 120.0) -> bool:
+    """Wait until the proxy's scoring queue is empty and idle; False after ``limit`` seconds."""
+    deadline = time.monotonic() + limit
+    with httpx.Client(timeout=10) as client:
+        while time.monotonic() < deadline:
+            queue = client.get(base + "/healthz").json()["queue"]
+            if queue["depth"] == 0 and queue["scored"] + queue["failed"] >= queue["queued"]:
+                return True
+            time.sleep(0.5)
+    return False
 
 
 def row(name: str, lat: list[float], err: int, seconds: float | None = None) -> str:
@@ -137,17 +155,21 @@ def row(name: str, lat: list[float], err: int, seconds: float | None = None) -> 
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print the table; exit 1 on any failed request."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the shared data folder")
+    parser.add_argument("--data", type=Path, default=default_data(), help="the shared data folder")
     parser.add_argument("--requests", type=int, default=10000, help="requests per concurrency and path")
     parser.add_argument("--concurrency", default="1,8,32", help="comma-separated client counts")
     parser.add_argument("--policy", default="observe", choices=("observe", "annotate", "block"))
     parser.add_argument("--scoring", default="auto", choices=("auto", "inline", "background"))
     args = parser.parse_args(argv)
-    pairs = traffic(args.data)
-    if not pairs:
-        print(f"bench_proxy: no IFEval dev rows under {args.data}", file=sys.stderr)
+    calls = traffic(args.data)
+    if not calls:
+        print(f"bench_proxy: no dev traffic under {args.data}", file=sys.stderr)
         return 2
-    prompts = [pairs[i % len(pairs)][0] for i in range(args.requests)]
+    pairs = [(c.query, c.response) for c in calls]
+    chosen = [calls[i % len(calls)] for i in range(args.requests)]
+    proxied_bodies = [request_body(c) for c in chosen]
+    # the direct upstream is sent the same request without the faithguard extension (the proxy strips it)
+    direct_bodies = [{k: v for k, v in b.items() if k != "faithguard"} for b in proxied_bodies]
     levels = [int(c) for c in args.concurrency.split(",")]
     ctx = multiprocessing.get_context("spawn")
     up_parent, up_child = ctx.Pipe()
@@ -157,39 +179,48 @@ def main(argv: list[str] | None = None) -> int:
     parent, child = ctx.Pipe()
     proc = ctx.Process(target=serve_proxy, args=(child, direct_base, args.policy, args.scoring), daemon=True)
     proc.start()
-    load1 = os.getloadavg()[0]
-    print(f"bench_proxy on {machine()}; CPU unpinned (load generator shares the cores); load average {load1:.1f}")
+    pid = proc.pid
+    assert pid is not None
+    print(f"bench_proxy on {machine()}; CPU unpinned (load generator shares the cores)")
+    print(f"at start: {load_line()}")
+    sets = ", ".join(f"{n} {sum(c.dataset == n for c in calls)}" for n in sorted({c.dataset for c in calls}))
+    parts = ", ".join(f"{p} {sum(c.part == p for c in calls)}" for p in ("study", "holdout"))
+    lengths = [float(len(a)) for _, a in pairs]
     print(
-        f"traffic: ifeval-dev split=study, {len(pairs)} distinct prompts with their recorded GPT-4 answers "
-        f"(answer length p50 {pct([float(len(a)) for _, a in pairs], 0.5):.0f} chars); "
+        f"traffic: {len(calls)} distinct dev queries ({sets}; split parts {parts}, timed only), each with its "
+        f"recorded answer (chars p50 {pct(lengths, 0.5):.0f}, p99 {pct(lengths, 0.99):.0f}, max {max(lengths):.0f}); "
+        f"{args.requests} requests per level = {args.requests / len(calls):.1f} passes; "
         f"policy {args.policy}, scoring {args.scoring}"
     )
     failed = 0
     try:
         proxy_base = parent.recv()
         direct_url, proxy_url = direct_base + "/chat/completions", proxy_base + "/v1/chat/completions"
-        rss = [rss_mb(proc.pid)]
+        rss = [rss_mb(pid)]
         print(f"{'path':<44}{'reqs':>8}{'errors':>7}{'req/s':>8}{'p50 ms':>9}{'p99 ms':>9}")
         first = True
         for c in levels:
+            drained = wait_drained(proxy_base)  # the previous level's scoring must not load this level's direct run
+            if not drained:
+                print(f"{'':<4}(scoring queue not drained after 120 s: the direct run below shares the CPU with it)")
             t0 = time.perf_counter()
-            direct, derr = asyncio.run(load(direct_url, prompts, c))
+            direct, derr = asyncio.run(load(direct_url, direct_bodies, c))
             dsec = time.perf_counter() - t0
-            cpu0 = process_cpu(proc.pid)
+            cpu0 = process_cpu(pid)
             t0 = time.perf_counter()
-            proxied, perr = asyncio.run(load(proxy_url, prompts, c))
+            proxied, perr = asyncio.run(load(proxy_url, proxied_bodies, c))
             psec = time.perf_counter() - t0
-            cpu1 = process_cpu(proc.pid)
-            rss.append(rss_mb(proc.pid))
+            cpu1 = process_cpu(pid)
+            rss.append(rss_mb(pid))
             cache = "first pass new, then cached" if first else "cached"
             first = False
             print(row(f"direct, {c} clients", direct, derr, dsec))
             print(row(f"proxy, {c} clients ({cache})", proxied, perr, psec))
             if c == levels[0] == 1:  # one client: the first pass is the only one with new queries
-                print(row("  of which the first pass (new queries)", proxied[: len(pairs)], 0))
+                print(row("  of which the first pass (new queries)", proxied[: len(calls)], 0))
             added = (pct(proxied, 0.5) - pct(direct, 0.5), pct(proxied, 0.99) - pct(direct, 0.99))
             print(f"{'':<4}added latency at {c} clients: p50 {added[0]:+.1f} ms, p99 {added[1]:+.1f} ms")
-            cpu_ms = (cpu1 - cpu0) / len(prompts) * 1000
+            cpu_ms = (cpu1 - cpu0) / len(chosen) * 1000
             print(f"{'':<4}proxy process CPU per request (request path and background scoring): {cpu_ms:.1f} ms")
             failed += derr + perr
         health = httpx.get(proxy_base + "/healthz", timeout=10).json()

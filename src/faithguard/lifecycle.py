@@ -223,6 +223,29 @@ class GuardedCall:
             return Decision(action, report, self.policy.fallback, "output")
         return Decision(action, report)
 
+    def unscored(self, reason: str) -> Decision:
+        """Do not score the answer (e.g. it is over a size limit): an ``undetermined`` report saying ``reason``.
+
+        The input stage runs (its verdicts stand and the policy decides on them); the output stage
+        does not. The report reaches telemetry, ``on_report`` observers and :attr:`report` like a
+        scored one, and the root span ends. ``reason`` must not quote content.
+        """
+        if self.run is None or self.root is None:
+            self.end()
+            return Decision(Action.OBSERVE, None)
+        try:
+            self._input()
+            self.run.undetermined.append(reason)
+            report = self.run.report("", self.guard.weights, self.model)
+            self.root.set_attribute("faithguard.unscored", reason.split(":", 1)[0])
+            self.guard.telemetry.record_report(self.root, report, self.guard.name, self.response_id)
+            self.guard._notify(report)
+        finally:
+            self.end()
+        self._deliver(report)
+        action = self.policy.decide(report.verdicts)
+        return Decision(action, report, self.policy.fallback if action is Action.BLOCK else None)
+
     def _tool_call_report(self) -> Report:
         assert self.run is not None
         self._input()

@@ -37,6 +37,12 @@ def register_commands(subparsers: Any) -> None:
     p.add_argument("--timeout", type=float, default=120.0, help="seconds per upstream exchange before 504")
     p.add_argument("--max-body-bytes", type=int, default=8 * 1024 * 1024, help="request body limit (413 past it)")
     p.add_argument(
+        "--max-score-chars",
+        type=int,
+        default=200_000,
+        help="longest answer scored (characters); longer ones are reported undetermined (0: no limit)",
+    )
+    p.add_argument(
         "--otlp-endpoint",
         default=None,
         help="export spans and evaluation events over OTLP/HTTP, e.g. http://127.0.0.1:4318 (default: the "
@@ -109,6 +115,7 @@ def serve(args: argparse.Namespace) -> int:
             scoring=args.scoring,
             queue_size=args.queue_size,
             max_body_bytes=args.max_body_bytes,
+            max_score_chars=args.max_score_chars or None,
         )
     except ValueError as exc:
         print(f"faithguard serve: {exc}", file=sys.stderr)

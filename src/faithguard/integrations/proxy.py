@@ -15,6 +15,12 @@ tool_call``).
 /metrics`` (Prometheus text, when a registry is given) are served locally; other ``/v1/*``
 requests are forwarded unguarded.
 
+Answers longer than ``max_score_chars`` characters are not scored: their report is
+``undetermined`` with the reason ``answer_too_long`` (the length and the limit, no content). Scoring
+runs in this process and holds its interpreter in long single calls (a regular expression over a
+1M-character answer: ~0.1 s each, 0.3-1.4 s in all), which would stall every other request,
+``/healthz`` included; the default limit (200,000) is above every answer of the dev traffic.
+
 Limits: request bodies over ``max_body_bytes`` get 413; bodies that are not strict JSON (NaN,
 Infinity, unpaired surrogates, nesting past 64 levels) get 400, and bodies that do not arrive
 within ``timeout`` get 408 (large bodies are parsed, and messages read, off the event loop); an upstream that fails,
@@ -29,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import time
@@ -67,7 +74,7 @@ if TYPE_CHECKING:
     from faithguard.guard import Guard
     from faithguard.integrations.prometheus import PrometheusMetrics
 
-__all__ = ["BLOCK_FINISH_REASON", "create_app", "error_body", "policy_name"]
+__all__ = ["BLOCK_FINISH_REASON", "MAX_SCORE_CHARS", "create_app", "error_body", "policy_name"]
 
 log = logging.getLogger("faithguard.proxy")
 
@@ -91,6 +98,11 @@ _HOP_BY_HOP = {
 _SCORING_MODES = ("auto", "inline", "background")
 #: Bodies up to this size are parsed on the event loop (well under a millisecond); larger ones in a thread.
 _INLINE_PARSE_BYTES = 64 * 1024
+#: Longest answer (characters) the proxy scores by default. Provenance: the dev traffic
+#: (``benchmarks/traffic.py``, 831 answers) has one answer of 153,226 characters, then none over 8,500.
+MAX_SCORE_CHARS = 200_000
+#: Reason code of the report of an answer over ``max_score_chars``.
+TOO_LONG = "answer_too_long"
 
 
 def error_body(message: str, type_: str, code: str | None = None) -> dict[str, Any]:
@@ -180,11 +192,13 @@ class _Proxy:
         scoring: ScoringQueue,
         timeout: float,
         max_body_bytes: int,
+        max_score_chars: int | None,
     ) -> None:
         upstream, self.auth = _split_credentials(upstream)
         self.guard, self.upstream, self.policy, self.client = guard, upstream.rstrip("/"), policy, client
         self.metrics, self.on_report, self.block_text = metrics, on_report, block_text
         self.background, self.scoring, self.timeout, self.max_body_bytes = background, scoring, timeout, max_body_bytes
+        self.max_score_chars = max_score_chars
         # A policy that can only observe never acts on input verdicts: in background mode its input
         # stage runs in the scoring queue too, so nothing of the guard's work is on the request path.
         self.defer_input = background and policy_name(policy) == "observe"
@@ -273,7 +287,7 @@ class _Proxy:
         args = (body.get("query"), response, body.get("documents"), body.get("messages"))
         token = otel_context.attach(caller_context(request.headers))
         try:
-            report = await run_in_threadpool(self.guard.check, *args)
+            report = await run_in_threadpool(self._check, *args)
         except FaithGuardError as exc:  # InputError and friends: the client's input, said in one line
             return self._fail(Problem(400, str(exc), "invalid_request_error"), request.url.path)
         finally:
@@ -330,7 +344,10 @@ class _Proxy:
                     mark_error(span, status_error)
                     call.fail(status_error)
                     return Response(data, resp.status_code, headers=_forward_headers(resp.headers, response=True))
-                completion = parse_json(data, upstream=True)
+                if len(data) <= _INLINE_PARSE_BYTES:
+                    completion = parse_json(data, upstream=True)
+                else:  # a long answer: milliseconds of parsing and checking, off the event loop
+                    completion = await run_in_threadpool(functools.partial(parse_json, data, upstream=True))
                 if not isinstance(completion, dict):
                     raise Problem(502, "upstream sent a completion that is not an object", "upstream_error")
                 try:
@@ -353,7 +370,7 @@ class _Proxy:
             headers["x-faithguard-score"] = "pending"
             log.info("chat %s -> scoring in background, answered in %.1f ms", model, _ms(started))
             return Response(data, status_code=200, headers=headers)
-        outcome = await run_in_threadpool(call.after, text)
+        outcome = await run_in_threadpool(self._after, call, text)
         self._notify(outcome)
         headers.update(verdict_headers(outcome.report, outcome.action))
         log.info("chat %s -> %s in %.1f ms", model, outcome.action, _ms(started))
@@ -436,12 +453,45 @@ class _Proxy:
         def run() -> None:
             if self.defer_input:
                 call.before()  # an observe policy never blocks: the input stage ran off the path too
-            self._notify(call.after(text))
+            self._notify(self._after(call, text))
 
         def skip() -> None:
             call.after(None)
 
         self.scoring.submit(run, skip)
+
+    def _too_long(self, text: str) -> str | None:
+        """The ``undetermined`` reason for an answer over ``max_score_chars`` (its length, never its text)."""
+        if self.max_score_chars is None or len(text) <= self.max_score_chars:
+            return None
+        return (
+            f"{TOO_LONG}: the answer has {len(text)} characters, over the {self.max_score_chars} "
+            "this proxy scores (max_score_chars)"
+        )
+
+    def _after(self, call: GuardedCall, text: str | None) -> Outcome:
+        """The output stage, or an unscored report for an answer over the size limit."""
+        reason = self._too_long(text) if text is not None else None
+        return call.unscored(reason) if reason is not None else call.after(text)
+
+    def _check(self, query: Any, response: Any, documents: Any, messages: Any) -> Report:
+        """``guard.check``, or an unscored report for an answer over the size limit."""
+        text = response if isinstance(response, str) else None
+        reason = self._too_long(text) if text is not None else None
+        if reason is None:
+            return self.guard.check(query, response, documents, messages)
+        call = GuardedCall(
+            self.guard,
+            self.policy,
+            query=query,
+            documents=documents,
+            messages=messages,
+            operation="output",
+            require=True,
+        )
+        report = call.unscored(reason).report
+        assert isinstance(report, Report)
+        return report
 
     def _notify(self, outcome: Outcome) -> None:
         if isinstance(outcome.report, Report):
@@ -468,6 +518,7 @@ def create_app(
     scoring: str = "auto",
     queue_size: int = 256,
     max_body_bytes: int = MAX_BODY_BYTES,
+    max_score_chars: int | None = MAX_SCORE_CHARS,
     warmup: bool = True,
 ) -> Starlette:
     """The guarding proxy as an ASGI app forwarding to ``upstream`` (e.g. ``http://127.0.0.1:11434/v1``).
@@ -478,13 +529,14 @@ def create_app(
     guard should use) enables ``GET /metrics``. ``timeout`` bounds each upstream exchange
     (504 past it) and, for streams, each wait for the next chunk. ``scoring`` is "auto",
     "inline" or "background" (module docs); ``queue_size`` bounds the background queue.
+    Answers over ``max_score_chars`` characters get an unscored ``undetermined`` report (None: no limit).
     With ``warmup``, the app's startup loads the guard's models before the server accepts
     connections (uvicorn runs the lifespan before it binds).
     """
     if scoring not in _SCORING_MODES:
         raise ValueError(f"scoring must be one of {', '.join(_SCORING_MODES)}, not {scoring!r}")
-    if max_body_bytes < 1 or timeout <= 0:
-        raise ValueError("max_body_bytes must be >= 1 and timeout > 0")
+    if max_body_bytes < 1 or timeout <= 0 or (max_score_chars is not None and max_score_chars < 1):
+        raise ValueError("max_body_bytes and max_score_chars must be >= 1 and timeout > 0")
     chosen = policy or guard.policy
     background = scoring == "background" or (scoring == "auto" and policy_name(chosen) == "observe")
     own = http_client is None
@@ -502,6 +554,7 @@ def create_app(
         scoring=queue,
         timeout=timeout,
         max_body_bytes=max_body_bytes,
+        max_score_chars=max_score_chars,
     )
 
     @contextlib.asynccontextmanager
