@@ -9,12 +9,10 @@ the subject-"be" syntax of a role line) and masked with blanks so character offs
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
 from faithguard.engine.response import pipe_table_spans
@@ -120,9 +118,9 @@ def _labelled_lines(text: str) -> list[ContentSpan]:
 
 @lru_cache(maxsize=1)
 def _role_specs() -> list[dict[str, Any]]:
-    data = resources.files("faithguard.engine").joinpath("data/content_patterns.json").read_text(encoding="utf-8")
-    specs: list[dict[str, Any]] = json.loads(data)["patterns"]
-    return specs
+    from faithguard.specfiles import read_specs
+
+    return list(read_specs("faithguard.engine", "data/content_patterns.json"))
 
 
 @lru_cache(maxsize=1)

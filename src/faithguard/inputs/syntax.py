@@ -8,13 +8,13 @@ out an item the user holds, like a possessive), ``narrative`` (told about, not h
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import Any
+
+from faithguard.specfiles import read_specs
 
 __all__ = ["SyntaxSpec", "anchors", "load_specs", "role_anchors", "role_of"]
 
@@ -36,9 +36,8 @@ class SyntaxSpec:
 @lru_cache(maxsize=1)
 def load_specs() -> tuple[SyntaxSpec, ...]:
     """The specs of ``specs/syntax.json`` (validated: known role, an anchor node, both fixture polarities)."""
-    raw = json.loads(resources.files("faithguard.inputs").joinpath("specs/syntax.json").read_text(encoding="utf-8"))
     out: list[SyntaxSpec] = []
-    for item in raw["specs"]:
+    for item in read_specs("faithguard.inputs", "specs/syntax.json"):
         role = str(item["role"])
         if role not in _ROLES:
             raise ValueError(f"syntax spec {item['name']!r}: unknown role {role!r}")
