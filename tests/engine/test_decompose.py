@@ -208,3 +208,22 @@ def test_requests_are_read(text: str) -> None:
     from faithguard.engine.decompose import undetermined_reason
 
     assert undetermined_reason(text) is None
+
+
+@pytest.mark.parametrize(
+    ("query", "unit", "kept"),
+    [
+        # the unit of a count a verifier checks is form, not a must-address subject
+        ("In no more than 40 words, tell me why the sky looks blue.", "words", None),
+        ("Give me exactly 4 bullet points on saving money.", "bullet points", "on saving money"),
+        # a count the engine reads itself keeps its noun as the subject
+        ("List three rivers in Spain.", None, "rivers"),
+        ("Name two painters from Norway.", None, "painters"),
+    ],
+)
+def test_the_unit_of_a_verified_count_is_not_a_subject(query: str, unit: str | None, kept: str | None) -> None:
+    subjects = [c.text for c in decompose_text(query).constraints if str(c.category) == "subject"]
+    if unit is not None:
+        assert unit not in subjects
+    if kept is not None:
+        assert kept in subjects

@@ -235,8 +235,27 @@ def _analyse(query: str, verifiers: int = 0) -> tuple[tuple[Part, ...], tuple[Ra
         if task is None or (task == "answer" and roles.task not in (None, "answer")):
             task = roles.task
     raws = _merge_specs(query, parts, raws, content)
+    raws = _drop_counted_units(query, raws)
     raws = _language_asks(doc, parts, raws)
     return tuple(parts), tuple(raws), task
+
+
+def _drop_counted_units(query: str, raws: list[RawConstraint]) -> list[RawConstraint]:
+    """A subject that is the unit of a count a verifier checks ("40 *words*", "3 *paragraphs*") is form, not topic.
+
+    The verifier decides the count; keeping the unit as a must-address subject made every answer that
+    does not say "words" an omission. A count the engine reads itself ("three *rivers*") keeps its noun.
+    """
+    ends = [r.start + len(r.text) for r in raws if r.verifier is not None and r.category is Category.QUANTITY]
+    return [
+        r
+        for r in raws
+        if not (
+            r.category is Category.SUBJECT
+            and r.verifier is None
+            and any(end <= r.start and not query[end : r.start].strip() for end in ends)
+        )
+    ]
 
 
 _LANGUAGE = "language:response_language"
