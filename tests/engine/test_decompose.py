@@ -227,3 +227,47 @@ def test_the_unit_of_a_verified_count_is_not_a_subject(query: str, unit: str | N
         assert unit not in subjects
     if kept is not None:
         assert kept in subjects
+
+
+def _by_category(query: str) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for c in decompose_text(query).constraints:
+        out.setdefault(str(c.category), []).append(c.text)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("query", "topic", "unit"),
+    [
+        # an embedded wh-question is the topic, however the parser attaches it (ccomp, relcl of the unit)
+        ("Answer in at least 200 words: what drives ocean currents?", "ocean currents", "words"),
+        ("Explain in 4 bullet points why owls hunt at night.", "owls", "bullet points"),
+        ("Describe, in 60 words or fewer, what a compiler does.", "compiler", "words"),
+        ("Say in one paragraph who wrote the novel Middlemarch.", "Middlemarch", "paragraph"),
+    ],
+)
+def test_an_embedded_question_is_the_topic_not_the_unit(query: str, topic: str, unit: str) -> None:
+    found = _by_category(query)
+    assert any(topic in s for s in found.get("subject", [])), found
+    assert all(unit not in s for s in found.get("subject", [])), found
+    # what is left of a phrase whose object a count holds ("in bullet") is no constraint of its own
+    fragments = [t for texts in found.values() for t in texts if t.split()[0].lower() == "in" and len(t.split()) < 3]
+    assert fragments == [], found
+
+
+@pytest.mark.parametrize(
+    ("query", "subject"),
+    [
+        ("Write 2 sonnets about autumn.", "sonnets"),
+        ("Give me 5 ideas for a rainy weekend.", "ideas"),
+        # negatives: no counted noun, so no subject is invented
+        ("What is 12 times 9?", None),
+    ],
+)
+def test_a_cardinal_parsed_as_its_own_object_still_counts_the_noun(query: str, subject: str | None) -> None:
+    found = _by_category(query)
+    if subject is None:
+        assert "subject" not in found, found
+    else:
+        assert subject in found.get("subject", []), found
+        assert found.get("quantity"), found

@@ -196,3 +196,22 @@ def test_ids_cover_ifeval() -> None:
     assert len(IFEVAL_IDS) == 25
     assert set(IFEVAL_IDS) <= set(VERIFIER_IDS)
     assert any(v.startswith("creative:") for v in VERIFIER_IDS)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "In no more than 40 words, tell me why leaves change colour.",
+        "Using fewer than twenty words, say what a lever does.",
+        "In under 3 lines, name a use for copper.",
+    ],
+)
+def test_a_counted_word_noun_is_a_length_not_a_keyword_list(query: str) -> None:
+    found = _by_id(query)
+    assert "keywords:forbidden_words" not in found and "keywords:existence" not in found
+
+
+def test_keyword_lists_still_read_beside_a_counted_length() -> None:
+    found = _by_id("Do not use the words cheap or easy, and keep it under 50 words.")
+    assert found["keywords:forbidden_words"] == [{"forbidden_words": ["cheap", "easy"]}]
+    assert found["length_constraints:number_words"] == [{"relation": "less than", "num_words": 50}]

@@ -107,6 +107,25 @@ def _find_action(span: Any) -> Any | None:
     return None
 
 
+#: Penn Treebank tags of wh-words (the tagger's, not a word list): they open an embedded question.
+_WH_TAGS = frozenset({"WDT", "WP", "WP$", "WRB"})
+
+
+def _is_wh_clause(tok: Any) -> bool:
+    """A clause opened by a wh-word child ("*why* owls hunt", "*what* a compiler does"), whatever part of
+    speech the tagger gave its head."""
+    return tok.dep_ in _CLAUSE_DEPS and any(c.tag_ in _WH_TAGS and c.i < tok.i for c in tok.children)
+
+
+_CLAUSE_DEPS = frozenset({"relcl", "ccomp", "advcl", "acl", "xcomp"})
+
+
+def _wh_clauses(span: Any, anchor: Any) -> list[Any]:
+    """Embedded questions after ``anchor``, however the parser attached them (a ``ccomp`` of the action, an
+    ``advcl``, or a ``relcl`` of a unit noun as in "in 3 points why ...")."""
+    return [t for t in span if t.i > anchor.i and _is_wh_clause(t)]
+
+
 def _subject_head(span: Any, action: Any | None, root: Any, used: set[int]) -> Any | None:
     def nounish(t: Any) -> bool:
         typed = t.pos_ in ("NOUN", "PROPN") or (
@@ -133,6 +152,15 @@ def _subject_head(span: Any, action: Any | None, root: Any, used: set[int]) -> A
         for prep in anchor.children:
             if prep.dep_ == "prep" and prep.lower_ in ("about", "on", "of", "for", "regarding"):
                 heads += [g for g in prep.children if g.dep_ == "pobj" and nounish(g)]
+    if not heads:
+        # An embedded question is the topic ("Answer in 300 words: what causes inflation?"): its object,
+        # else its subject, before any noun of the action's own modifiers ("in 300 *words*").
+        for clause in _wh_clauses(span, anchor):
+            heads += [c for c in clause.children if c.dep_ in ("dobj", "attr") and nounish(c)]
+            heads += [c for c in clause.children if c.dep_ in ("nsubj", "nsubjpass") and nounish(c)]
+            # a clause head the tagger read as a noun ("why owls | hunt"): its noun modifiers are the topic
+            if clause.pos_ == "NOUN":
+                heads += [c for c in clause.lefts if c.dep_ == "compound" and nounish(c)]
     if not heads:
         heads = [t for t in span if nounish(t) and t.dep_ not in ("compound", "amod", "npadvmod")]
     if not heads:
@@ -184,7 +212,7 @@ def _own(prep: Any) -> list[Any]:
     """The tokens of a preposition phrase without the phrases nested inside it."""
     nested: set[int] = set()
     for t in prep.subtree:
-        if t.i != prep.i and t.dep_ in ("prep", "agent") and t.i not in nested:
+        if t.i != prep.i and (t.dep_ in ("prep", "agent") or _is_wh_clause(t)) and t.i not in nested:
             nested |= {x.i for x in t.subtree}
     return [t for t in prep.subtree if t.i not in nested]
 
@@ -216,8 +244,16 @@ def _verb_phrase(verb: Any, used: set[int]) -> list[Any]:
             continue
         if c.dep_ in ("aux", "auxpass") and c.i < verb.i:
             continue
+        if _claimed(c, used):
+            continue
         toks += [t for t in c.subtree if t.i not in used]
     return toks
+
+
+def _claimed(prep: Any, used: set[int]) -> bool:
+    """A prepositional phrase whose object another constraint already holds ("in *3 points*"): what is left
+    of it is a fragment ("in bullet"), not a constraint of its own."""
+    return prep.dep_ == "prep" and any(g.dep_ == "pobj" and g.i in used for g in prep.children)
 
 
 def _negation_tokens(neg: Any) -> list[Any]:
@@ -298,7 +334,11 @@ def analyse_span(span: Any, subquestion: int = 0) -> SpanRoles:
     head = _subject_head(span, action, root, used)
     if head is not None and head.pos_ == "NUM":
         add(_number_phrase(head), Category.QUANTITY)
-        head = None
+        # the parser sometimes makes the cardinal a sibling object of its noun ("Write 3 | haikus"): the
+        # counted noun, if any, is still the subject
+        head = _subject_head(span, action, root, used)
+        if head is not None and head.pos_ == "NUM":
+            head = None
     if action is not None:
         forms = {c.lemma_.lower() for c in action.children if c.dep_ == "dobj"}
         for form, family in (("list", "list"), ("summary", "summarize"), ("comparison", "compare")):
@@ -377,9 +417,11 @@ def analyse_span(span: Any, subquestion: int = 0) -> SpanRoles:
                     if g.dep_ == "prep" and g.i not in used:
                         add(list(g.subtree), Category.OTHER)
 
-    # 4. the content verb of a plain question ("Who invented the telephone?")
+    # 4. the content verb of a plain question ("Who invented the telephone?"); an embedded question is the
+    # topic, never part of the verb phrase or of a modifier ("Say in one paragraph *who built the pyramids*")
+    topic = {t.i for c in _wh_clauses(span, action if action is not None else root) for t in c.subtree}
     if action is None and root.pos_ == "VERB" and root.lemma_.lower() not in _LIGHT_VERBS and root.i not in used:
-        add(_verb_phrase(root, used | ({head.i} if head is not None else set())), Category.ACTION)
+        add(_verb_phrase(root, used | topic | ({head.i} if head is not None else set())), Category.ACTION)
 
     # 5. remaining numbers on other nouns ("of four stanzas") and modifiers of the action
     if action is not None:
@@ -388,7 +430,9 @@ def analyse_span(span: Any, subquestion: int = 0) -> SpanRoles:
                 continue
             if c.dep_ == "prep" and c.lower_ in ("about", "on", "regarding"):
                 add(list(c.subtree), Category.SUBJECT)
-            elif c.dep_ == "prep" or (c.dep_ in ("advcl", "xcomp") and c.lower_.endswith("ing")):
-                add(list(c.subtree), Category.OTHER)
+            elif (c.dep_ == "prep" and not _claimed(c, used)) or (
+                c.dep_ in ("advcl", "xcomp") and c.lower_.endswith("ing")
+            ):
+                add([t for t in c.subtree if t.i not in topic], Category.OTHER)
     out.sort(key=lambda r: r.start)
     return SpanRoles(out, task, subject_text)

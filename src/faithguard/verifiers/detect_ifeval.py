@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from faithguard.numwords import CARDINALS
 from faithguard.verifiers.detect_counts import CountMatch, find_counts, find_times
 from faithguard.verifiers.langid import LANGUAGE_NAMES
 from faithguard.verifiers.spec import VerifiableSpec, make_spec, quoted_items, sentence_at, sentence_span, split_list
@@ -22,6 +23,8 @@ _NEG = re.compile(
     r"cannot|can't|forbid|forbidden|banned)\b|n't\b"
 )
 _KW_NOUN = r"(?:key\s*words?|words?|terms?|phrases?|items|lines?)"
+# A keyword noun right after a cardinal ("40 words", "forty lines") is a unit of length, never a keyword list.
+_COUNTED = re.compile(r"(?i)(?:\b\d[\d,]*|\b(?:" + "|".join(sorted(CARDINALS, key=len, reverse=True)) + r"))\s*$")
 _STOP_AFTER = re.compile(
     r"(?i)\s(?:in|throughout|from|anywhere|within|at|for|when|while|because|cannot|can't|should|must|are|is|will|"
     r"may|to|anymore|again)\b|[.;!?\n]|\s-\s|$"
@@ -72,13 +75,15 @@ def _items_after(text: str, start: int, sentence_end: int) -> list[str]:
     rest = rest.lstrip(" :")
     m = _STOP_AFTER.search(rest)
     chunk = rest[: m.start()] if m else rest
-    items = []
+    items: list[str] = []
     for item in split_list(chunk):
         words = item.split()
         if not words:
             continue
         word = words[0]
         if word.lower() in _NOT_KEYWORDS or not re.match(r"^[\w'-]+$", word):
+            break
+        if items and len(words) > 2:  # a clause after the list ("cheap or easy, and keep it short")
             break
         items.append(word if len(words) > 2 else item)
     return items
@@ -135,7 +140,7 @@ def detect_keywords(text: str) -> list[VerifiableSpec]:
         ) or re.search(r"(?i)\bphrase", m.group(0)):
             continue
         noun = m.group(0).lower()
-        if "letter" in noun:
+        if "letter" in noun or _COUNTED.search(before):
             continue
         # 'any words before ...' is not a keyword list unless quoted words follow.
         if re.search(r"(?i)\bany\s+" + _KW_NOUN + r"\b\s*$", m.group(0)) and not re.match(r"\s*[:\"“']", raw_after):
