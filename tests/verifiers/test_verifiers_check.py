@@ -163,6 +163,9 @@ CASES: list[tuple[str, dict[str, Any], str, Status]] = [
     ("creative:rhyme_scheme", {"scheme": "AABB"}, "The cat\nthe dog\nthe day\nwent away", V),
     ("creative:rhyme_scheme", {"scheme": "AA"}, "I see it now\nthe things I know", U),
     ("creative:refrain", {}, "Oh the rain\nfalls down\nOh the rain!", S),
+    ("creative:start_phrase", {"start_phrase": "Good question!"}, ' "good question! Tides come from the moon.', S),
+    ("creative:start_phrase", {"start_phrase": "Good question!"}, "Tides come from the moon. Good question!", V),
+    ("creative:start_phrase", {"start_phrase": "Dear team"}, "Dear", V),
     ("creative:refrain", {}, "One line\nanother line", V),
 ]
 

@@ -138,3 +138,14 @@ def _refrain(params: Mapping[str, Any], response: str) -> VerifierOutcome:
         return _ok(n >= min_repeats, f"refrain repeated {n} times", f"refrain appears {n} times, need {min_repeats}")
     best = max((norm.count(x) for x in set(norm) if len(words_of(x)) >= 2), default=0)
     return _ok(best >= min_repeats, f"a line is repeated {best} times", "no line is repeated as a refrain")
+
+
+@CHECKS.add("creative:start_phrase")
+def _start_checker(params: Mapping[str, Any], response: str) -> VerifierOutcome:
+    """The answer opens with the phrase (case-insensitive, after leading space and quotation marks).
+
+    faithguard's own type, the mirror of IFEval's ``startend:end_checker``.
+    """
+    phrase = get_str(params, "start_phrase").strip().lower()
+    ok = bool(phrase) and response.strip().lstrip("\"“'‘").lower().startswith(phrase)
+    return _ok(ok, "starts with the required phrase", f"does not start with {phrase!r}")
