@@ -1,11 +1,14 @@
 """Fresh generalisation probe of the offline checker on phrasings nobody on the team wrote.
 
-Usage: PYTHONPATH=src python benchmarks/probe_fresh.py [--data benchmarks/data/probe_fresh_sm.jsonl] [-v]
+Usage: PYTHONPATH=src python benchmarks/probe_fresh.py [--data benchmarks/data/probe_fresh_sm.jsonl] [--embeddings] [-v]
 
 Each row: ``id``, ``family``, ``query``, ``answer``, ``expect`` ("flag": the answer clearly misses an
 explicit instruction; "pass": it follows every instruction). The set was written by sm on 2026-11-23
-and committed before anything was run on it; it has never been tuned on. Runs with
-FAITHGUARD_SEMANTIC=0 (the offline checker only).
+and committed before anything was run on it; it has since been partly studied (session 3). Runs with
+FAITHGUARD_SEMANTIC=0 (the offline checker only), or with the embedding layer on (``--embeddings``).
+``semantic_fresh5.jsonl`` (off-topic, neighbouring-question and ignored-content-constraint answers beside
+good ones) was written blind by sw on 2026-11-23 17:38 UTC, without reading code or data; it is scored,
+never read (do not run it with ``-v``).
 
 A row is *flagged* when the outcome is ``hallucination`` or any verdict fired, *passed* when the outcome
 is ``ok`` (and no verdict), otherwise *undetermined*. For each verifiable family the probe also reports
@@ -24,7 +27,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-LABEL = "fresh probe written by sm on 2026-11-23 (never tuned on)"
+LABELS = {
+    "probe_fresh_sm.jsonl": "fresh probe written by sm on 2026-11-23 (partly studied since session 3)",
+    "semantic_fresh5.jsonl": "fresh #5 semantic probe written blind by sw on 2026-11-23 17:38 UTC (never read, never tuned on)",
+}
 
 # family -> predicate on a verifier id (IFEval ids; the opening phrase has no single IFEval id)
 FAMILIES: dict[str, Callable[[str], bool]] = {
@@ -65,8 +71,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data", type=Path, default=ROOT / "benchmarks" / "data" / "probe_fresh_sm.jsonl")
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per row")
+    parser.add_argument("--embeddings", action="store_true", help="turn the embedding layer on (needs its model)")
     args = parser.parse_args()
-    os.environ["FAITHGUARD_SEMANTIC"] = "0"
+    os.environ["FAITHGUARD_SEMANTIC"] = "1" if args.embeddings else "0"
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     from faithguard import Guard
 
@@ -74,7 +81,8 @@ def main() -> int:
     guard = Guard()
     tally: dict[str, Counter[str]] = defaultdict(Counter)
     fam: dict[str, Counter[str]] = defaultdict(Counter)
-    print(LABEL)
+    print(LABELS.get(args.data.name, f"{args.data.name}: provenance not recorded"))
+    print(f"configuration: {'offline + embeddings' if args.embeddings else 'offline'}; caches cold (one process, each row once)")
     print(f"data: {args.data.relative_to(ROOT) if args.data.is_relative_to(ROOT) else args.data}  rows: {len(rows)}")
     for row in rows:
         r = guard.check(row["query"], row["answer"])
