@@ -29,7 +29,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 LABELS = {
     "probe_fresh_sm.jsonl": "fresh probe written by sm on 2026-11-23 (partly studied since session 3)",
-    "semantic_fresh5.jsonl": "fresh #5 semantic probe written blind by sw on 2026-11-23 17:38 UTC (never read, never tuned on)",
+    "semantic_fresh5.jsonl": (
+        "fresh #5 semantic probe written blind by sw on 2026-11-23 17:38 UTC (never read, never tuned on)"
+    ),
 }
 
 # family -> predicate on a verifier id (IFEval ids; the opening phrase has no single IFEval id)
@@ -82,7 +84,8 @@ def main() -> int:
     tally: dict[str, Counter[str]] = defaultdict(Counter)
     fam: dict[str, Counter[str]] = defaultdict(Counter)
     print(LABELS.get(args.data.name, f"{args.data.name}: provenance not recorded"))
-    print(f"configuration: {'offline + embeddings' if args.embeddings else 'offline'}; caches cold (one process, each row once)")
+    config = "offline + embeddings" if args.embeddings else "offline"
+    print(f"configuration: {config}; caches cold (one process, each row once)")
     print(f"data: {args.data.relative_to(ROOT) if args.data.is_relative_to(ROOT) else args.data}  rows: {len(rows)}")
     for row in rows:
         r = guard.check(row["query"], row["answer"])
