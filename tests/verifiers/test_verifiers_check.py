@@ -6,6 +6,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from faithguard.errors import ConfigError
 from faithguard.models import Status
@@ -230,3 +232,46 @@ def test_langid_and_rhyme_helpers() -> None:
     assert identify("!!!").language is None
     assert rhymes("night", "light") is True
     assert rhymes("cat", "dog") is False
+
+
+@given(
+    words=st.integers(min_value=0, max_value=60),
+    want=st.integers(min_value=1, max_value=60),
+    relation=st.sampled_from(["less than", "at least"]),
+)
+def test_a_count_outcome_carries_what_it_measured(words: int, want: int, relation: str) -> None:
+    from faithguard.verifiers import RELATION_SYMBOLS
+    from faithguard.verifiers.registry import compare
+
+    outcome = verify("length_constraints:number_words", {"relation": relation, "num_words": want}, "tide " * words)
+    assert outcome.count is not None
+    assert (outcome.count.found, outcome.count.relation, outcome.count.want) == (words, relation, want)
+    assert (outcome.status is S) == compare(words, relation, want)
+    assert relation in RELATION_SYMBOLS
+
+
+@pytest.mark.parametrize(
+    ("verifier", "params", "response"),
+    [
+        ("length_constraints:number_sentences", {"relation": "at least", "num_sentences": 2}, "One. Two. Three."),
+        ("length_constraints:number_paragraphs", {"num_paragraphs": 2}, "One\n***\nTwo"),
+        ("creative:stanzas", {"relation": "exactly", "num_stanzas": 2}, "a\nb\n\nc\nd"),
+        ("creative:lines", {"relation": "at least", "num_lines": 3}, "a\nb"),
+    ],
+)
+def test_every_whole_response_count_reports_its_measure(verifier: str, params: dict[str, Any], response: str) -> None:
+
+    assert verify(verifier, params, response).count is not None
+
+
+def test_checks_that_are_not_counts_carry_no_measure() -> None:
+
+    assert verify("keywords:forbidden_words", {"forbidden_words": ["cheap"]}, "fine").count is None
+    assert verify("creative:start_phrase", {"start_phrase": "Hi"}, "Hi there").count is None
+
+
+def test_the_relation_table_is_the_one_the_checkers_accept() -> None:
+    from faithguard.verifiers import RELATION_SYMBOLS
+    from faithguard.verifiers.registry import _RELATIONS
+
+    assert set(RELATION_SYMBOLS) == set(_RELATIONS)

@@ -3,11 +3,22 @@
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 from typing import Any
 
 from faithguard.models import Status
 
-__all__ = ["available", "detect_specs", "registry_key", "run_verifier"]
+__all__ = ["Checked", "available", "detect_specs", "registry_key", "run_verifier"]
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A verifier's outcome as the engine reads it: status, reason, and for a count what it measured
+    (``found`` units against ``rel`` ``want``, ``rel`` one of '<', '<=', '>=', '==')."""
+
+    status: Status
+    reason: str
+    count: tuple[int, str, int] | None = None
 
 
 def _module() -> Any | None:
@@ -37,10 +48,14 @@ def registry_key() -> int:
     return 0 if mod is None else int(mod.active_registry().serial)
 
 
-def run_verifier(verifier: str, params: dict[str, Any], response: str) -> tuple[Status, str]:
+def run_verifier(verifier: str, params: dict[str, Any], response: str) -> Checked:
     """Run one deterministic verifier; UNKNOWN with a reason when it cannot run."""
     mod = _module()
     if mod is None:
-        return Status.UNKNOWN, "verifier: faithguard.verifiers is not installed"
+        return Checked(Status.UNKNOWN, "verifier: faithguard.verifiers is not installed")
     outcome = mod.verify(verifier, params, response)
-    return Status(str(outcome.status)), f"verifier: {outcome.reason}"
+    measured = outcome.count
+    count = None
+    if measured is not None and measured.relation in mod.RELATION_SYMBOLS:
+        count = (measured.found, mod.RELATION_SYMBOLS[measured.relation], measured.want)
+    return Checked(Status(str(outcome.status)), f"verifier: {outcome.reason}", count)

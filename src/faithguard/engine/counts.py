@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from faithguard.engine import wordnet
+from faithguard.engine.bridge import Checked
 from faithguard.engine.lexicon import number_value
 from faithguard.engine.response import ResponseView, norm
 from faithguard.engine.scope import RequestScope, bound_verdict
@@ -32,26 +33,6 @@ def compare(found: int, want: int, rel: str) -> bool:
     }[rel]
 
 
-#: Whole-response count verifiers (their reason reads "<found> <unit> (need <relation> <n>)").
-_COUNT_VERIFIERS = (
-    "length_constraints:number_words",
-    "length_constraints:number_sentences",
-    "length_constraints:number_paragraphs",
-    "creative:lines",
-    "creative:stanzas",
-    "creative:paragraphs",
-)
-_VERIFIER_COUNT = re.compile(r"^verifier: (\d+) [\w /-]+ \(need ([a-z ]+?) (\d+)\)")
-_RELATIONS = {
-    "less than": "<",
-    "fewer than": "<",
-    "at most": "<=",
-    "no more than": "<=",
-    "at least": ">=",
-    "no less than": ">=",
-    "more than": ">",
-    "exactly": "==",
-}
 #: WordNet roots of measure nouns ("10-minute", "5 miles"): a measured amount, not a count of answer parts.
 _MEASURE_ROOTS = frozenset({"unit_of_measurement.n.01", "time_unit.n.01"})
 
@@ -78,15 +59,16 @@ def bounded(status: Status, found: int, want: int, rel: str, reason: str) -> Ver
     return (Status.SATISFIED if decided else Status.VIOLATED), f"offline: as a bound on the part, {reason}"
 
 
-def scoped_verifier(c: Constraint, status: Status, reason: str, scope: RequestScope | None) -> Verdict3:
-    """A whole-response count verifier's outcome, read as a bound when the count applies to a part."""
-    if c.verifier not in _COUNT_VERIFIERS or status is Status.UNKNOWN or whole(c, scope):
+def scoped_verifier(c: Constraint, checked: Checked, scope: RequestScope | None) -> Verdict3:
+    """A whole-response count verifier's outcome, read as a bound when the count applies to a part.
+
+    Only an outcome that carries its measure (a count verifier's) is re-read; any other stands.
+    """
+    status, reason = checked.status, checked.reason
+    if checked.count is None or status is Status.UNKNOWN or whole(c, scope):
         return status, reason
-    m = _VERIFIER_COUNT.match(reason)
-    rel = _RELATIONS.get(m.group(2)) if m else None
-    if m is None or rel is None:
-        return Status.UNKNOWN, "verifier: the count applies to a part of the answer"
-    return bounded(status, int(m.group(1)), int(m.group(3)), rel, reason)
+    found, rel, want = checked.count
+    return bounded(status, found, want, rel, reason)
 
 
 #: "2 rows", "three tables", "a two-column table": a table unit with a number at most two words before it.

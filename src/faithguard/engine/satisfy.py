@@ -553,8 +553,7 @@ def check_constraint(
     """
     scope = request_scope(query) if query.strip() else None
     if c.verifier:
-        status, reason = bridge.run_verifier(c.verifier, c.params, response)
-        return scoped_verifier(c, status, reason, scope)
+        return scoped_verifier(c, bridge.run_verifier(c.verifier, c.params, response), scope)
     view = view_of(response)
     if view.empty:
         if c.negated:

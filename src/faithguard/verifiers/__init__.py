@@ -17,12 +17,14 @@ from contextvars import ContextVar
 from typing import Any
 
 from faithguard.detector import guard_verifiers
-from faithguard.verifiers.registry import Verifier, VerifierOutcome, VerifierRegistry
+from faithguard.verifiers.registry import RELATION_SYMBOLS, Count, Verifier, VerifierOutcome, VerifierRegistry
 from faithguard.verifiers.spec import VerifiableSpec
 
 __all__ = [
     "IFEVAL_IDS",
+    "RELATION_SYMBOLS",
     "VERIFIER_IDS",
+    "Count",
     "VerifiableSpec",
     "Verifier",
     "VerifierOutcome",

@@ -10,6 +10,7 @@ from typing import Any
 from faithguard.models import Status
 from faithguard.verifiers.registry import (
     CheckerTable,
+    Count,
     ParamError,
     VerifierOutcome,
     compare,
@@ -41,7 +42,8 @@ def _count_check(count: int, params: Mapping[str, Any], key: str, what: str) -> 
     target = get_int(params, key)
     relation = _relation(params)
     msg = f"{count} {what} (need {relation} {target})"
-    return _ok(compare(count, relation, target), msg, msg)
+    status = Status.SATISFIED if compare(count, relation, target) else Status.VIOLATED
+    return VerifierOutcome(status, msg, Count(count, relation, target))
 
 
 @CHECKS.add("creative:lines")

@@ -11,6 +11,7 @@ from faithguard.models import Status
 from faithguard.verifiers.langid import LANGUAGE_NAMES, identify, script_letters
 from faithguard.verifiers.registry import (
     CheckerTable,
+    Count,
     VerifierOutcome,
     compare,
     get_int,
@@ -41,6 +42,13 @@ def _ok(cond: bool, yes: str, no: str) -> VerifierOutcome:
 
 def _rel_text(relation: str, n: int) -> str:
     return f"{relation} {n}"
+
+
+def _counted(count: int, relation: str, target: int, unit: str) -> VerifierOutcome:
+    """A count's outcome with its measure (the engine reads it as a bound when the count is scoped)."""
+    msg = f"{count} {unit} (need {_rel_text(relation, target)})"
+    ok = compare(count, relation, target)
+    return VerifierOutcome(Status.SATISFIED if ok else Status.VIOLATED, msg, Count(count, relation, target))
 
 
 @CHECKS.add("keywords:existence")
@@ -104,9 +112,7 @@ def _response_language(params: Mapping[str, Any], response: str) -> VerifierOutc
 def _number_sentences(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     target = get_int(params, "num_sentences")
     relation = get_relation(params, "relation", _IFEVAL_RELATIONS)
-    count = count_sentences(response)
-    msg = f"{count} sentences (need {_rel_text(relation, target)})"
-    return _ok(compare(count, relation, target), msg, msg)
+    return _counted(count_sentences(response), relation, target, "sentences")
 
 
 @CHECKS.add("length_constraints:number_paragraphs")
@@ -121,16 +127,15 @@ def _number_paragraphs(params: Mapping[str, Any], response: str) -> VerifierOutc
             else:
                 return VerifierOutcome(Status.VIOLATED, "empty paragraph between *** dividers")
     msg = f"{count} paragraphs separated by *** (need exactly {target})"
-    return _ok(count == target, msg, msg)
+    status = Status.SATISFIED if count == target else Status.VIOLATED
+    return VerifierOutcome(status, msg, Count(count, "exactly", target))
 
 
 @CHECKS.add("length_constraints:number_words")
 def _number_words(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     target = get_int(params, "num_words")
     relation = get_relation(params, "relation", _IFEVAL_RELATIONS)
-    count = count_words(response)
-    msg = f"{count} words (need {_rel_text(relation, target)})"
-    return _ok(compare(count, relation, target), msg, msg)
+    return _counted(count_words(response), relation, target, "words")
 
 
 @CHECKS.add("length_constraints:nth_paragraph_first_word")

@@ -17,8 +17,10 @@ from faithguard.models import Status
 from faithguard.verifiers.spec import VerifiableSpec
 
 __all__ = [
+    "RELATION_SYMBOLS",
     "Checker",
     "CheckerTable",
+    "Count",
     "ParamError",
     "SpecFinder",
     "Verifier",
@@ -33,11 +35,24 @@ __all__ = [
 
 
 @dataclass(frozen=True)
+class Count:
+    """What a count verifier measured: ``found`` units, checked against ``relation`` ``want``.
+
+    ``relation`` is one of :data:`RELATION_SYMBOLS` (IFEval's words, plus "at most" and "exactly").
+    """
+
+    found: int
+    relation: str
+    want: int
+
+
+@dataclass(frozen=True)
 class VerifierOutcome:
-    """What a verifier decided about a response: a status and a short reason."""
+    """What a verifier decided about a response: a status, a short reason and, for counts, the measure."""
 
     status: Status
     reason: str
+    count: Count | None = None
 
 
 Checker = Callable[[Mapping[str, Any], str], VerifierOutcome]
@@ -176,7 +191,7 @@ def get_str_list(params: Mapping[str, Any], name: str) -> list[str]:
     return list(value)
 
 
-_RELATIONS = {"less than", "at least", "exactly", "at most"}
+_RELATIONS = frozenset(("less than", "at least", "exactly", "at most"))
 
 
 def get_relation(params: Mapping[str, Any], name: str = "relation", allowed: set[str] | None = None) -> str:
@@ -186,6 +201,10 @@ def get_relation(params: Mapping[str, Any], name: str = "relation", allowed: set
     if not isinstance(value, str) or value not in ok:
         raise ParamError(f"{name} must be one of {sorted(ok)}")
     return value
+
+
+#: The relation words verifiers accept, as comparison symbols (the one table; :func:`compare` reads the same).
+RELATION_SYMBOLS = {"less than": "<", "at least": ">=", "at most": "<=", "exactly": "=="}
 
 
 def compare(count: int, relation: str, target: int) -> bool:
