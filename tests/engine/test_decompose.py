@@ -271,3 +271,35 @@ def test_a_cardinal_parsed_as_its_own_object_still_counts_the_noun(query: str, s
     else:
         assert subject in found.get("subject", []), found
         assert found.get("quantity"), found
+
+
+@pytest.mark.parametrize(
+    ("query", "subject", "location"),
+    [
+        # a place name that is the verb's own argument is what the request is about
+        ("Who built the Brooklyn Bridge?", "Brooklyn Bridge", None),
+        ("Contrast Lisbon and Porto.", "Lisbon and Porto", None),
+        # a place inside a prepositional phrase restricts the subject
+        ("Name three lakes in Finland.", "lakes", "in Finland"),
+        ("Which mountains rise above Chile?", "mountains", "above Chile"),
+    ],
+)
+def test_a_place_argument_is_the_subject_a_place_phrase_a_location(
+    query: str, subject: str, location: str | None
+) -> None:
+    found = _by_category(query)
+    assert subject in found.get("subject", []), found
+    assert found.get("location", []) == ([location] if location else []), found
+
+
+@pytest.mark.parametrize(
+    ("query", "action", "subject"),
+    [
+        ("Summarize Macbeth.", "Summarize", "Macbeth"),
+        ("Describe Lagos.", "Describe", "Lagos"),
+    ],
+)
+def test_a_capitalised_imperative_before_a_name_is_the_action(query: str, action: str, subject: str) -> None:
+    found = _by_category(query)
+    assert found.get("action") == [action], found
+    assert subject in found.get("subject", []), found

@@ -85,6 +85,10 @@ def _is_task_verb(tok: Any, span: Any) -> bool:
         return False
     # "List European capitals": the tagger reads the imperative as an adjective of the object.
     misread = tok.dep_ == "amod" and tok.text[:1].isupper() and tok.head.i > tok.i
+    # "Describe Paris": the capitalised imperative is read as part of the name that follows it.
+    misread = misread or (
+        tok.dep_ == "compound" and tok.text[:1].isupper() and tok.head.i > tok.i and tok.head.pos_ == "PROPN"
+    )
     return misread or tok.dep_ not in ("compound", "amod", "nsubj")
 
 
@@ -217,6 +221,19 @@ def _own(prep: Any) -> list[Any]:
     return [t for t in prep.subtree if t.i not in nested]
 
 
+#: Dependency labels of a verb's own arguments (and of their conjuncts and appositions).
+_ARGUMENT_DEPS = frozenset({"dobj", "nsubj", "nsubjpass", "attr", "oprd"})
+
+
+def _is_argument(tok: Any) -> bool:
+    """Whether a place name is what the request is about ("Who designed *the Eiffel Tower*?", "Compare
+    London and *Paris*") rather than a restriction on it ("rivers *in Spain*", "*Japan*'s economy")."""
+    while tok.dep_ in ("conj", "appos") and tok.head is not tok:
+        tok = tok.head
+    # a noun at the root is the topic of a verbless request ("Lisbon and Porto, compared.")
+    return tok.dep_ in _ARGUMENT_DEPS or (tok.dep_ == "ROOT" and tok.pos_ in ("NOUN", "PROPN"))
+
+
 def _prep_kind(prep: Any) -> Category | None:
     """LOCATION/TIME when a preposition phrase restricts place or time, else None."""
     sub = _own(prep)[1:]
@@ -327,7 +344,7 @@ def analyse_span(span: Any, subquestion: int = 0) -> SpanRoles:
             continue
         if ent.label_ in _TIME_LABELS:
             add(toks, Category.TIME)
-        elif ent.label_ in _PLACE_LABELS:
+        elif ent.label_ in _PLACE_LABELS and not _is_argument(ent.root):
             add(toks, Category.LOCATION)
 
     # 3. the subject with its qualifiers and quantity

@@ -15,6 +15,7 @@ from faithguard.engine.lexicon import (
     words,
 )
 from faithguard.engine.places import contains, demonyms
+from faithguard.engine.relations import of_place, related_names
 from faithguard.engine.response import ResponseView, norm, view_of
 from faithguard.engine.scope import RequestScope, request_scope
 from faithguard.engine.timespan import allowed_interval, mentioned_intervals
@@ -185,6 +186,7 @@ def _terms_check(
         return Status.UNKNOWN, f"offline: the form {terms[0]!r} is judged with the task action"
     if c.category is Category.SUBJECT:
         typed, _ = typed_names(view, terms[-1])
+        typed = related_names(terms[-1], typed, of_place(c, others))
         if typed:
             return Status.SATISFIED, f"offline: WordNet types {', '.join(typed[:3])} as {terms[-1]!r}"
     hits = [(t, _found_as(view, t)) for t in terms]

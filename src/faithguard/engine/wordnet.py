@@ -232,6 +232,13 @@ def _type_synsets(wn: Any, noun: str) -> tuple[Any, ...]:
     return tuple(wn.synsets(base, "n"))
 
 
+def base_noun(noun: str) -> str:
+    """The noun's base form by WordNet's morphology ("rivers" -> "river"); the noun itself when unknown."""
+    wn = _reader()
+    key = _key(noun).lower()
+    return str(wn.morphy(key, "n") or key) if wn is not None else key
+
+
 def _ancestors(synset: Any) -> set[Any]:
     return set(synset.closure(lambda s: s.instance_hypernyms() + s.hypernyms())) | {synset}
 
@@ -328,3 +335,26 @@ def _located_in(wn: Any, name: str, place: str) -> bool | None:
             return True
         located = located or bool(wholes)
     return False if located else None
+
+
+def whole_of(name: str) -> frozenset[str] | None:
+    """The places WordNet says a name is *directly* part of ("Sydney" -> {"new south wales"}).
+
+    For "the capital of Australia" a capital of a part of Australia is no evidence: only a name whose
+    immediate whole is the place is. Empty: WordNet knows the name and places it nowhere. None: WordNet
+    is missing or does not know the name as a proper noun.
+    """
+    wn = _reader()
+    if wn is None:
+        return None
+    return _whole_of(wn, name)
+
+
+@lru_cache(maxsize=16384)
+def _whole_of(wn: Any, name: str) -> frozenset[str] | None:
+    senses = _proper_senses(wn, name)
+    if not senses:
+        return None
+    return frozenset(
+        lemma.name().replace("_", " ").lower() for s in senses for h in s.part_holonyms() for lemma in h.lemmas()
+    )
