@@ -8,11 +8,13 @@ for requests of two or more parts, where later parts are the ones models drop (S
 
 from __future__ import annotations
 
+import calendar
 import re
 from collections.abc import Sequence
 
 from faithguard.engine.response import ResponseView
 from faithguard.models import Constraint, Status, SubQuestion, Tier
+from faithguard.numwords import CARDINALS
 
 __all__ = ["answer_kind", "unanswered_parts"]
 
@@ -28,15 +30,18 @@ _KINDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(_LEAD + r"where\b", re.I), "place"),
     (re.compile(_LEAD + r"(?:who\b|by\s+whom\b)", re.I), "person"),
 )
+#: Number words come from the one number table (:mod:`faithguard.numwords`) plus the multipliers and vague
+#: quantifiers that answer "how many" ("a dozen", "several"); month names from the standard library.
 _NUMBER = re.compile(
-    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
-    r"hundred|thousand|million|billion|dozen|several|few|many)\b",
+    r"\d|\b(?:"
+    + "|".join(sorted(CARDINALS, key=len, reverse=True))
+    + r"|hundred|thousand|million|billion|dozen|several|few|many)\b",
     re.I,
 )
 _DATE = re.compile(
-    r"\b(?:1\d{3}|20\d{2})s?\b|\b\d{1,2}(?:st|nd|rd|th)\s+century\b|\bcentury\b|"
-    r"\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b|"
-    r"\b(?:bc|bce|ad|ce)\b|\b(?:ago|today|yesterday|recently)\b",
+    r"\b(?:1\d{3}|20\d{2})s?\b|\b\d{1,2}(?:st|nd|rd|th)\s+century\b|\bcentury\b|\b(?:"
+    + "|".join(m.lower() for m in calendar.month_name if m)
+    + r")\b|\b(?:bc|bce|ad|ce)\b|\b(?:ago|today|yesterday|recently)\b",
     re.I,
 )
 
