@@ -8,6 +8,7 @@ import pytest
 from golden import context_for, load_golden, matches, missing
 
 from faithguard.detector import CallContext, Decomposer
+from faithguard.engine import wordnet
 from faithguard.engine.decompose import OfflineDecomposer, decompose_text, is_followup
 from faithguard.models import Category, Message, Tier
 from faithguard.scoring import tier_for
@@ -303,3 +304,23 @@ def test_a_capitalised_imperative_before_a_name_is_the_action(query: str, action
     found = _by_category(query)
     assert found.get("action") == [action], found
     assert subject in found.get("subject", []), found
+
+
+@pytest.mark.skipif(not wordnet.available(), reason="Debian wordnet-base (or nltk) not installed")
+@pytest.mark.parametrize(
+    ("query", "time"),
+    [
+        # a noun WordNet files under a period or unit of time makes its phrase a time restriction
+        ("Which games were popular in the Middle Ages?", "in the Middle Ages"),
+        ("What did sailors eat in the seventeenth century?", "in the seventeenth century"),
+        ("Which books shaped you in your adolescence?", "in your adolescence"),
+        # a place-like or ordinary noun does not
+        ("Which birds live in the marsh?", None),
+        ("What tools are kept in the shed?", None),
+        # a rarer time sense does not count ("sentence" as a prison term, "term" as a period)
+        ("Explain tides in three sentences.", None),
+        ("Explain tides in simple terms.", None),
+    ],
+)
+def test_a_time_noun_makes_a_time_restriction(query: str, time: str | None) -> None:
+    assert _by_category(query).get("time", []) == ([time] if time else [])

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from faithguard.engine import wordnet
 from faithguard.engine.lexicon import TASK_VERBS, TEMPORAL_PREPS, VAGUE_ADJECTIVES, number_value, words
 from faithguard.models import Category
 
@@ -19,10 +20,6 @@ _WH = frozenset({"what", "which", "who", "whom", "whose", "when", "where", "why"
 _LIGHT_VERBS = frozenset({"be", "have", "do", "can", "could", "would", "will", "should", "may", "might", "must"})
 _PLACE_LABELS = frozenset({"GPE", "LOC", "FAC"})
 _TIME_LABELS = frozenset({"DATE", "TIME"})
-_TIME_NOUNS = words(
-    "century centuries decade decades year years era age ages period war revolution reign dynasty month week "
-    "renaissance antiquity enlightenment millennium epoch"
-)
 _EXCL_WORDS = frozenset({"except", "excluding", "besides", "without", "exclude"})
 _PRONOUNS = frozenset({"it", "them", "this", "that", "these", "those", "they", "one", "ones", "me", "you", "us"})
 _RELATIONAL = words("impact effect influence effects impacts influences role view views opinion stance")
@@ -209,7 +206,19 @@ def _has_label(tokens: Any, labels: frozenset[str]) -> bool:
 
 
 def _is_timeish(tokens: list[Any]) -> bool:
-    return any(t.ent_type_ in _TIME_LABELS or _YEAR.match(t.text) or t.lemma_.lower() in _TIME_NOUNS for t in tokens)
+    """A time entity, a year, or a noun WordNet files under a period or unit of time ("the 18th *century*")."""
+    return any(
+        t.ent_type_ in _TIME_LABELS
+        or _YEAR.match(t.text)
+        or (t.pos_ in ("NOUN", "PROPN") and any(wordnet.is_time_noun(n) is True for n in _noun_names(t)))
+        for t in tokens
+    )
+
+
+def _noun_names(tok: Any) -> list[str]:
+    """The noun's lemma, and the multiword name it heads with its modifiers ("Middle Ages") when it has them."""
+    mods = [c.text for c in tok.lefts if c.dep_ in ("compound", "amod")]
+    return [tok.lemma_, " ".join([*mods, tok.text])] if mods else [tok.lemma_]
 
 
 def _own(prep: Any) -> list[Any]:

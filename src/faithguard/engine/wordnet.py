@@ -358,3 +358,30 @@ def _whole_of(wn: Any, name: str) -> frozenset[str] | None:
     return frozenset(
         lemma.name().replace("_", " ").lower() for s in senses for h in s.part_holonyms() for lemma in h.lemmas()
     )
+
+
+#: WordNet roots of nouns that name a stretch of time ("century", "reign", "childhood", "the Renaissance").
+_TIME_ROOTS = frozenset({"time_period.n.01", "time_unit.n.01", "historic_period.n.01"})
+#: Senses read per noun: its most frequent only (WordNet orders senses by tagged frequency): a rarer sense
+#: ("sentence" as a prison term, "term" as a period) must not turn "in three sentences" into a time.
+_TIME_SENSES = 1
+
+
+def is_time_noun(noun: str) -> bool | None:
+    """Whether the noun's most frequent sense is a period or unit of time; None without WordNet.
+
+    It waits for WordNet to load (the guard's warmup has loaded it already): the decomposition it feeds
+    is cached, so it must not depend on how far loading had come.
+    """
+    wn = _reader(wait=True)
+    if wn is None:
+        return None
+    return _is_time_noun(wn, noun.lower())
+
+
+@lru_cache(maxsize=8192)
+def _is_time_noun(wn: Any, noun: str) -> bool:
+    for synset in _type_synsets(wn, noun)[:_TIME_SENSES]:
+        if {a.name() for a in _ancestors(synset)} & _TIME_ROOTS:
+            return True
+    return False
