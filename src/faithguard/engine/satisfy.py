@@ -14,6 +14,7 @@ from faithguard.engine.lexicon import (
     number_value,
     words,
 )
+from faithguard.engine.named import COORDINATION, capitalised_names, code_names, excluded_objects
 from faithguard.engine.places import contains, demonyms
 from faithguard.engine.response import ResponseView, norm, view_of
 from faithguard.engine.scope import RequestScope, request_scope
@@ -60,8 +61,6 @@ _CONTRAST = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(m.strip()) for m in CO
 #: "rivers, lakes and seas": an inline enumeration. The look-behind starts a match only at a word's first
 #: letter, so a long run of letters is scanned once (without it every position rescans the run: quadratic).
 _INLINE_LIST = re.compile(r"(?<!\w)\w+, \w+(?: \w+)*,? and \w+")
-#: "Ebro and Tagus", "Ebro, Tagus": a coordinated run of names, read as separate names.
-_COORDINATION = re.compile(r"(?<!\s)\s*(?:,|;|&|\band\b|\bor\b)\s*", re.IGNORECASE)
 _SKIP_ENTITY_WORDS = frozenset({"not", "no", "except", "excluding", "without", "other", "than", "apart", "from"})
 
 
@@ -94,7 +93,7 @@ def name_parts(view: ResponseView, names: Sequence[str] | None = None) -> list[s
     """Distinct names, a coordinated run ("Ebro and Tagus") read as separate names."""
     out: dict[str, None] = {}
     for name in view.named() if names is None else names:
-        for part in _COORDINATION.split(name):
+        for part in COORDINATION.split(name):
             part = part.strip(" ,.;:")
             if part:
                 out.setdefault(part, None)
@@ -156,8 +155,11 @@ def _shares_documents(view: ResponseView, docs: str) -> bool:
     return False
 
 
-def _off_topic(view: ResponseView, all_constraints: Sequence[Constraint], docs: str = "") -> bool:
+def _off_topic(view: ResponseView, all_constraints: Sequence[Constraint], docs: str = "", query: str = "") -> bool:
     """No content word of the request appears in a prose response of some length that names nothing.
+
+    The request's words are its constraints' words and, when it is given, the request text itself: a question
+    pasted after "answer the following question" holds the topic though no constraint was read from it.
 
     Answers to "which X?" questions name an instance ("Tungsten") without repeating X, so a
     response that names anything, lists items, declines or asks back is never called off topic.
@@ -167,6 +169,8 @@ def _off_topic(view: ResponseView, all_constraints: Sequence[Constraint], docs: 
         return False
     if docs and _shares_documents(view, docs):
         return False
+    if query and _shares_documents(view, query):
+        return False  # the request's own words (a question pasted after the instruction) are its topic too
     if _DECLINES_OR_ASKS.search(view.text.strip()):
         return False
     if any(task_family(c) == "write" for c in all_constraints if c.category is Category.ACTION):
@@ -176,7 +180,7 @@ def _off_topic(view: ResponseView, all_constraints: Sequence[Constraint], docs: 
 
 
 def _terms_check(
-    c: Constraint, view: ResponseView, others: Sequence[Constraint], what: str, docs: str = ""
+    c: Constraint, view: ResponseView, others: Sequence[Constraint], what: str, docs: str = "", query: str = ""
 ) -> Verdict3:
     terms = content_terms(c.text)
     if not terms:
@@ -193,7 +197,7 @@ def _terms_check(
         # Evidence, not mention: naming the words of a requirement does not meet it ("from the
         # perspective of a cat" is not met by a story that says "cat"). Typed evidence above decides.
         return Status.UNKNOWN, f"offline: the response mentions {', '.join(shown[:3])}; a mention is not evidence"
-    if c.category in (Category.SUBJECT, Category.LOCATION, Category.TIME) and _off_topic(view, others, docs):
+    if c.category in (Category.SUBJECT, Category.LOCATION, Category.TIME) and _off_topic(view, others, docs, query):
         return Status.VIOLATED, f"offline: the response never mentions {c.text!r} or any other term of the request"
     return Status.UNKNOWN, f"offline: {c.text!r} not found verbatim; may be paraphrased"
 
@@ -335,7 +339,7 @@ def _time_phrase(c: Constraint, query: str) -> str:
 def _time(c: Constraint, view: ResponseView, others: Sequence[Constraint], docs: str = "", query: str = "") -> Verdict3:
     allowed = allowed_interval(_time_phrase(c, query))
     if allowed is None:
-        return _terms_check(c, view, others, "time constraint", docs)
+        return _terms_check(c, view, others, "time constraint", docs, query)
     lo, hi = allowed
     inside: list[str] = []
     outside: list[str] = []
@@ -352,27 +356,28 @@ def _time(c: Constraint, view: ResponseView, others: Sequence[Constraint], docs:
         return Status.VIOLATED, f"offline: dates outside {c.text!r}: {outside[0][:80]!r}"
     if inside and not outside:
         return Status.SATISFIED, f"offline: the dates given fall {c.text!r}"
-    if not inside and not outside and _off_topic(view, others, docs):
+    if not inside and not outside and _off_topic(view, others, docs, query):
         return Status.VIOLATED, "offline: the response gives no date and never mentions the request's terms"
     return Status.UNKNOWN, "offline: no clear dates for the time constraint"
 
 
 def _places(text: str) -> tuple[list[str], bool]:
     """Capitalised names a constraint requires and whether all are required ('and') or any ('or')."""
-    names = re.findall(r"\b[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)*", text)
-    names = [n for n in names if n.lower() not in _STOP and n.lower() not in _SKIP_ENTITY_WORDS]
+    names = [n for n in capitalised_names(text) if n.lower() not in _STOP and n.lower() not in _SKIP_ENTITY_WORDS]
     return names, " or " not in text.lower()
 
 
 def _forms(name: str) -> list[str]:
     low = name.lower()
-    return [low, *demonyms(low)]
+    return [low, *demonyms(low), *code_names(name)]
 
 
-def _location(c: Constraint, view: ResponseView, others: Sequence[Constraint], docs: str = "") -> Verdict3:
+def _location(
+    c: Constraint, view: ResponseView, others: Sequence[Constraint], docs: str = "", query: str = ""
+) -> Verdict3:
     names, need_all = _places(c.text)
     if not names:
-        return _terms_check(c, view, others, "location", docs)
+        return _terms_check(c, view, others, "location", docs, query)
     places = view.named(frozenset({"GPE", "LOC"}))
     located: list[str] = []
     present = [
@@ -395,7 +400,7 @@ def _location(c: Constraint, view: ResponseView, others: Sequence[Constraint], d
         return Status.VIOLATED, f"offline: the response is about {', '.join(places[:3])}, not {c.text!r}"
     if places:
         return Status.UNKNOWN, f"offline: the response names {', '.join(places[:3])}; cannot tell if in {c.text!r}"
-    if _off_topic(view, others, docs):
+    if _off_topic(view, others, docs, query):
         return Status.VIOLATED, "offline: the response never mentions the place or any term of the request"
     return Status.UNKNOWN, f"offline: no place named for {c.text!r}"
 
@@ -424,7 +429,7 @@ def _exclusion(c: Constraint, view: ResponseView) -> Verdict3:
     if not names and entity_kind:
         if _restricted_object(c.text):
             return Status.UNKNOWN, "offline: the exclusion is restricted by a phrase; a mention is not evidence"
-        names = [w for w in content_terms(c.text) if w.lower() not in _SKIP_ENTITY_WORDS]
+        names = excluded_objects(c.text)
     if not names:
         return Status.UNKNOWN, "offline: the exclusion names nothing checkable"
     verbs = [w for w in content_terms(c.text) if w not in names and w.lower() not in _SKIP_ENTITY_WORDS]
@@ -567,10 +572,10 @@ def check_constraint(
     if c.category is Category.TIME:
         return _time(c, view, others, documents, query)
     if c.category is Category.LOCATION:
-        return _location(c, view, others, documents)
+        return _location(c, view, others, documents, query)
     if c.category is Category.ACTION:
         family = task_family(c)
         if family is not None:
             return _task(c, family, view, others, documents)
-        return _terms_check(c, view, others, "action", documents)
-    return _terms_check(c, view, others, str(c.category), documents)
+        return _terms_check(c, view, others, "action", documents, query)
+    return _terms_check(c, view, others, str(c.category), documents, query)
