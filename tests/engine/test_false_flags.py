@@ -12,7 +12,7 @@ from helpers import judge
 
 from faithguard.engine.content import content_spans, instruction_text
 from faithguard.engine.decompose import decompose_text
-from faithguard.engine.named import code_names, excluded_objects
+from faithguard.engine.named import asks_for_one, code_names, excluded_objects
 from faithguard.engine.satisfy import _places, check_constraint
 from faithguard.models import Category, Constraint, Status, Tier
 from faithguard.nlp import parse
@@ -160,3 +160,50 @@ def test_an_exclusion_is_broken_by_its_object() -> None:
     assert check_constraint(c, "The shop sells cups. Opening hours are nine to five.")[0] is Status.VIOLATED
     c = _exclusion("do not mention dogs")
     assert check_constraint(c, "Cats are calm. Dogs are loud.")[0] is Status.VIOLATED
+
+
+# --- a verb of the list family with one singular object asks for one thing ---------------------------------
+
+_PROSE = (
+    "The lighthouse stands on a black rock above the bay. At night its beam sweeps across the water in slow "
+    "circles. Fishermen say the light has never failed in a storm. Its keeper climbs the stairs each evening."
+)
+_BULLETS = "- Sleep at the same hour.\n- Keep the room dark.\n- Avoid coffee after noon."
+
+
+def _action_status(query: str, response: str) -> str:
+    ctx, _ = judge(query, response)
+    return next(str(c.status) for c in ctx.constraints if str(c.category) == "action")
+
+
+def test_prose_does_not_violate_a_request_for_one_thing() -> None:
+    assert _action_status("Provide a description of a lighthouse at night.", _PROSE) == "unknown"
+    _ctx, verdicts = judge("Provide a description of a lighthouse at night.", _PROSE)
+    assert not [v for v in verdicts if v.kind == "omission"]
+
+
+@pytest.mark.parametrize(
+    ("query", "one"),
+    [
+        ("Provide a description of a lighthouse at night.", True),
+        ("Give an example of a renewable resource.", True),
+        ("Provide three tips for sleeping well.", False),
+        ("Provide a list of tips for sleeping well.", False),
+        ("Give a poem and a story.", False),
+    ],
+)
+def test_one_object_is_read_from_the_parse(query: str, one: bool) -> None:
+    verb = Constraint(id="c1", text=query.split()[0], category=Category.ACTION, tier=Tier.MANDATORY)
+    assert asks_for_one(verb, query) is one
+
+
+@pytest.mark.parametrize(
+    ("query", "response", "status"),
+    [
+        ("Provide three tips for sleeping well.", _BULLETS, "satisfied"),
+        ("Provide three tips for sleeping well.", _PROSE, "violated"),
+        ("Provide a list of tips for sleeping well.", _PROSE, "violated"),  # a singular object of plural items
+    ],
+)
+def test_several_objects_are_still_a_list_task(query: str, response: str, status: str) -> None:
+    assert _action_status(query, response) == status

@@ -1,5 +1,5 @@
 """What a constraint names, read from its syntax and from GeoNames: the capitalised names it requires, the places
-a two-capital code stands for, and the objects an exclusion rules out.
+a two-capital code stands for, the objects an exclusion rules out, and whether a request verb asks for one thing.
 
 A capital is not a name when the parse reads its word as a verb or a function word (it starts a sentence or a
 line: "Exclude personal data: Do not ..."); an exclusion rules out the objects of its negated verb, not every
@@ -12,7 +12,9 @@ import re
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["COORDINATION", "capitalised_names", "code_names", "excluded_objects"]
+from faithguard.models import Constraint
+
+__all__ = ["COORDINATION", "asks_for_one", "capitalised_names", "code_names", "excluded_objects"]
 
 #: "Ebro and Tagus", "Ebro, Tagus": a coordinated run of names, read as separate names.
 COORDINATION = re.compile(r"(?<!\s)\s*(?:,|;|&|\band\b|\bor\b)\s*", re.IGNORECASE)
@@ -94,3 +96,28 @@ def excluded_objects(text: str) -> list[str]:
             if t.pos_ in ("NOUN", "PROPN"):
                 out.update(dict.fromkeys(_noun_phrases(t)))
     return list(out)
+
+
+def asks_for_one(c: Constraint, query: str) -> bool:
+    """Whether the request verb of ``c`` ("provide", "give") takes one singular object ("provide a description").
+
+    Read from the parse of the request: the verb's only direct object is singular by spaCy's morphology, with no
+    conjunct and no plural complement ("a list of tips" asks for several). Unsure (the verb occurs twice, no
+    object) is False.
+    """
+    head = c.text.split()[0].lower() if c.text.split() else ""
+    if not head or not query.strip():
+        return False
+    from faithguard.nlp import parse
+
+    verbs = [t for t in parse(query[:20000]) if t.lower_ == head and t.pos_ == "VERB"]
+    objects = [ch for ch in verbs[0].children if ch.dep_ == "dobj"] if len(verbs) == 1 else []
+    if len(objects) != 1 or "Sing" not in objects[0].morph.get("Number") or objects[0].conjuncts:
+        return False
+    plural_part = any(
+        p.dep_ == "pobj" and "Plur" in p.morph.get("Number")
+        for prep in objects[0].children
+        if prep.dep_ == "prep"
+        for p in prep.children
+    )
+    return not plural_part

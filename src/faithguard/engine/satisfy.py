@@ -14,7 +14,7 @@ from faithguard.engine.lexicon import (
     number_value,
     words,
 )
-from faithguard.engine.named import COORDINATION, capitalised_names, code_names, excluded_objects
+from faithguard.engine.named import COORDINATION, asks_for_one, capitalised_names, code_names, excluded_objects
 from faithguard.engine.places import contains, demonyms
 from faithguard.engine.response import ResponseView, norm, view_of
 from faithguard.engine.scope import RequestScope, request_scope
@@ -22,7 +22,14 @@ from faithguard.engine.timespan import allowed_interval, mentioned_intervals
 from faithguard.engine.wordforms import stem
 from faithguard.models import Category, Constraint, Status
 
-__all__ = ["Verdict3", "check_constraint", "content_terms", "software_form", "task_family", "write_form"]
+__all__ = [
+    "Verdict3",
+    "check_constraint",
+    "content_terms",
+    "software_form",
+    "task_family",
+    "write_form",
+]
 
 Verdict3 = tuple[Status, str]
 
@@ -495,7 +502,9 @@ def _compared_items(c: Constraint, others: Sequence[Constraint]) -> list[str]:
     return []
 
 
-def _task(c: Constraint, family: str, view: ResponseView, others: Sequence[Constraint], docs: str) -> Verdict3:
+def _task(
+    c: Constraint, family: str, view: ResponseView, others: Sequence[Constraint], docs: str, query: str = ""
+) -> Verdict3:
     if family == "write":
         family = write_form(c, others) or "write"
     long_prose = len(view.sentences) >= 3 and len(view.items) < 2
@@ -508,6 +517,10 @@ def _task(c: Constraint, family: str, view: ResponseView, others: Sequence[Const
         typed = typed_names(view, noun)[0] if noun else []
         if len(typed) >= 2:
             return Status.SATISFIED, f"offline: the response names {len(typed)} {noun!r} (typed by WordNet)"
+        if asks_for_one(c, query):
+            # "provide a description": one thing asked, so running prose is no shortfall (items found above
+            # stay evidence of a performed task until the verdict layer reads the object too)
+            return Status.UNKNOWN, f"offline: {c.text!r} asks for one thing; prose is no evidence against it"
         if long_prose and not view.has_code and len(view.named()) <= 1 and view.names_reliable:
             return Status.VIOLATED, "offline: asked to list, the response is running prose without items"
     elif family == "compare":
@@ -576,6 +589,6 @@ def check_constraint(
     if c.category is Category.ACTION:
         family = task_family(c)
         if family is not None:
-            return _task(c, family, view, others, documents)
+            return _task(c, family, view, others, documents, query)
         return _terms_check(c, view, others, "action", documents, query)
     return _terms_check(c, view, others, str(c.category), documents, query)
