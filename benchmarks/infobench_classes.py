@@ -9,7 +9,10 @@ constraints as ``eval_infobench`` does (content-word Jaccard >= 0.3), and a requ
 (> 1) that no constraint shares words with maps to the one quantity constraint asking for that number;
 a class's agreement counts only mapped constraints the guard decided. The holdout part is never read here.
 
-Run: ``PYTHONPATH=src python benchmarks/infobench_classes.py [--data ../shared/data]``.
+With ``--flags`` it lists instead the passing answers (every requirement YES) the guard flags, grouped by
+the mechanism of the verdict (kind, detector, and the category and decider of the constraints it names).
+
+Run: ``PYTHONPATH=src python benchmarks/infobench_classes.py [--data ../shared/data] [--flags]``.
 """
 
 from __future__ import annotations
@@ -23,12 +26,12 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _judged import make_guard
+from _judged import OUTPUT_STAGE_KINDS, make_guard
 from _split import KEYS, split_rows
 from eval_infobench import _map_requirements
 
 from faithguard.engine.lexicon import number_value
-from faithguard.models import Category, Report, Status
+from faithguard.models import Category, Report, Severity, Status, Verdict
 
 _NUM = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|fifty|hundred)"
 #: (class, question pattern), first match wins; measurement only.
@@ -102,14 +105,63 @@ def _map_by_number(questions: list[str], report: Report) -> list[tuple[int, Any]
     return out
 
 
+def mechanism(verdict: Verdict, report: Report) -> str:
+    """The mechanism of one output-stage verdict: its kind, the detector, and for a constraint verdict the
+    category and decider of the constraints it names (so 'omission/offline location' and 'omission/verifier
+    quantity' are told apart)."""
+    named = [c for c in report.constraints if c.id in set(verdict.constraint_ids)]
+    parts = sorted({f"{c.decided_by or '?'} {c.category}" for c in named})
+    return f"{verdict.kind}/{verdict.detector}" + (f" [{', '.join(parts)}]" if parts else "")
+
+
+def list_false_flags(study: list[dict[str, Any]]) -> None:
+    """Passing answers (every GPT-4 requirement YES) that the guard flags, grouped by mechanism, both input modes.
+
+    Study rows only: each flag is printed with its verdict and the constraints it names (status reason).
+    """
+    guard = make_guard({"judge": None, "exclude": ["semantic"]})
+    for mode in ("documents", "inline"):
+        by_class: dict[str, list[str]] = defaultdict(list)
+        passing = 0
+        for row in study:
+            if not all(v is True for v in row["eval"]):
+                continue
+            passing += 1
+            query, docs = row["instruction"], ([row["input"]] if row["input"] else None)
+            if mode == "inline" and row["input"]:
+                query, docs = query + "\n\n" + row["input"], None
+            report = guard.check(query, row["output"], documents=docs)
+            for v in report.verdicts:
+                if v.kind not in OUTPUT_STAGE_KINDS or Severity(v.severity).rank < Severity.WARNING.rank:
+                    continue
+                lines = [f"  {row['id']}: {v.severity} {v.explanation[:200]}"]
+                for c in report.constraints:
+                    if c.id in v.constraint_ids:
+                        lines.append(f"      {c.text[:80]!r} ({c.category}, {c.status}): {c.reason}")
+                by_class[mechanism(v, report)].append("\n".join(lines))
+        flagged_ids = {x.split(":")[0].strip() for xs in by_class.values() for x in xs}
+        print(
+            f"infobench split=study (read) config=offline input={mode} caches=cold-per-query: "
+            f"{len(flagged_ids)}/{passing} passing answers flagged"
+        )
+        for name, items in sorted(by_class.items(), key=lambda kv: -len(kv[1])):
+            print(f"{name}: {len(items)}")
+            print("\n".join(items))
+    guard.close()
+
+
 def main() -> None:
-    """Print the class table for the study part, documents mode."""
+    """Print the class table for the study part, documents mode (``--flags``: the false-flag listing)."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[1].parent / "shared" / "data")
+    ap.add_argument("--flags", action="store_true", help="list the passing answers the guard flags, by mechanism")
     args = ap.parse_args()
     path = args.data / "infobench-dev" / "infobench_gpt4_dev.jsonl"
     rows = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
     study = split_rows("infobench", rows, KEYS["infobench"])["study"]
+    if args.flags:
+        list_false_flags(study)
+        return
     guard = make_guard({"judge": None, "exclude": ["semantic"]})
     stats: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0, 0])  # n, no, mapped, decided, agree, wrong-fail
     for row in study:

@@ -116,6 +116,54 @@ def _labelled_lines(text: str) -> list[ContentSpan]:
     ]
 
 
+def _gives_orders(text: str) -> bool:
+    """Whether a line states a requirement by its syntax (its own parse): a modal verb ("must be short") or an
+    imperative main verb ("mention three flowers"). A pasted sentence states facts ("A storm hits the coast.")."""
+    from faithguard.nlp import parse
+
+    for tok in parse(text[:1000]):
+        if tok.tag_ == "MD":
+            return True
+        if tok.dep_ == "ROOT" and tok.tag_ == "VB" and not any(c.dep_ in ("nsubj", "nsubjpass") for c in tok.children):
+            return True
+    return False
+
+
+def _definite_referents(doc: Any, before: int) -> set[str]:
+    """Lemmas of nouns the text names as a known thing before offset ``before``: a noun whose determiner spaCy's
+    morphology marks definite or demonstrative ("the guide", "this sentence")."""
+    out: set[str] = set()
+    for tok in doc:
+        if tok.idx >= before or tok.pos_ != "NOUN":
+            continue
+        for det in tok.children:
+            if det.dep_ == "det" and ("Def" in det.morph.get("Definite") or "Dem" in det.morph.get("PronType")):
+                out.add(tok.lemma_.lower())
+    return out
+
+
+def _referenced_labels(text: str, doc: Any) -> list[ContentSpan]:
+    """'Label: text' lines (a label used once) whose label the request names before them as a definite thing.
+
+    "Translate the sentence into French.\nSentence: The cat sleeps." points to its material by the label; a
+    line that states a requirement (a modal, an imperative: "Title: must be short") is the request itself.
+    """
+    lines = [m for m in _LABEL_LINE.finditer(text) if m.group(2)]
+    if not lines:
+        return []
+    referents = _definite_referents(doc, lines[0].start())
+    if not referents:
+        return []
+    out: list[ContentSpan] = []
+    for m in lines:
+        head = doc.char_span(m.start(1), m.end(1), alignment_mode="expand")
+        if head is None or not len(head) or head[-1].lemma_.lower() not in referents:
+            continue
+        if not _gives_orders(m.group(2)):
+            out.append(ContentSpan(m.start(), m.end(), "labelled"))
+    return out
+
+
 @lru_cache(maxsize=1)
 def _role_specs() -> list[dict[str, Any]]:
     from faithguard.specfiles import read_specs
@@ -161,6 +209,7 @@ def content_spans(text: str, doc: Any | None = None) -> list[ContentSpan]:
         spans += [ContentSpan(a, b, "table") for a, b, _, _ in pipe_table_spans(text)]
     if doc is not None:
         spans += [ContentSpan(a, b, "role") for a, b, _ in role_sentences(doc)]
+        spans += _referenced_labels(text, doc)
     spans.sort(key=lambda s: (s.start, -s.end))
     merged: list[ContentSpan] = []
     for s in spans:

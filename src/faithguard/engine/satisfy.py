@@ -14,6 +14,7 @@ from faithguard.engine.lexicon import (
     number_value,
     words,
 )
+from faithguard.engine.named import COORDINATION, asks_for_one, capitalised_names, code_names, excluded_objects
 from faithguard.engine.places import contains, demonyms
 from faithguard.engine.relations import of_place, related_names
 from faithguard.engine.response import ResponseView, norm, view_of
@@ -22,7 +23,14 @@ from faithguard.engine.timespan import allowed_interval, mentioned_intervals
 from faithguard.engine.wordforms import stem
 from faithguard.models import Category, Constraint, Status
 
-__all__ = ["Verdict3", "check_constraint", "content_terms", "software_form", "task_family", "write_form"]
+__all__ = [
+    "Verdict3",
+    "check_constraint",
+    "content_terms",
+    "software_form",
+    "task_family",
+    "write_form",
+]
 
 Verdict3 = tuple[Status, str]
 
@@ -61,8 +69,6 @@ _CONTRAST = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(m.strip()) for m in CO
 #: "rivers, lakes and seas": an inline enumeration. The look-behind starts a match only at a word's first
 #: letter, so a long run of letters is scanned once (without it every position rescans the run: quadratic).
 _INLINE_LIST = re.compile(r"(?<!\w)\w+, \w+(?: \w+)*,? and \w+")
-#: "Ebro and Tagus", "Ebro, Tagus": a coordinated run of names, read as separate names.
-_COORDINATION = re.compile(r"(?<!\s)\s*(?:,|;|&|\band\b|\bor\b)\s*", re.IGNORECASE)
 _SKIP_ENTITY_WORDS = frozenset({"not", "no", "except", "excluding", "without", "other", "than", "apart", "from"})
 
 
@@ -95,7 +101,7 @@ def name_parts(view: ResponseView, names: Sequence[str] | None = None) -> list[s
     """Distinct names, a coordinated run ("Ebro and Tagus") read as separate names."""
     out: dict[str, None] = {}
     for name in view.named() if names is None else names:
-        for part in _COORDINATION.split(name):
+        for part in COORDINATION.split(name):
             part = part.strip(" ,.;:")
             if part:
                 out.setdefault(part, None)
@@ -157,8 +163,11 @@ def _shares_documents(view: ResponseView, docs: str) -> bool:
     return False
 
 
-def _off_topic(view: ResponseView, all_constraints: Sequence[Constraint], docs: str = "") -> bool:
+def _off_topic(view: ResponseView, all_constraints: Sequence[Constraint], docs: str = "", query: str = "") -> bool:
     """No content word of the request appears in a prose response of some length that names nothing.
+
+    The request's words are its constraints' words and, when it is given, the request text itself: a question
+    pasted after "answer the following question" holds the topic though no constraint was read from it.
 
     Answers to "which X?" questions name an instance ("Tungsten") without repeating X, so a
     response that names anything, lists items, declines or asks back is never called off topic.
@@ -168,6 +177,8 @@ def _off_topic(view: ResponseView, all_constraints: Sequence[Constraint], docs: 
         return False
     if docs and _shares_documents(view, docs):
         return False
+    if query and _shares_documents(view, query):
+        return False  # the request's own words (a question pasted after the instruction) are its topic too
     if _DECLINES_OR_ASKS.search(view.text.strip()):
         return False
     if any(task_family(c) == "write" for c in all_constraints if c.category is Category.ACTION):
@@ -177,7 +188,7 @@ def _off_topic(view: ResponseView, all_constraints: Sequence[Constraint], docs: 
 
 
 def _terms_check(
-    c: Constraint, view: ResponseView, others: Sequence[Constraint], what: str, docs: str = ""
+    c: Constraint, view: ResponseView, others: Sequence[Constraint], what: str, docs: str = "", query: str = ""
 ) -> Verdict3:
     terms = content_terms(c.text)
     if not terms:
@@ -195,7 +206,7 @@ def _terms_check(
         # Evidence, not mention: naming the words of a requirement does not meet it ("from the
         # perspective of a cat" is not met by a story that says "cat"). Typed evidence above decides.
         return Status.UNKNOWN, f"offline: the response mentions {', '.join(shown[:3])}; a mention is not evidence"
-    if c.category in (Category.SUBJECT, Category.LOCATION, Category.TIME) and _off_topic(view, others, docs):
+    if c.category in (Category.SUBJECT, Category.LOCATION, Category.TIME) and _off_topic(view, others, docs, query):
         return Status.VIOLATED, f"offline: the response never mentions {c.text!r} or any other term of the request"
     return Status.UNKNOWN, f"offline: {c.text!r} not found verbatim; may be paraphrased"
 
@@ -337,7 +348,7 @@ def _time_phrase(c: Constraint, query: str) -> str:
 def _time(c: Constraint, view: ResponseView, others: Sequence[Constraint], docs: str = "", query: str = "") -> Verdict3:
     allowed = allowed_interval(_time_phrase(c, query))
     if allowed is None:
-        return _terms_check(c, view, others, "time constraint", docs)
+        return _terms_check(c, view, others, "time constraint", docs, query)
     lo, hi = allowed
     inside: list[str] = []
     outside: list[str] = []
@@ -354,27 +365,28 @@ def _time(c: Constraint, view: ResponseView, others: Sequence[Constraint], docs:
         return Status.VIOLATED, f"offline: dates outside {c.text!r}: {outside[0][:80]!r}"
     if inside and not outside:
         return Status.SATISFIED, f"offline: the dates given fall {c.text!r}"
-    if not inside and not outside and _off_topic(view, others, docs):
+    if not inside and not outside and _off_topic(view, others, docs, query):
         return Status.VIOLATED, "offline: the response gives no date and never mentions the request's terms"
     return Status.UNKNOWN, "offline: no clear dates for the time constraint"
 
 
 def _places(text: str) -> tuple[list[str], bool]:
     """Capitalised names a constraint requires and whether all are required ('and') or any ('or')."""
-    names = re.findall(r"\b[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)*", text)
-    names = [n for n in names if n.lower() not in _STOP and n.lower() not in _SKIP_ENTITY_WORDS]
+    names = [n for n in capitalised_names(text) if n.lower() not in _STOP and n.lower() not in _SKIP_ENTITY_WORDS]
     return names, " or " not in text.lower()
 
 
 def _forms(name: str) -> list[str]:
     low = name.lower()
-    return [low, *demonyms(low)]
+    return [low, *demonyms(low), *code_names(name)]
 
 
-def _location(c: Constraint, view: ResponseView, others: Sequence[Constraint], docs: str = "") -> Verdict3:
+def _location(
+    c: Constraint, view: ResponseView, others: Sequence[Constraint], docs: str = "", query: str = ""
+) -> Verdict3:
     names, need_all = _places(c.text)
     if not names:
-        return _terms_check(c, view, others, "location", docs)
+        return _terms_check(c, view, others, "location", docs, query)
     places = view.named(frozenset({"GPE", "LOC"}))
     located: list[str] = []
     present = [
@@ -397,7 +409,7 @@ def _location(c: Constraint, view: ResponseView, others: Sequence[Constraint], d
         return Status.VIOLATED, f"offline: the response is about {', '.join(places[:3])}, not {c.text!r}"
     if places:
         return Status.UNKNOWN, f"offline: the response names {', '.join(places[:3])}; cannot tell if in {c.text!r}"
-    if _off_topic(view, others, docs):
+    if _off_topic(view, others, docs, query):
         return Status.VIOLATED, "offline: the response never mentions the place or any term of the request"
     return Status.UNKNOWN, f"offline: no place named for {c.text!r}"
 
@@ -426,7 +438,7 @@ def _exclusion(c: Constraint, view: ResponseView) -> Verdict3:
     if not names and entity_kind:
         if _restricted_object(c.text):
             return Status.UNKNOWN, "offline: the exclusion is restricted by a phrase; a mention is not evidence"
-        names = [w for w in content_terms(c.text) if w.lower() not in _SKIP_ENTITY_WORDS]
+        names = excluded_objects(c.text)
     if not names:
         return Status.UNKNOWN, "offline: the exclusion names nothing checkable"
     verbs = [w for w in content_terms(c.text) if w not in names and w.lower() not in _SKIP_ENTITY_WORDS]
@@ -492,7 +504,9 @@ def _compared_items(c: Constraint, others: Sequence[Constraint]) -> list[str]:
     return []
 
 
-def _task(c: Constraint, family: str, view: ResponseView, others: Sequence[Constraint], docs: str) -> Verdict3:
+def _task(
+    c: Constraint, family: str, view: ResponseView, others: Sequence[Constraint], docs: str, query: str = ""
+) -> Verdict3:
     if family == "write":
         family = write_form(c, others) or "write"
     long_prose = len(view.sentences) >= 3 and len(view.items) < 2
@@ -505,6 +519,10 @@ def _task(c: Constraint, family: str, view: ResponseView, others: Sequence[Const
         typed = typed_names(view, noun)[0] if noun else []
         if len(typed) >= 2:
             return Status.SATISFIED, f"offline: the response names {len(typed)} {noun!r} (typed by WordNet)"
+        if asks_for_one(c, query):
+            # "provide a description": one thing asked, so running prose is no shortfall (items found above
+            # stay evidence of a performed task until the verdict layer reads the object too)
+            return Status.UNKNOWN, f"offline: {c.text!r} asks for one thing; prose is no evidence against it"
         if long_prose and not view.has_code and len(view.named()) <= 1 and view.names_reliable:
             return Status.VIOLATED, "offline: asked to list, the response is running prose without items"
     elif family == "compare":
@@ -568,10 +586,10 @@ def check_constraint(
     if c.category is Category.TIME:
         return _time(c, view, others, documents, query)
     if c.category is Category.LOCATION:
-        return _location(c, view, others, documents)
+        return _location(c, view, others, documents, query)
     if c.category is Category.ACTION:
         family = task_family(c)
         if family is not None:
-            return _task(c, family, view, others, documents)
-        return _terms_check(c, view, others, "action", documents)
-    return _terms_check(c, view, others, str(c.category), documents)
+            return _task(c, family, view, others, documents, query)
+        return _terms_check(c, view, others, "action", documents, query)
+    return _terms_check(c, view, others, str(c.category), documents, query)
