@@ -164,3 +164,29 @@ def test_wrong_form_and_evaluating_instead_of_summarising_are_misinterpretations
         documents=[article],
     )
     assert "misinterpretation" not in [v.kind for v in fine.verdicts]
+
+
+def test_a_list_family_verb_with_one_singular_object_is_no_list_request() -> None:
+    prose = (
+        "Dough rises because yeast eats sugar. The yeast breathes out carbon dioxide. The gas is trapped by "
+        "gluten. Heat then sets the bubbles."
+    )
+    for query in ("Give an explanation of why bread dough rises.", "Provide a description of how dough rises."):
+        _, verdicts = judge(query, prose)
+        assert not [v for v in verdicts if v.kind == "misinterpretation"], query
+    # several things asked: prose is still a mismatch
+    _, verdicts = judge("Give three reasons why bread dough rises.", prose)
+    assert [v for v in verdicts if v.kind == "misinterpretation"]
+
+
+def test_questions_the_request_asked_for_are_the_deliverable() -> None:
+    quiz = "1. What gas do plants absorb?\nCarbon dioxide.\n2. Where does photosynthesis happen?\nIn the leaves."
+    for query in ("Write a short quiz about photosynthesis.", "Draft two interview questions about plants."):
+        _, verdicts = judge(query, quiz)
+        assert not [v for v in verdicts if "question" in (v.explanation or "").lower()], query
+    # a request that asks questions rather than for them: an invented one is still extra
+    _, verdicts = judge(
+        "1. What is the capital of Peru?",
+        "1. What is the capital of Peru?\nLima.\n2. What is the capital of Chile?\nSantiago.",
+    )
+    assert [v for v in verdicts if v.kind == "misinterpretation"]

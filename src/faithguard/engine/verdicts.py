@@ -6,8 +6,10 @@ import re
 from typing import Literal
 
 from faithguard.detector import CallContext
+from faithguard.engine import wordnet
 from faithguard.engine.content import language_of
 from faithguard.engine.decompose import parse_query, undetermined_reason
+from faithguard.engine.named import asks_for_one
 from faithguard.engine.parts import unanswered_parts
 from faithguard.engine.response import ResponseView, view_of
 from faithguard.engine.satisfy import check_constraint, content_terms, software_form, task_family, write_form
@@ -31,7 +33,6 @@ class ConstraintsDetector:
 
     def warmup(self) -> None:
         """Load WordNet (typing) and the language identifier now, outside any check's time budget."""
-        from faithguard.engine import wordnet
         from faithguard.engine.content import load_language_id
 
         wordnet.available()
@@ -126,7 +127,13 @@ def _mismatch(family: str | None, view: ResponseView) -> str | None:
 
 
 def _extra_questions(ctx: CallContext, view: ResponseView) -> list[str]:
-    """Numbered questions the response answers that no part of the query asked."""
+    """Numbered questions the response answers that no part of the query asked.
+
+    None when the request asks for questions (a quiz, interview questions, an FAQ): they are the deliverable.
+    """
+    wanted = (t for c in ctx.constraints if not c.negated for t in content_terms(c.text))
+    if any(wordnet.names_questions(t) for t in wanted):
+        return []
     asked = [set(w.lower() for w in content_terms(sq.text)) for sq in ctx.decomposition.subquestions]
     if not asked:
         asked = [set(w.lower() for w in content_terms(ctx.query))]
@@ -222,6 +229,8 @@ class MisinterpretationDetector:
                 family = write_form(task, ctx.constraints)
                 if family == "code" and not software_form(task, ctx.constraints):
                     family = None  # "script", "class": no software sense in WordNet, so no code is asked
+            if family == "list" and asks_for_one(task, ctx.query):
+                family = None  # "provide a description": one thing is asked, so prose is no mismatch
             other = _mismatch(family, view)
             if other is not None:
                 verdicts.append(

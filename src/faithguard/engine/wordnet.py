@@ -385,3 +385,17 @@ def _is_time_noun(wn: Any, noun: str) -> bool:
         if {a.name() for a in _ancestors(synset)} & _TIME_ROOTS:
             return True
     return False
+
+
+#: WordNet roots of nouns whose thing is made of questions: a question or interview (questioning.n.01), a
+#: riddle or puzzle (question.n.02), a quiz or exam (examination.n.02), a questionnaire, an FAQ.
+_QUESTION_ROOTS = frozenset({"questioning.n.01", "question.n.02", "examination.n.02", "questionnaire.n.01", "faq.n.01"})
+
+
+def names_questions(noun: str) -> bool | None:
+    """Whether the noun's most frequent sense is made of questions ("quiz", "interview questions", "FAQ")."""
+    wn = _reader()
+    if wn is None:
+        return None
+    senses = _type_synsets(wn, noun.lower())[:1]
+    return any({a.name() for a in _ancestors(s)} & _QUESTION_ROOTS for s in senses)
