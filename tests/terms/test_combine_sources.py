@@ -165,3 +165,15 @@ def test_known_name_plus_ordinary_head_is_a_description(tmp_path: Path) -> None:
     assert coined.findings["unknown_terms"] == ["information cascade flux"]  # "flux" is not
     unknown_modifier = det.run(CallContext(query="What is the Quorvel handball technique?"))
     assert unknown_modifier.findings["unknown_terms"]
+
+
+def test_a_name_recombined_from_the_inputs_words_is_not_introduced() -> None:
+    det = FabricatedTermsDetector(sources=[ContextSource(), LexiconSource()])
+    doc = "The Zentrova Smart Kettle K9 boils water in two minutes."
+    reordered = "The Kettle K9 Zentrova boils water quickly, as the product sheet says."
+    res = det.run(CallContext(query="Write a short ad for the product.", documents=[doc], response=reordered))
+    assert res.verdicts == []
+    # one new word in the name is enough to check it
+    coined = "The Zentrova Vaporix Kettle boils water quickly."
+    res = det.run(CallContext(query="Write a short ad for the product.", documents=[doc], response=coined))
+    assert [v.term for v in res.verdicts] == ["Zentrova Vaporix Kettle"]

@@ -216,6 +216,7 @@ class FabricatedTermsDetector:
         """Names the response introduces (not in the request or its material) that no source backs."""
         response = ctx.response or ""
         seen = " ".join([ctx.query or "", ctx.sources_text or "", *asked]).lower()
+        seen_words = set(_WORD.findall(seen))
         out: list[TermFinding] = []
         sources = self._answer_sources(ctx)
         unknown: list[TermFinding] = []
@@ -236,6 +237,8 @@ class FabricatedTermsDetector:
             # Title-Cased names only: quotes in an answer hold examples, code and titles of its own work.
             if cand.source != "title_case" or cand.text.lower() in seen:
                 continue
+            if set(_WORD.findall(cand.text.lower())) <= seen_words:
+                continue  # the input's own words recombined ("Hub X200" from "X200 Smart Hub"): not a new name
             if layout_label(response, cand.start, cand.end):  # a heading or label, not a claim (compose.py)
                 continue
             tf = resolve_term(cand.text, ctx, sources, name_like=True)
