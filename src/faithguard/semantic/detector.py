@@ -127,6 +127,26 @@ def chunk_passages(text: str, *, words: int = PASSAGE_WORDS, limit: int = MAX_PA
     return passages
 
 
+#: Parts of speech whose words carry a sub-question's topic.
+_TOPIC_POS = frozenset({"NOUN", "PROPN", "VERB", "ADJ"})
+
+
+def _words_absent(sub: str, answer: str) -> bool:
+    """Whether no topic word of the sub-question (its lemma or surface form) occurs in the answer.
+
+    Similarity alone is no proof that a part was left out: an omission also needs the part's own words to be
+    missing. A sub-question with no topic word is not judged. Parsed only for a part the similarity found
+    uncovered (rare), through the shared parse cache.
+    """
+    if not answer:
+        return False
+    from faithguard.nlp import parse
+
+    low = answer.lower()
+    words = [t for t in parse(sub[:2000]) if t.is_alpha and not t.is_stop and t.pos_ in _TOPIC_POS]
+    return bool(words) and not any(t.lemma_.lower() in low or t.lower_ in low for t in words)
+
+
 def request_text(query: str, documents: Sequence[str]) -> str:
     """What the answer is compared with: the query, then its documents (the token budget keeps the head)."""
     return query if not documents else query + "\n\n" + "\n\n".join(documents)
@@ -248,7 +268,7 @@ class SemanticDetector:
             uncovered = []
             for i, sub_vec in enumerate(sub_vecs):
                 p_sub = self.calibration.probability(float((pvecs @ sub_vec).max()))
-                if band_of(p_sub) == "off_topic":
+                if band_of(p_sub) == "off_topic" and _words_absent(subs[i], ctx.response or ""):
                     uncovered.append((i, p_sub))
             finding["uncovered_subquestions"] = [i for i, _ in uncovered]
             for i, p_sub in uncovered:
