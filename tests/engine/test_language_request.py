@@ -12,31 +12,7 @@ from faithguard.engine.language_request import (
     derive_language_names,
     language_code,
     load_specs,
-    requested_languages,
 )
-from faithguard.nlp import parse
-
-ROWS = [(spec.name, "positive", text, code) for spec in load_specs() for text, code in spec.positive] + [
-    (spec.name, "negative", text, "") for spec in load_specs() for text in spec.negative
-]
-
-
-def test_every_spec_has_both_polarities_and_a_reason() -> None:
-    for spec in load_specs():
-        assert spec.why and spec.positive and spec.negative, spec.name
-
-
-@pytest.mark.parametrize(
-    ("name", "polarity", "text", "code"), ROWS, ids=[f"{r[0]}-{r[1]}-{i}" for i, r in enumerate(ROWS)]
-)
-def test_language_fixture(name: str, polarity: str, text: str, code: str) -> None:
-    doc = parse(text)
-    asks = [a for a in requested_languages(doc) if a.spec == name]
-    detail = (name, text, [(t.text, t.pos_, t.dep_, t.head.i) for t in doc])
-    if polarity == "positive":
-        assert any(a.code == code for a in asks), detail
-    else:
-        assert not asks, detail
 
 
 def test_name_table_is_derived_not_typed() -> None:

@@ -307,3 +307,11 @@ def outside_reach(instruction: str) -> str | None:
         if found is not None and found[2] < ENGLISH_MAX_PROB and found[1] >= OTHER_LANGUAGE_MIN_PROB:
             return f"the request is written in another language ({found[0]!r}); the offline engine reads English"
     return None
+
+
+def fixture_problem(path: str, spec_id: str, fixture: Any, positive: bool) -> str | None:
+    """One fixture of ``data/content_patterns.json`` (see :data:`faithguard.specfiles.SPEC_FILES`)."""
+    from faithguard.nlp import parse
+
+    found = spec_id in {k for _, _, k in role_sentences(parse(str(fixture)))}
+    return None if found is positive else f"{spec_id} {'missed' if positive else 'matched'} {fixture!r}"

@@ -100,7 +100,7 @@ def load_specs() -> tuple[LanguageSpec, ...]:
             verbs.append(_node_index(pat, kind, "verb"))
         out.append(
             LanguageSpec(
-                name=str(item["name"]),
+                name=str(item["id"]),
                 kind=kind,
                 why=str(item["why"]),
                 translation=bool(item.get("translation", False)),
@@ -257,3 +257,16 @@ def requested_languages(doc: Any) -> list[LanguageAsk]:
             seen.add(ask.code)
             out.append(ask)
     return out
+
+
+def fixture_problem(path: str, spec_id: str, fixture: Any, positive: bool) -> str | None:
+    """One fixture of ``data/language_request.json``: a positive one asks for its ``language``, a negative
+    one asks for none through this spec (see :data:`faithguard.specfiles.SPEC_FILES`)."""
+    from faithguard.nlp import parse
+
+    text = str(fixture["text"]) if positive else str(fixture)
+    asks = [a for a in requested_languages(parse(text)) if a.spec == spec_id]
+    if positive:
+        want = str(fixture["language"])
+        return None if any(a.code == want for a in asks) else f"{spec_id} did not read {want!r} in {text!r}"
+    return None if not asks else f"{spec_id} read {[a.code for a in asks]} in {text!r}"

@@ -184,3 +184,11 @@ def bound_verdict(found: int, want: int, rel: str) -> bool | None:
     if rel == ">":
         return False if found <= want else None
     return None
+
+
+def fixture_problem(path: str, spec_id: str, fixture: Any, positive: bool) -> str | None:
+    """One fixture of ``data/scope_patterns.json`` (see :data:`faithguard.specfiles.SPEC_FILES`)."""
+    from faithguard.nlp import parse
+
+    found = spec_id in {k for k, _ in matches(parse(str(fixture)))}
+    return None if found is positive else f"{spec_id} {'missed' if positive else 'matched'} {fixture!r}"

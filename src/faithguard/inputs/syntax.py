@@ -127,3 +127,17 @@ def role_anchors(doc: Any, role: str) -> set[int]:
 def role_of(spec_name: str) -> str:
     """The role of a spec by name."""
     return next(s.role for s in load_specs() if s.name == spec_name)
+
+
+def fixture_problem(path: str, spec_id: str, fixture: Any, positive: bool) -> str | None:
+    """One fixture of ``specs/syntax.json``: the spec anchors on the fixture's word (``anchor`` in a positive
+    fixture, ``word`` in a negative one) or not (see :data:`faithguard.specfiles.SPEC_FILES`)."""
+    from faithguard.nlp import parse
+
+    text, word = str(fixture["text"]), str(fixture["anchor" if positive else "word"])
+    doc = parse(text)
+    offsets = {t.idx for t in doc if t.text == word}
+    if not offsets:
+        return f"fixture word {word!r} is not a token of {text!r}"
+    hit = bool(offsets & anchors(doc).get(spec_id, set()))
+    return None if hit is positive else f"{spec_id} {'missed' if positive else 'anchored'} {word!r} in {text!r}"

@@ -25,6 +25,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from faithguard.specfiles import read_specs
 from faithguard.verifiers.langid import LANGUAGE_NAMES
 from faithguard.verifiers.spec import REL, VerifiableSpec, make_spec, relation_of, sentence_at, split_list
 from faithguard.verifiers.text import NUMBER_RE, ORDINAL_RE, parse_number
@@ -82,12 +83,13 @@ def _expand(pattern: str, macros: dict[str, str]) -> str:
 @cache
 def load_specs(name: str) -> tuple[DetectionSpec, ...]:
     """The compiled specs of ``data/{name}.json`` (cached)."""
-    raw = json.loads(resources.files("faithguard.verifiers").joinpath("data", f"{name}.json").read_text("utf-8"))
+    path = f"data/{name}.json"
+    raw = json.loads(resources.files("faithguard.verifiers").joinpath(path).read_text("utf-8"))
     macros = dict(_BUILTIN_MACROS)
     for key, value in raw.get("macros", {}).items():
         macros[key] = _expand(value, macros)
     out = []
-    for s in raw["specs"]:
+    for s in read_specs("faithguard.verifiers", path):  # the one reader refuses a spec without its fixtures
         out.append(
             DetectionSpec(
                 id=s["id"],
@@ -235,3 +237,15 @@ def run_specs(name: str, text: str) -> list[tuple[VerifiableSpec, tuple[int, int
             seen.add(key)
             out.append((make_spec(spec.verifier, params, sentence_at(text, m.start(), m.end())), m.span(), spec))
     return out
+
+
+def fixture_problem(path: str, spec_id: str, fixture: Any, positive: bool) -> str | None:
+    """One fixture of a ``data/*.json`` detection spec file: a positive one is found with its ``params``, a
+    negative one not at all (see :data:`faithguard.specfiles.SPEC_FILES`)."""
+    name = path.rsplit("/", 1)[-1].removesuffix(".json")
+    spec = next(s for s in load_specs(name) if s.id == spec_id)
+    if positive:
+        got = [p for _, p in matches(spec, str(fixture["text"]))]
+        return None if dict(fixture["params"]) in got else f"{spec_id}: {fixture['text']!r} gave {got}"
+    got = [p for _, p in matches(spec, str(fixture))]
+    return None if not got else f"{spec_id} matched the negative {fixture!r}: {got}"
