@@ -1,22 +1,45 @@
 """One runner for every declarative spec file: each spec meets its own positive and negative fixtures.
 
-The files and the function that reads each one's fixtures are listed in :data:`faithguard.specfiles.SPEC_FILES`
-(input syntax, the engine's content, scope and language readings, the verifiers' detection specs). It lives
-outside ``tests/core`` because the checkers parse with the spaCy model and read WordNet.
+The files are :data:`faithguard.specfiles.SPEC_FILES` (input syntax, the engine's content, scope and language
+readings, the verifiers' detection specs); each is read by the module that owns it, whose ``fixture_problem``
+runs one fixture. It lives outside ``tests/core`` because the checkers parse with the spaCy model.
 """
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from faithguard.specfiles import SPEC_FILES, fixture_check, read_specs
+from faithguard.specfiles import SPEC_FILES, read_specs
 
-#: Every fixture of every shipped spec file: (path, spec id, fixture, positive, checker).
+#: The module that reads each spec file (its ``fixture_problem(path, spec id, fixture, positive)``).
+OWNERS = {
+    "specs/syntax.json": "faithguard.inputs.syntax",
+    "data/content_patterns.json": "faithguard.engine.content",
+    "data/scope_patterns.json": "faithguard.engine.scope",
+    "data/language_request.json": "faithguard.engine.language_request",
+    "data/ifeval.json": "faithguard.verifiers.spec_loader",
+    "data/ifbench.json": "faithguard.verifiers.spec_loader",
+    "data/per_unit.json": "faithguard.verifiers.spec_loader",
+}
+
+
+def _checker(path: str) -> Callable[[str, str, Any, bool], str | None]:
+    check: Callable[[str, str, Any, bool], str | None] = importlib.import_module(OWNERS[path]).fixture_problem
+    return check
+
+
+def test_every_spec_file_has_an_owner() -> None:
+    assert {path for _, path in SPEC_FILES} == set(OWNERS)
+
+
+#: Every fixture of every shipped spec file: (path, spec id, fixture, positive).
 _FIXTURES = [
-    (path, str(spec.get("id") or spec.get("name")), fixture, polarity == "positive", checker)
-    for package, path, checker in SPEC_FILES
+    (path, str(spec.get("id") or spec.get("name")), fixture, polarity == "positive")
+    for package, path in SPEC_FILES
     for spec in read_specs(package, path)
     for polarity in ("positive", "negative")
     for fixture in spec[polarity]
@@ -24,22 +47,17 @@ _FIXTURES = [
 
 
 @pytest.mark.parametrize(
-    ("path", "spec_id", "fixture", "positive", "checker"),
+    ("path", "spec_id", "fixture", "positive"),
     _FIXTURES,
     ids=[f"{f[0].rsplit('/', 1)[-1]}:{f[1]}:{'+' if f[3] else '-'}{i}" for i, f in enumerate(_FIXTURES)],
 )
-def test_every_spec_meets_its_own_fixtures(path: str, spec_id: str, fixture: Any, positive: bool, checker: str) -> None:
-    """One runner for all spec files: each file names the function that reads its fixtures."""
-    assert fixture_check(checker)(path, spec_id, fixture, positive) is None
+def test_every_spec_meets_its_own_fixtures(path: str, spec_id: str, fixture: Any, positive: bool) -> None:
+    assert _checker(path)(path, spec_id, fixture, positive) is None
 
 
-@pytest.mark.parametrize("checker", sorted({c for _, _, c in SPEC_FILES}))
-def test_a_checker_reports_a_fixture_its_spec_does_not_meet(checker: str) -> None:
-    # a positive fixture of one spec run under an id no spec has: never met, so always reported
-    package, path = next((p, f) for p, f, c in SPEC_FILES if c == checker)
+@pytest.mark.parametrize("path", sorted(OWNERS))
+def test_a_checker_reports_a_fixture_its_spec_does_not_meet(path: str) -> None:
+    # a positive fixture run under an id no spec has is never met, so it must be reported, not raised
+    package = next(p for p, f in SPEC_FILES if f == path)
     fixture = read_specs(package, path)[0]["positive"][0]
-    try:
-        problem = fixture_check(checker)(path, "no-such-spec", fixture, True)
-    except StopIteration:  # a checker that looks the spec up by id
-        problem = "unknown spec"
-    assert problem
+    assert _checker(path)(path, "no-such-spec", fixture, True)

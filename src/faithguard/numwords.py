@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["CARDINALS", "ORDINALS"]
+__all__ = ["CARDINALS", "ORDINALS", "SCALES"]
 
 _ONES = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
 _ONES += "seventeen eighteen nineteen"
@@ -16,3 +16,5 @@ CARDINALS: dict[str, int] = {w: i for i, w in enumerate(_ONES.split())} | {
 }
 #: first..twentieth, and twenty-first (centuries).
 ORDINALS: dict[str, int] = {w: i for i, w in enumerate(_ORDS.split(), start=1)} | {"twenty-first": 21}
+#: Number words that scale a count ("a dozen", "two hundred", "a million").
+SCALES: dict[str, int] = {"dozen": 12, "hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9}

@@ -1,46 +1,33 @@
-"""The one reader of declarative syntax specs (spaCy Matcher / DependencyMatcher patterns kept as data).
+"""The one reader of declarative specs kept as data (spaCy Matcher / DependencyMatcher patterns, detection regexes).
 
-Every spec file holds a list of specs under ``specs`` (``patterns`` in older files). Each spec names itself (``id`` or
-``name``), says where it comes from (``provenance`` or ``why``), carries its pattern(s) (``pattern`` or
-``patterns``) and at least one positive and one negative fixture written for it. A file that breaks
-this is refused when it is read, so no pattern ships without its fixtures. The modules that use a
-file (input checks, the engine's content, scope and language readings) build their typed view and
-their matcher from what this returns.
+Every spec file holds a list of specs under ``specs``. Each spec names itself (``id``), says where it comes
+from (``why``), carries its pattern(s) (``pattern`` or ``patterns``) and at least one positive and one negative
+fixture written for it. A file that breaks this is refused when it is read, so no pattern ships without its
+fixtures. (The input syntax file still uses ``name``; ``patterns`` as the list key and ``provenance`` are read
+as older spellings.) The modules that use a file build their typed view and their matcher from what this
+returns, and each runs its own fixtures for the one runner in ``tests/test_spec_fixtures.py``.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
-from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["SPEC_FILES", "FixtureCheck", "fixture_check", "read_specs", "validate_specs"]
+__all__ = ["SPEC_FILES", "read_specs", "validate_specs"]
 
-#: Runs one fixture of one spec: ``(path, spec id, fixture, positive)`` -> what is wrong, or None when the
-#: spec matches a positive fixture (with its expected value) and misses a negative one.
-FixtureCheck = Callable[[str, str, Any, bool], "str | None"]
-
-#: Every spec file shipped in the package: (package, path inside it, the "module:function" that runs its
-#: fixtures). One parametrised test reads each file and runs every fixture through its checker.
-SPEC_FILES: tuple[tuple[str, str, str], ...] = (
-    ("faithguard.inputs", "specs/syntax.json", "faithguard.inputs.syntax:fixture_problem"),
-    ("faithguard.engine", "data/content_patterns.json", "faithguard.engine.content:fixture_problem"),
-    ("faithguard.engine", "data/scope_patterns.json", "faithguard.engine.scope:fixture_problem"),
-    ("faithguard.engine", "data/language_request.json", "faithguard.engine.language_request:fixture_problem"),
-    ("faithguard.verifiers", "data/ifeval.json", "faithguard.verifiers.spec_loader:fixture_problem"),
-    ("faithguard.verifiers", "data/ifbench.json", "faithguard.verifiers.spec_loader:fixture_problem"),
-    ("faithguard.verifiers", "data/per_unit.json", "faithguard.verifiers.spec_loader:fixture_problem"),
+#: Every spec file shipped in the package: (package, path inside it). ``tests/test_spec_fixtures.py`` reads each
+#: one and runs every fixture through the function of the module that owns the file.
+SPEC_FILES: tuple[tuple[str, str], ...] = (
+    ("faithguard.inputs", "specs/syntax.json"),
+    ("faithguard.engine", "data/content_patterns.json"),
+    ("faithguard.engine", "data/scope_patterns.json"),
+    ("faithguard.engine", "data/language_request.json"),
+    ("faithguard.verifiers", "data/ifeval.json"),
+    ("faithguard.verifiers", "data/ifbench.json"),
+    ("faithguard.verifiers", "data/per_unit.json"),
 )
-
-
-def fixture_check(target: str) -> FixtureCheck:
-    """The fixture checker named ``"module:function"`` (imported when asked, so reading stays light)."""
-    module, _, name = target.partition(":")
-    check: FixtureCheck = getattr(importlib.import_module(module), name)
-    return check
 
 
 def validate_specs(raw: object, where: str) -> tuple[dict[str, Any], ...]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 from helpers import judge
 
+from faithguard.engine import wordnet
 from faithguard.engine.content import content_spans, instruction_text
 from faithguard.engine.decompose import decompose_text
 from faithguard.engine.named import asks_for_one, code_names, excluded_objects
@@ -29,7 +30,6 @@ _LABELLED = (
     ("text", "inside"),
     [
         ("Translate the sentence into Spanish.\nSentence: The red kite circles over the hill.", "red kite"),
-        (_LABELLED, "Every word"),
         (_LABELLED, "Train Leaves"),
         ("Classify this review.\nReview: The soup was cold and the waiter forgot the bread.", "soup"),
     ],
@@ -52,10 +52,24 @@ def test_a_requirement_line_stays_the_request(text: str) -> None:
     assert instruction_text(text, content_spans(text, parse(text))) == text
 
 
-def test_a_rule_inside_pointed_to_material_is_no_constraint_on_the_answer() -> None:
+def test_a_line_the_request_works_by_is_a_requirement_the_line_it_works_on_is_material() -> None:
+    # "according to the rule": the Rule line says how to write, so its lower-case requirement stands;
+    # "rewrite the message": the Message line is the material, so its words are no constraint
     d = decompose_text(_LABELLED)
-    assert not any(c.verifier for c in d.constraints)
-    assert not any("lower case" in c.text for c in d.constraints)
+    assert any(c.verifier == "change_case:english_lowercase" for c in d.constraints)
+    assert not any("Noon" in c.text for c in d.constraints)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Write the reply in the style below.\nStyle: three short paragraphs, all lowercase, under 100 words.",
+        "Summarise it using the format.\nFormat: exactly 3 bullet points.",
+    ],
+)
+def test_a_label_named_in_a_prepositional_phrase_states_requirements(text: str) -> None:
+    assert instruction_text(text, content_spans(text, parse(text))) == text
+    assert any(c.verifier for c in decompose_text(text).constraints)
 
 
 # --- a question pasted after the instruction -------------------------------------------------------------
@@ -150,9 +164,20 @@ def test_the_excluded_objects_are_read_from_the_parse(text: str, objects: list[s
 def test_an_exclusion_is_not_broken_by_its_own_verb_or_label() -> None:
     c = _exclusion("3. Keep it calm: Do not include prices or opening hours.")
     answer = "We keep it calm here. The shop sells handmade cups. I mention this only once."
-    assert check_constraint(c, answer)[0] is Status.SATISFIED
+    assert check_constraint(c, answer)[0] is not Status.VIOLATED
     c = _exclusion("do not mention dogs")
-    assert check_constraint(c, "Cats are calm; people mention them often.")[0] is Status.SATISFIED
+    assert check_constraint(c, "Cats are calm; people mention them often.")[0] is not Status.VIOLATED
+
+
+@pytest.mark.skipif(not wordnet.available(), reason="Debian wordnet-base (or nltk) not installed")
+def test_the_absence_of_a_kind_word_is_no_evidence_for_an_exclusion() -> None:
+    # "dogs", "meat", "prices" have kinds (poodle, beef, list price): an answer can break the exclusion
+    # without the word, so the word's absence decides nothing
+    assert check_constraint(_exclusion("do not mention dogs"), "A poodle and a beagle played.")[0] is Status.UNKNOWN
+    assert check_constraint(_exclusion("no meat"), "Serve it with grilled beef strips.")[0] is Status.UNKNOWN
+    # a name has no kinds: its absence is evidence
+    c = _exclusion("do not mention Norway")
+    assert check_constraint(c, "Sweden and Finland have long winters.")[0] is Status.SATISFIED
 
 
 def test_an_exclusion_is_broken_by_its_object() -> None:
@@ -190,6 +215,10 @@ def test_prose_does_not_violate_a_request_for_one_thing() -> None:
         ("Provide three tips for sleeping well.", False),
         ("Provide a list of tips for sleeping well.", False),
         ("Give a poem and a story.", False),
+        # one object that holds several (WordNet list / collection senses)
+        ("Create a list.", False),
+        ("Give a numbered list about rivers.", False),
+        ("Provide a set of rules for the game.", False),
     ],
 )
 def test_one_object_is_read_from_the_parse(query: str, one: bool) -> None:

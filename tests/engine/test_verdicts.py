@@ -184,6 +184,12 @@ def test_questions_the_request_asked_for_are_the_deliverable() -> None:
     for query in ("Write a short quiz about photosynthesis.", "Draft two interview questions about plants."):
         _, verdicts = judge(query, quiz)
         assert not [v for v in verdicts if "question" in (v.explanation or "").lower()], query
+    # a request to answer a question asks for none: invented extra ones are still extra
+    _, verdicts = judge(
+        "Answer the following question: what is the capital of Peru?",
+        "1. What is the capital of Peru?\nLima.\n2. What is the capital of Chile?\nSantiago.",
+    )
+    assert [v for v in verdicts if v.kind == "misinterpretation"]
     # a request that asks questions rather than for them: an invented one is still extra
     _, verdicts = judge(
         "1. What is the capital of Peru?",

@@ -208,3 +208,12 @@ def test_a_sub_question_whose_words_the_answer_uses_is_no_omission() -> None:
         )
     )
     assert [v for v in res.verdicts if v.kind == "omission"] == []
+
+
+def test_topic_words_are_matched_at_word_starts_only() -> None:
+    from faithguard.semantic.detector import _words_absent
+
+    assert _words_absent("What about AI", "He said the art was fine and then left the room.")
+    assert not _words_absent("What about rivers", "Long rivers cross the plain.")
+    assert not _words_absent("Describe the river", "The rivers run fast.")
+

@@ -177,3 +177,8 @@ def test_a_name_recombined_from_the_inputs_words_is_not_introduced() -> None:
     coined = "The Zentrova Vaporix Kettle boils water quickly."
     res = det.run(CallContext(query="Write a short ad for the product.", documents=[doc], response=coined))
     assert [v.term for v in res.verdicts] == ["Zentrova Vaporix Kettle"]
+    # words of two different input names put together make a new name
+    docs = ["Norvik is a port town. The Quellhaven Trust runs its museum."]
+    joined = "The Norvik Quellhaven festival draws crowds every summer."
+    res = det.run(CallContext(query="Describe the town.", documents=docs, response=joined))
+    assert [v.term for v in res.verdicts] == ["Norvik Quellhaven"]

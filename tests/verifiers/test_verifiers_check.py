@@ -168,6 +168,8 @@ CASES: list[tuple[str, dict[str, Any], str, Status]] = [
     ("creative:start_phrase", {"start_phrase": "Good question!"}, ' "good question! Tides come from the moon.', S),
     ("creative:start_phrase", {"start_phrase": "Good question!"}, "Tides come from the moon. Good question!", V),
     ("creative:start_phrase", {"start_phrase": "Dear team"}, "Dear", V),
+    ("creative:start_phrase", {"start_phrase": "Hi"}, "Hippos are large.", V),
+    ("creative:start_phrase", {"start_phrase": "Hi"}, "Hi, hippos are large.", S),
     ("creative:refrain", {}, "One line\nanother line", V),
 ]
 
@@ -241,12 +243,10 @@ def test_langid_and_rhyme_helpers() -> None:
 )
 def test_a_count_outcome_carries_what_it_measured(words: int, want: int, relation: str) -> None:
     from faithguard.verifiers import RELATION_SYMBOLS
-    from faithguard.verifiers.registry import compare
-
     outcome = verify("length_constraints:number_words", {"relation": relation, "num_words": want}, "tide " * words)
     assert outcome.count is not None
     assert (outcome.count.found, outcome.count.relation, outcome.count.want) == (words, relation, want)
-    assert (outcome.status is S) == compare(words, relation, want)
+    assert (outcome.status is S) == (words < want if relation == "less than" else words >= want)
     assert relation in RELATION_SYMBOLS
 
 
@@ -272,6 +272,6 @@ def test_checks_that_are_not_counts_carry_no_measure() -> None:
 
 def test_the_relation_table_is_the_one_the_checkers_accept() -> None:
     from faithguard.verifiers import RELATION_SYMBOLS
-    from faithguard.verifiers.registry import _RELATIONS
 
-    assert set(RELATION_SYMBOLS) == set(_RELATIONS)
+    for relation in RELATION_SYMBOLS:  # every relation of the table is a valid parameter
+        assert verify("creative:lines", {"relation": relation, "num_lines": 1}, "a").status is not U

@@ -211,6 +211,23 @@ def test_a_counted_word_noun_is_a_length_not_a_keyword_list(query: str) -> None:
     assert "keywords:forbidden_words" not in found and "keywords:existence" not in found
 
 
+@pytest.mark.parametrize(
+    ("query", "verifier", "params"),
+    [
+        (
+            "Do not use the two words 'cheap' and 'easy'.",
+            "keywords:forbidden_words",
+            {"forbidden_words": ["cheap", "easy"]},
+        ),
+        ("Include the 3 keywords: ocean, salt, tide.", "keywords:existence", {"keywords": ["ocean", "salt", "tide"]}),
+    ],
+)
+def test_a_counted_keyword_noun_followed_by_its_words_is_a_keyword_list(
+    query: str, verifier: str, params: dict[str, Any]
+) -> None:
+    assert _by_id(query)[verifier] == [params]
+
+
 def test_keyword_lists_still_read_beside_a_counted_length() -> None:
     found = _by_id("Do not use the words cheap or easy, and keep it under 50 words.")
     assert found["keywords:forbidden_words"] == [{"forbidden_words": ["cheap", "easy"]}]

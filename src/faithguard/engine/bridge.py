@@ -19,6 +19,8 @@ class Checked:
     status: Status
     reason: str
     count: tuple[int, str, int] | None = None
+    #: A count was measured but its relation is not one the engine can read as a bound.
+    unreadable_count: bool = False
 
 
 def _module() -> Any | None:
@@ -58,4 +60,5 @@ def run_verifier(verifier: str, params: dict[str, Any], response: str) -> Checke
     count = None
     if measured is not None and measured.relation in mod.RELATION_SYMBOLS:
         count = (measured.found, mod.RELATION_SYMBOLS[measured.relation], measured.want)
-    return Checked(Status(str(outcome.status)), f"verifier: {outcome.reason}", count)
+    unreadable = measured is not None and count is None
+    return Checked(Status(str(outcome.status)), f"verifier: {outcome.reason}", count, unreadable)

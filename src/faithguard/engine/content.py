@@ -130,11 +130,17 @@ def _gives_orders(text: str) -> bool:
 
 
 def _definite_referents(doc: Any, before: int) -> set[str]:
-    """Lemmas of nouns the text names as a known thing before offset ``before``: a noun whose determiner spaCy's
-    morphology marks definite or demonstrative ("the guide", "this sentence")."""
+    """Lemmas of nouns the text names as a known thing to work on before offset ``before``: the direct object of
+    a verb ("Translate *the sentence*", "Rewrite *this message*") whose determiner spaCy's morphology marks
+    definite or demonstrative. A noun in a prepositional phrase ("according to *the rule*", "in *the style*",
+    "using *the format*") names how to work: its label line states requirements, not material."""
     out: set[str] = set()
     for tok in doc:
-        if tok.idx >= before or tok.pos_ != "NOUN":
+        obj = tok.head if tok.dep_ == "conj" else tok  # "the title and *the abstract*"
+        if tok.idx >= before or tok.pos_ != "NOUN" or obj.dep_ != "dobj":
+            continue
+        verb = obj.head
+        if verb.dep_ not in ("ROOT", "conj") or verb.tag_ == "VBG":  # "using the format": a manner, not a task
             continue
         for det in tok.children:
             if det.dep_ == "det" and ("Def" in det.morph.get("Definite") or "Dem" in det.morph.get("PronType")):
@@ -143,7 +149,7 @@ def _definite_referents(doc: Any, before: int) -> set[str]:
 
 
 def _referenced_labels(text: str, doc: Any) -> list[ContentSpan]:
-    """'Label: text' lines (a label used once) whose label the request names before them as a definite thing.
+    """'Label: text' lines whose label the request names before them as the definite object of its verb.
 
     "Translate the sentence into French.\nSentence: The cat sleeps." points to its material by the label; a
     line that states a requirement (a modal, an imperative: "Title: must be short") is the request itself.
@@ -310,7 +316,7 @@ def outside_reach(instruction: str) -> str | None:
 
 
 def fixture_problem(path: str, spec_id: str, fixture: Any, positive: bool) -> str | None:
-    """One fixture of ``data/content_patterns.json`` (see :data:`faithguard.specfiles.SPEC_FILES`)."""
+    """One fixture of ``data/content_patterns.json`` (run by ``tests/test_spec_fixtures.py``)."""
     from faithguard.nlp import parse
 
     found = spec_id in {k for _, _, k in role_sentences(parse(str(fixture)))}

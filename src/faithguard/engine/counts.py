@@ -65,7 +65,11 @@ def scoped_verifier(c: Constraint, checked: Checked, scope: RequestScope | None)
     Only an outcome that carries its measure (a count verifier's) is re-read; any other stands.
     """
     status, reason = checked.status, checked.reason
-    if checked.count is None or status is Status.UNKNOWN or whole(c, scope):
+    if status is Status.UNKNOWN or whole(c, scope):
+        return status, reason
+    if checked.unreadable_count:
+        return Status.UNKNOWN, "verifier: the count applies to a part of the answer"
+    if checked.count is None:
         return status, reason
     found, rel, want = checked.count
     return bounded(status, found, want, rel, reason)

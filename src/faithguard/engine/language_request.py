@@ -261,7 +261,7 @@ def requested_languages(doc: Any) -> list[LanguageAsk]:
 
 def fixture_problem(path: str, spec_id: str, fixture: Any, positive: bool) -> str | None:
     """One fixture of ``data/language_request.json``: a positive one asks for its ``language``, a negative
-    one asks for none through this spec (see :data:`faithguard.specfiles.SPEC_FILES`)."""
+    one asks for none through this spec (run by ``tests/test_spec_fixtures.py``)."""
     from faithguard.nlp import parse
 
     text = str(fixture["text"]) if positive else str(fixture)

@@ -12,6 +12,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from faithguard.engine import wordnet
 from faithguard.models import Constraint
 
 __all__ = ["COORDINATION", "asks_for_one", "capitalised_names", "code_names", "excluded_objects"]
@@ -114,6 +115,8 @@ def asks_for_one(c: Constraint, query: str) -> bool:
     objects = [ch for ch in verbs[0].children if ch.dep_ == "dobj"] if len(verbs) == 1 else []
     if len(objects) != 1 or "Sing" not in objects[0].morph.get("Number") or objects[0].conjuncts:
         return False
+    if wordnet.names_several(objects[0].lemma_) is not False:
+        return False  # "create a list", "give a set of": one object that holds several
     plural_part = any(
         p.dep_ == "pobj" and "Plur" in p.morph.get("Number")
         for prep in objects[0].children

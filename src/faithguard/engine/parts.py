@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from faithguard.engine.response import ResponseView
 from faithguard.models import Constraint, Status, SubQuestion, Tier
-from faithguard.numwords import CARDINALS
+from faithguard.numwords import CARDINALS, SCALES
 
 __all__ = ["answer_kind", "unanswered_parts"]
 
@@ -30,12 +30,11 @@ _KINDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(_LEAD + r"where\b", re.I), "place"),
     (re.compile(_LEAD + r"(?:who\b|by\s+whom\b)", re.I), "person"),
 )
-#: Number words come from the one number table (:mod:`faithguard.numwords`) plus the multipliers and vague
-#: quantifiers that answer "how many" ("a dozen", "several"); month names from the standard library.
+#: Number words come from the one number table (:mod:`faithguard.numwords`: cardinals and scales), plus the
+#: closed class of vague quantifiers that also answer "how many" ("several", "a few", "many"); month names
+#: from the standard library.
 _NUMBER = re.compile(
-    r"\d|\b(?:"
-    + "|".join(sorted(CARDINALS, key=len, reverse=True))
-    + r"|hundred|thousand|million|billion|dozen|several|few|many)\b",
+    r"\d|\b(?:" + "|".join(sorted([*CARDINALS, *SCALES], key=len, reverse=True)) + r"|several|few|many)\b",
     re.I,
 )
 _DATE = re.compile(

@@ -455,6 +455,9 @@ def _exclusion(c: Constraint, view: ResponseView) -> Verdict3:
                 if entity_kind or demonym or any(stem(v) in unit_stems for v in verbs):
                     return Status.VIOLATED, f"offline: names excluded {form!r} affirmatively: {unit[:80]!r}"
     if entity_kind and not view.empty:
+        kinds = [n for n in names if wordnet.has_kinds(n) is not False]
+        if kinds:  # "no meat": an answer with beef never says "meat"; absence of the word is no evidence
+            return Status.UNKNOWN, f"offline: {kinds[0]!r} has kinds the answer may name; absence is no evidence"
         return Status.SATISFIED, f"offline: the response does not name {', '.join(names)}"
     return Status.UNKNOWN, "offline: whether the items meet the exclusion needs knowledge"
 

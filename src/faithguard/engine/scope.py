@@ -187,7 +187,7 @@ def bound_verdict(found: int, want: int, rel: str) -> bool | None:
 
 
 def fixture_problem(path: str, spec_id: str, fixture: Any, positive: bool) -> str | None:
-    """One fixture of ``data/scope_patterns.json`` (see :data:`faithguard.specfiles.SPEC_FILES`)."""
+    """One fixture of ``data/scope_patterns.json`` (run by ``tests/test_spec_fixtures.py``)."""
     from faithguard.nlp import parse
 
     found = spec_id in {k for k, _ in matches(parse(str(fixture)))}

@@ -126,13 +126,29 @@ def _mismatch(family: str | None, view: ResponseView) -> str | None:
     return None
 
 
+def _asks_for_questions(ctx: CallContext) -> bool:
+    """Whether the request's write or list verb takes as its object a thing made of questions ("write a quiz",
+    "give me five interview questions"), read from the parse; "answer the question" asks for none."""
+    task = _task_constraint(ctx.constraints)
+    if task is None or task_family(task) not in ("write", "list") or not ctx.query.strip():
+        return False
+    verb = task.text.split()[0].lower()
+    for tok in parse_query(ctx.query):
+        if tok.lower_ != verb:
+            continue
+        objects = [c for c in tok.children if c.dep_ == "dobj"]
+        objects += [x for o in objects for x in o.conjuncts]
+        if any(wordnet.names_questions(o.lemma_) for o in objects):
+            return True
+    return False
+
+
 def _extra_questions(ctx: CallContext, view: ResponseView) -> list[str]:
     """Numbered questions the response answers that no part of the query asked.
 
     None when the request asks for questions (a quiz, interview questions, an FAQ): they are the deliverable.
     """
-    wanted = (t for c in ctx.constraints if not c.negated for t in content_terms(c.text))
-    if any(wordnet.names_questions(t) for t in wanted):
+    if _asks_for_questions(ctx):
         return []
     asked = [set(w.lower() for w in content_terms(sq.text)) for sq in ctx.decomposition.subquestions]
     if not asked:

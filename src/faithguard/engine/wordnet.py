@@ -394,8 +394,34 @@ _QUESTION_ROOTS = frozenset({"questioning.n.01", "question.n.02", "examination.n
 
 def names_questions(noun: str) -> bool | None:
     """Whether the noun's most frequent sense is made of questions ("quiz", "interview questions", "FAQ")."""
-    wn = _reader()
+    wn = _reader(wait=True)
     if wn is None:
         return None
     senses = _type_synsets(wn, noun.lower())[:1]
     return any({a.name() for a in _ancestors(s)} & _QUESTION_ROOTS for s in senses)
+
+
+def has_kinds(noun: str) -> bool | None:
+    """Whether the noun's most frequent sense is a common noun with kinds under it ("meat": beef, pork...).
+
+    The absence of such a word from an answer is no evidence that none of its kinds is there. None without
+    WordNet; False for names (instances) and for words WordNet does not know.
+    """
+    wn = _reader(wait=True)
+    if wn is None:
+        return None
+    senses = _type_synsets(wn, noun.lower())[:1]
+    return any(not s.instance_hypernyms() and bool(s.hyponyms()) for s in senses)
+
+
+#: WordNet roots of nouns that name several things at once ("a list", "a set", "a collection", "a series").
+_SEVERAL_ROOTS = frozenset({"list.n.01", "collection.n.01", "series.n.01"})
+
+
+def names_several(noun: str) -> bool | None:
+    """Whether the noun's most frequent sense is a list or collection: "provide a list" asks for several."""
+    wn = _reader(wait=True)
+    if wn is None:
+        return None
+    senses = _type_synsets(wn, noun.lower())[:1]
+    return any({a.name() for a in _ancestors(s)} & _SEVERAL_ROOTS for s in senses)

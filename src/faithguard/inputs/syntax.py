@@ -131,7 +131,7 @@ def role_of(spec_name: str) -> str:
 
 def fixture_problem(path: str, spec_id: str, fixture: Any, positive: bool) -> str | None:
     """One fixture of ``specs/syntax.json``: the spec anchors on the fixture's word (``anchor`` in a positive
-    fixture, ``word`` in a negative one) or not (see :data:`faithguard.specfiles.SPEC_FILES`)."""
+    fixture, ``word`` in a negative one) or not (run by ``tests/test_spec_fixtures.py``)."""
     from faithguard.nlp import parse
 
     text, word = str(fixture["text"]), str(fixture["anchor" if positive else "word"])

@@ -127,8 +127,9 @@ def chunk_passages(text: str, *, words: int = PASSAGE_WORDS, limit: int = MAX_PA
     return passages
 
 
-#: Parts of speech whose words carry a sub-question's topic.
-_TOPIC_POS = frozenset({"NOUN", "PROPN", "VERB", "ADJ"})
+#: Parts of speech whose words carry a sub-question's topic (verbs are left out: "explain", "describe" name the
+#: task, not the topic).
+_TOPIC_POS = frozenset({"NOUN", "PROPN", "ADJ"})
 
 
 def _words_absent(sub: str, answer: str) -> bool:
@@ -144,7 +145,11 @@ def _words_absent(sub: str, answer: str) -> bool:
 
     low = answer.lower()
     words = [t for t in parse(sub[:2000]) if t.is_alpha and not t.is_stop and t.pos_ in _TOPIC_POS]
-    return bool(words) and not any(t.lemma_.lower() in low or t.lower_ in low for t in words)
+
+    def used(form: str) -> bool:  # at a word's start: "river" is in "rivers", "ai" is not in "said"
+        return re.search(r"(?<!\w)" + re.escape(form), low) is not None
+
+    return bool(words) and not any(used(t.lemma_.lower()) or used(t.lower_) for t in words)
 
 
 def request_text(query: str, documents: Sequence[str]) -> str:

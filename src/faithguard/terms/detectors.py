@@ -101,6 +101,8 @@ class UnknownTermsDetector:
 
 
 _WORD = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
+#: A run of capitalised words (or words with a digit) in the inputs: one name ("Zentrova Smart Kettle K9").
+_NAME_RUN = re.compile(r"(?:[A-Z0-9][^\W_]*(?:[-'’][^\W_]+)*)(?:[ \t]+[A-Z0-9][^\W_]*(?:[-'’][^\W_]+)*)*")
 
 
 def _within_known_name(
@@ -215,8 +217,9 @@ class FabricatedTermsDetector:
     def answer_terms(self, ctx: CallContext, asked: Sequence[str]) -> list[TermFinding]:
         """Names the response introduces (not in the request or its material) that no source backs."""
         response = ctx.response or ""
-        seen = " ".join([ctx.query or "", ctx.sources_text or "", *asked]).lower()
-        seen_words = set(_WORD.findall(seen))
+        original = " ".join([ctx.query or "", ctx.sources_text or "", *asked])
+        seen = original.lower()
+        input_names = [set(_WORD.findall(m.group(0).lower())) for m in _NAME_RUN.finditer(original)]
         out: list[TermFinding] = []
         sources = self._answer_sources(ctx)
         unknown: list[TermFinding] = []
@@ -237,8 +240,9 @@ class FabricatedTermsDetector:
             # Title-Cased names only: quotes in an answer hold examples, code and titles of its own work.
             if cand.source != "title_case" or cand.text.lower() in seen:
                 continue
-            if set(_WORD.findall(cand.text.lower())) <= seen_words:
-                continue  # the input's own words recombined ("Hub X200" from "X200 Smart Hub"): not a new name
+            words = set(_WORD.findall(cand.text.lower()))
+            if any(words <= name for name in input_names):
+                continue  # one input name's own words reordered ("Kettle K9 Zentrova"): not a new name
             if layout_label(response, cand.start, cand.end):  # a heading or label, not a claim (compose.py)
                 continue
             tf = resolve_term(cand.text, ctx, sources, name_like=True)

@@ -149,5 +149,8 @@ def _start_checker(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     faithguard's own type, the mirror of IFEval's ``startend:end_checker``.
     """
     phrase = get_str(params, "start_phrase").strip().lower()
-    ok = bool(phrase) and response.strip().lstrip("\"“'‘").lower().startswith(phrase)
+    text = response.strip().lstrip("\"“'‘").lower()
+    ok = bool(phrase) and text.startswith(phrase)
+    if ok and phrase[-1].isalnum() and len(text) > len(phrase):
+        ok = not text[len(phrase)].isalnum()  # "Hi" does not open "Hippos..."
     return _ok(ok, "starts with the required phrase", f"does not start with {phrase!r}")

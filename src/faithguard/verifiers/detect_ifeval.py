@@ -140,8 +140,9 @@ def detect_keywords(text: str) -> list[VerifiableSpec]:
         ) or re.search(r"(?i)\bphrase", m.group(0)):
             continue
         noun = m.group(0).lower()
-        if "letter" in noun or _COUNTED.search(before):
-            continue
+        listed = m.group(0).rstrip().endswith(":") or re.match(r"\s*[:\"“'‘]", raw_after) is not None
+        if "letter" in noun or (_COUNTED.search(before) and not listed):
+            continue  # "40 words" is a length; "the two words 'cheap' and 'easy'" still names its words
         # 'any words before ...' is not a keyword list unless quoted words follow.
         if re.search(r"(?i)\bany\s+" + _KW_NOUN + r"\b\s*$", m.group(0)) and not re.match(r"\s*[:\"“']", raw_after):
             continue

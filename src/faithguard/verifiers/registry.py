@@ -191,7 +191,11 @@ def get_str_list(params: Mapping[str, Any], name: str) -> list[str]:
     return list(value)
 
 
-_RELATIONS = frozenset(("less than", "at least", "exactly", "at most"))
+#: The relation words verifiers accept, as comparison symbols: the one table of relations (the parameter check
+#: reads its keys; the engine reads a count's bound through its symbols).
+RELATION_SYMBOLS = {"less than": "<", "at least": ">=", "at most": "<=", "exactly": "=="}
+
+_RELATIONS = frozenset(RELATION_SYMBOLS)
 
 
 def get_relation(params: Mapping[str, Any], name: str = "relation", allowed: set[str] | None = None) -> str:
@@ -201,10 +205,6 @@ def get_relation(params: Mapping[str, Any], name: str = "relation", allowed: set
     if not isinstance(value, str) or value not in ok:
         raise ParamError(f"{name} must be one of {sorted(ok)}")
     return value
-
-
-#: The relation words verifiers accept, as comparison symbols (the one table; :func:`compare` reads the same).
-RELATION_SYMBOLS = {"less than": "<", "at least": ">=", "at most": "<=", "exactly": "=="}
 
 
 def compare(count: int, relation: str, target: int) -> bool:

@@ -241,9 +241,11 @@ def run_specs(name: str, text: str) -> list[tuple[VerifiableSpec, tuple[int, int
 
 def fixture_problem(path: str, spec_id: str, fixture: Any, positive: bool) -> str | None:
     """One fixture of a ``data/*.json`` detection spec file: a positive one is found with its ``params``, a
-    negative one not at all (see :data:`faithguard.specfiles.SPEC_FILES`)."""
+    negative one not at all (run by ``tests/test_spec_fixtures.py``)."""
     name = path.rsplit("/", 1)[-1].removesuffix(".json")
-    spec = next(s for s in load_specs(name) if s.id == spec_id)
+    spec = next((s for s in load_specs(name) if s.id == spec_id), None)
+    if spec is None:
+        return f"no spec {spec_id!r} in {path}"
     if positive:
         got = [p for _, p in matches(spec, str(fixture["text"]))]
         return None if dict(fixture["params"]) in got else f"{spec_id}: {fixture['text']!r} gave {got}"
