@@ -39,7 +39,8 @@ _SUMMARY = re.compile(
     re.IGNORECASE,
 )
 #: A Markdown/GFM pipe table: a header row, a delimiter row of dashes (optionally with colons) and body rows.
-_TABLE_DELIMITER = re.compile(r"^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+\|?[ \t]*$")
+# possessive runs: a long run of spaces is never re-split between adjacent blank groups (linear, audited)
+_TABLE_DELIMITER = re.compile(r"^[ \t]*+\|?[ \t]*+:?-++:?[ \t]*+(?:\|[ \t]*+:?-++:?[ \t]*+)++\|?[ \t]*+$")
 
 
 def _cells(line: str) -> int:

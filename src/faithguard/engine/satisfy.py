@@ -273,7 +273,7 @@ def _named_count(c: Constraint, view: ResponseView, others: Sequence[Constraint]
 
 
 #: A constraint that is only a number ("three", "12."): its noun is the sub-question's subject.
-_BARE_NUMBER = re.compile(r"\W*[\w-]+\W*")
+_BARE_NUMBER = re.compile(r"(?<!\W)\W*[\w-]+\W*")  # starts only where a non-word run starts (linear)
 
 
 def _measure_unit_word(text: str) -> bool:
@@ -333,7 +333,7 @@ def scope_distributive(c: Constraint, scope: RequestScope | None) -> bool:
 
 
 #: A range's end the decomposer cut off: "from 1960" + " to present day" in the request.
-_RANGE_END = re.compile(r"\s+(?:to|until|till|through)\s+[^.,;:!?\n]{1,40}")
+_RANGE_END = re.compile(r"(?<!\s)\s+(?:to|until|till|through)\s+[^.,;:!?\n]{1,40}")  # from a run's start
 
 
 def _time_phrase(c: Constraint, query: str) -> str:
