@@ -1,0 +1,116 @@
+"""Fixtures for the general mechanisms of issue #12: one table per mechanism, positive and negative rows.
+
+Every row was written for its mechanism here (never copied from an evaluation set). ``wordnet`` marks rows whose
+decision needs the WordNet database (Debian ``wordnet-base``); they skip with a reason without it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pytest
+
+from faithguard.detector import CallContext
+from faithguard.inputs.missing import MissingContentDetector
+from faithguard.models import Message
+from faithguard.terms.wordnet import available as wordnet_available
+
+PROSE = (
+    "The ferry operator added a second evening crossing in June after queues at the harbour grew past the "
+    "car park, and says the extra sailing will stay until the bridge repairs end next spring."
+)
+
+
+@dataclass(frozen=True)
+class Case:
+    query: str
+    missing: bool
+    documents: tuple[str, ...] = ()
+    history: tuple[tuple[str, str], ...] = ()
+    wordnet: bool = False
+
+
+@dataclass(frozen=True)
+class Spec:
+    name: str
+    why: str
+    cases: list[Case] = field(default_factory=list)
+
+
+SPECS = [
+    Spec(
+        "antecedent_in_request",
+        "a definite noun the request itself introduced earlier (a count, a bare or indefinite noun) is that new item",
+        [
+            Case("Write three riddles about winter. Number the three riddles.", False, wordnet=True),
+            Case("Compose a limerick of 2 stanzas, then give the stanzas titles.", False, wordnet=True),
+            Case(
+                "Draft a quiz with 5 questions on volcanoes. Then answer these questions yourself.", False, wordnet=True
+            ),
+            Case("Produce an essay on tides and a summary based on the essay's argument.", False, wordnet=True),
+            # the user's own items: introduced in a first-person clause, still to be supplied
+            Case("I have two essays on tides. Compare the two essays.", True, wordnet=True),
+            Case("We got three riddles from a reader. Rank the three riddles.", True, wordnet=True),
+            # no antecedent at all
+            Case("Rank the three riddles by difficulty.", True, wordnet=True),
+            Case("Based on the essay's argument, list two weaknesses.", True, wordnet=True),
+        ],
+    ),
+    Spec(
+        "part_of_created_text",
+        "after a sentence asking for a new text, its parts ('the stanzas', 'the fourth sentence') are the new text's",
+        [
+            Case("Write a poem about rain. Separate the stanzas with a blank line.", False, wordnet=True),
+            Case("Write an email to a landlord. The second paragraph must mention the heating.", False, wordnet=True),
+            Case("Compose a ballad for a child. Give the headings in bold.", False, wordnet=True),
+            # no creation before: the parts belong to a text the user holds
+            Case("Separate the stanzas with a blank line.", True, wordnet=True),
+            Case("Is the second paragraph too long?", True, wordnet=True),
+            # creation in the same sentence as the reference does not make the reference the new text
+            Case("Write a reply that quotes the second paragraph.", True, wordnet=True),
+        ],
+    ),
+    Spec(
+        "output_clause_after_noun",
+        "a second-person creation clause after the noun ('the lyrics you write') names the assistant's output",
+        [
+            Case("Add a short gloss under the lyrics you write.", False, wordnet=True),
+            Case("Keep the essay you compose under 300 words.", False, wordnet=True),
+            Case("Add a short gloss under the lyrics I wrote.", True, wordnet=True),
+            Case("Keep the essay under 300 words.", True, wordnet=True),
+        ],
+    ),
+]
+
+ROWS = [(spec.name, i, case) for spec in SPECS for i, case in enumerate(spec.cases)]
+DET = MissingContentDetector()
+
+
+def test_every_spec_has_both_polarities() -> None:
+    for spec in SPECS:
+        assert spec.why
+        assert any(c.missing for c in spec.cases) and any(not c.missing for c in spec.cases), spec.name
+
+
+def test_supplied_content_clears_every_positive() -> None:
+    """The same requests with the material supplied as a document are not missing anything."""
+    for spec in SPECS:
+        for case in spec.cases:
+            if case.missing and (not case.wordnet or wordnet_available()):
+                found = DET.run(CallContext(query=case.query, documents=[PROSE, PROSE, PROSE])).findings[
+                    "missing_content"
+                ]
+                assert not found, (spec.name, case.query, found)
+
+
+@pytest.mark.parametrize(("spec", "i", "case"), ROWS, ids=[f"{s}-{i}" for s, i, _ in ROWS])
+def test_generalize_fixture(spec: str, i: int, case: Case) -> None:
+    if case.wordnet and not wordnet_available():
+        pytest.skip("WordNet database not installed (apt-get install wordnet-base)")
+    ctx = CallContext(
+        query=case.query,
+        documents=list(case.documents),
+        history=[Message(role=r, content=c) for r, c in case.history],  # type: ignore[arg-type]
+    )
+    found = DET.run(ctx).findings["missing_content"]
+    assert bool(found) is case.missing, (spec, case.query, found)
