@@ -82,6 +82,46 @@ SPECS = [
     ),
 ]
 
+SPECS += [
+    Spec(
+        "communication_share",
+        "a definite noun whose WordNet uses are mostly communication names a text in a sentence of the request",
+        [
+            Case("Shorten the itinerary email's caption to six words.", True, wordnet=True),
+            Case("Halve every quantity in the recipe.", True, wordnet=True),
+            Case("Is the caption too long?", True, wordnet=True),
+            Case("Halve every quantity in the recipe.", False, (PROSE,), wordnet=True),
+            # a topic after the noun, a superlative, a unit of language, or the noun inside supplied prose
+            Case("Explain the controversy over school uniforms.", False, wordnet=True),
+            Case("Which is the most famous caption in cartoon history?", False, wordnet=True),
+            Case("Write a haiku that uses the word lantern twice.", False, wordnet=True),
+            Case(
+                "Summarise the passage below in one line.\n\n" + PROSE.replace("the car park", "the timetable"), False
+            ),
+        ],
+    ),
+    Spec(
+        "wordnet_compound",
+        "two nouns that form one WordNet compound lemma are read as that compound ('press release', 'warning light')",
+        [
+            Case("List the quotes in the press release.", True, wordnet=True),
+            Case("Pull the dates out of the press release.", True, wordnet=True),
+            Case("List the quotes in the press release.", False, (PROSE,), wordnet=True),
+            Case("What does the warning light on a tractor mean?", False, wordnet=True),
+        ],
+    ),
+    Spec(
+        "generic_noun_phrase",
+        "a superlative or a prepositional phrase about an indefinite makes the phrase a kind ('the best recipe for')",
+        [
+            Case("What is the best recipe for flatbread?", False, wordnet=True),
+            Case("What does the error on a checkout page usually mean?", False, wordnet=True),
+            Case("Is the recipe for flatbread too salty?", True, wordnet=True),
+            Case("Summarize the transcript in a sentence.", True, wordnet=True),
+        ],
+    ),
+]
+
 ROWS = [(spec.name, i, case) for spec in SPECS for i, case in enumerate(spec.cases)]
 DET = MissingContentDetector()
 

@@ -28,6 +28,9 @@ class ContentClass:
 
     strength: Strength
     inline: bool
+    #: strong only because most of the noun's uses are communication ("the recipe", "the warning"): content that
+    #: may be a few words, and a reference only in a sentence of the request itself, not about a topic
+    brief: bool = False
 
 
 @dataclass(frozen=True)
@@ -130,10 +133,36 @@ def _classify(word: str, wn: WordNet, classes: _Classes, as_written: bool = Fals
                 best = "strong"
                 break
             best = best or "weak"
+    brief = False
+    if best != "strong" and _mostly_communication(word, wn, senses[0]):
+        best, brief = "strong", True  # "the press release", "the recipe": used as a communication far more than not
     if best is None:
         return None
     inline = not (classes.not_inline & closures[0]) or bool(classes.inline_anyway & closures[0])
-    return ContentClass(best, inline)
+    return ContentClass(best, inline, brief)
+
+
+@lru_cache(maxsize=1)
+def _share_spec() -> tuple[float, tuple[tuple[str, int], ...]]:
+    """The spec's ``communication_share`` threshold and the synsets whose hyponyms it never upgrades."""
+    raw = _read_spec().get("communication_share")
+    spec = raw if isinstance(raw, dict) else {}
+    threshold = float(spec.get("threshold", 1.0))
+    pairs = spec.get("not_under", [])
+    return threshold, tuple((str(p[0]), int(p[1])) for p in pairs) if isinstance(pairs, list) else ()
+
+
+def _mostly_communication(word: str, wn: WordNet, first: int) -> bool:
+    """Whether the noun's first sense is a communication (not under an excluded class) and most of its uses are."""
+    from faithguard.inputs.senses import lexfile_share
+
+    syn = wn.synset(first)
+    if syn is None or syn.lexname != "noun.communication" or syn.instance:
+        return False
+    threshold, not_under = _share_spec()
+    if wn.find_synsets(not_under) & wn.closure(first):
+        return False
+    return lexfile_share(word) >= threshold
 
 
 @lru_cache(maxsize=1)

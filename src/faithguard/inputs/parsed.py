@@ -47,6 +47,9 @@ def parse_filter(refs: list[Reference], doc: Any, masked: str) -> list[Reference
             continue
         if r.noun_start in by_role.get("pointer", set()):
             continue
+        if r.noun_start in by_role.get("generic", set()):
+            dropped.add(id(r))  # "the best recipe for pancakes", "the error on a login page": a kind, not an item
+            continue
         if _do_support_subject(doc, tok):
             continue  # "does the graph show ...": the tagger read the main verb as a noun
         question = masked[r.sentence[0] : r.sentence[1]].rstrip().endswith("?")

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, replace
 
 from faithguard.inputs.content_kinds import ContentClass, classify_noun, lexname_test
+from faithguard.inputs.supply import is_instruction
 from faithguard.inputs.vocab import (
     COMPARE_RE,
     CONTENT_NOUNS,
@@ -15,6 +16,7 @@ from faithguard.inputs.vocab import (
     ORDINAL_WORDS,
     PART_KINDS,
     STRONG_KINDS,
+    group_of,
     kind_of,
 )
 
@@ -320,6 +322,11 @@ def _definite(
     if wn_cls is None and gap_lower and _group_modifier(gap_lower[-1]):
         wn_cls = classify_noun(noun, as_written=True)  # "the board minutes": a record, not "minute"
     strong_kind = kind in STRONG_KINDS or (wn_cls is not None and wn_cls.strength == "strong")
+    if strong_kind and kind not in STRONG_KINDS and wn_cls is not None and wn_cls.brief:
+        # strong by its communication share only: a reference in a sentence of the request, not about a topic
+        # ("the controversy over ...") and never a role the kind table keeps apart ("the question", "the answer")
+        request_sentence = is_instruction(masked[sent[0] : sent[1]]) or _imperative(masked[sent[0] : sent[1]])
+        strong_kind = request_sentence and not _TOPIC_AFTER.match(after) and group_of(kind) == "doc"
     # "the two candidate responses": a definite count picks out specific items the user holds.
     counted = any((w in NUMBER_WORDS and w != "single") or (w.isdecimal() and 1 < int(w) <= 20) for w in gap_lower)
     strong_kind = strong_kind or (counted and det == "the")
@@ -358,7 +365,7 @@ def _class_kind(cls: ContentClass) -> str:
     """The detector kind of a WordNet content class: visual/audio content is an image, writing a document."""
     if not cls.inline:
         return "image"
-    return "document" if cls.strength == "strong" else "message"
+    return "document" if cls.strength == "strong" and not cls.brief else "message"
 
 
 def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: str) -> list[Reference]:
@@ -424,7 +431,15 @@ def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: 
                 if kind_of(word) is not None:
                     break  # the kind table's own pattern reads this phrase
                 continue
+            if i + 1 < len(words) and _wordnet_compound(word, words[i + 1].group()):
+                continue  # "the warning light", "the press release": the first word modifies a WordNet compound
             cls = classify_noun(word)
+            if i > 0 and _wordnet_compound(words[i - 1].group(), word):
+                cls = classify_noun(f"{words[i - 1].group()} {word}", as_written=True)
+                if cls is None:
+                    break  # the compound as a whole is not content ("the warning light" is a light)
+            if cls is not None and cls.brief and i > 0 and word.lower().endswith("ing"):
+                continue  # "my landlord asking ...": a participle after the head, not a noun of the phrase
             if (
                 (cls is None or cls.strength == "weak")
                 and i + 1 == len(words)
@@ -489,6 +504,17 @@ def _request_object(before: str) -> bool:
     return mv is not None and get_wordnet().is_verb(mv.group("verb").lower())
 
 
+_FIRST_WORD_RE = re.compile(r"^\W*(?:(?:please|kindly)\s+)?(?P<verb>[A-Za-z]+)\b")
+
+
+def _imperative(sentence: str) -> bool:
+    """Whether the sentence opens with a verb lemma as written (an imperative: "Pull the numbers out of ...")."""
+    from faithguard.terms.wordnet import get_wordnet
+
+    mv = _FIRST_WORD_RE.match(sentence)
+    return mv is not None and get_wordnet().is_verb(mv.group("verb").lower())
+
+
 def _ordinal_item(before: list[re.Match[str]], noun: str) -> bool:
     """An ordinal picks out one of several items the user holds when the noun can be a text ('the third study').
 
@@ -496,6 +522,15 @@ def _ordinal_item(before: list[re.Match[str]], noun: str) -> bool:
     sense not a physical thing): "the second survey" counts, "the first step" and "the third war" do not.
     """
     return any(w.group().lower() in ORDINAL_WORDS for w in before) and lexname_test("cited", noun)
+
+
+def _wordnet_compound(first: str, second: str) -> bool:
+    """Whether two nouns form one WordNet compound lemma ("press release", "warning light", "thesis statement")."""
+    from faithguard.terms.wordnet import get_wordnet
+
+    if not (first.isalpha() and second.isalpha()):
+        return False
+    return bool(get_wordnet().senses(f"{first}_{second}".lower()))
 
 
 def _group_modifier(word: str) -> bool:
