@@ -122,6 +122,22 @@ SPECS += [
     ),
 ]
 
+SPECS += [
+    Spec(
+        "first_person_pointer_contracted",
+        "the user's own clause, contracted or before a demonstrative, points at an item ('the error I'm getting')",
+        [
+            Case("Explain the error I'm getting.", True, wordnet=True),
+            Case("What does the warning I've been seeing mean?", True, wordnet=True),
+            Case("Why am I getting this error?", True, wordnet=True),
+            Case("Explain the error I'm getting: disk quota exceeded on volume two.", False, wordnet=True),
+            Case("Why am I getting this error?", False, (PROSE,), wordnet=True),
+            Case("I'm visiting this city next spring; what should I see?", False, wordnet=True),
+            Case("Why am I getting headaches after coffee?", False, wordnet=True),
+        ],
+    ),
+]
+
 ROWS = [(spec.name, i, case) for spec in SPECS for i, case in enumerate(spec.cases)]
 DET = MissingContentDetector()
 

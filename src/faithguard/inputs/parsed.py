@@ -91,7 +91,9 @@ def _picked_up(doc: Any, tok: Any) -> bool:
 #: students gave". Only then is the parse needed when the patterns found nothing missing.
 POINTER_TRIGGER = re.compile(
     r"\b(?:the|this|that|these|those|my|our)\s+(?:[\w'’-]+\s+){0,3}?[\w'’-]+\s+(?:that\s+|which\s+)?"
-    r"(?:I|we|my|our)\s+[\w'’-]+",
+    r"(?:I|we|my|our)(?:['’](?:m|ve|re|d|ll))?\s+[\w'’-]+"
+    # the user's clause first: "why am I getting this error"
+    r"|\b(?:I|we)(?:['’](?:m|ve|re|d|ll))?\s+(?:[\w'’-]+\s+){0,3}?(?:this|these)\s+[\w'’-]+",
     re.I,
 )
 
