@@ -138,6 +138,34 @@ SPECS += [
     ),
 ]
 
+SPECS += [
+    Spec(
+        "content_compound",
+        "a content noun modifying a message or a set of things is one text ('the comment thread', 'this memo chain')",
+        [
+            Case("Summarize the comment thread in three bullets.", True, wordnet=True),
+            Case("Who sounds annoyed in this memo chain?", True, wordnet=True),
+            Case("Trim the newsletter post to 100 words.", True, wordnet=True),
+            Case("Does the contract clause favour the tenant?", True, wordnet=True),
+            Case("Summarize the comment thread in three bullets.", False, (PROSE,), wordnet=True),
+            # the content noun only modifies a property or a body of people, or the head is a named protocol
+            Case("What is the email address format for Gmail?", False, wordnet=True),
+            Case("How often does the book club meet?", False, wordnet=True),
+            Case("How does the email protocol IMAP sync folders?", False, wordnet=True),
+        ],
+    ),
+    Spec(
+        "self_reference",
+        "'the request' (WordNet request.n.02 or below) after a bare determiner is the request being read",
+        [
+            Case("Write a riddle about tides. First repeat the request word for word.", False, wordnet=True),
+            Case("Before answering, restate the request in one line.", False, wordnet=True),
+            Case("Reply to the customer's request politely.", True, wordnet=True),
+            Case("Decline the request I forwarded from the landlord.", True, wordnet=True),
+        ],
+    ),
+]
+
 ROWS = [(spec.name, i, case) for spec in SPECS for i, case in enumerate(spec.cases)]
 DET = MissingContentDetector()
 

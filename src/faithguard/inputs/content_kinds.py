@@ -200,7 +200,9 @@ def _run_lexname_test(test: str, word: str, wn: WordNet) -> bool:
         return False
     raw_in = spec.get("under", [])
     need = [(str(p[0]), int(p[1])) for p in raw_in] if isinstance(raw_in, list) else []
-    if need and not (wn.find_synsets(need) & wn.closure(senses[0])):
+    raw_k = spec.get("under_senses", 1)
+    k = int(raw_k) if isinstance(raw_k, int) else 1  # how many first senses may carry the "under" class
+    if need and not any(wn.find_synsets(need) & wn.closure(o) for o in senses[:k]):
         return False
     raw_under = spec.get("not_under", [])
     pairs = [(str(p[0]), int(p[1])) for p in raw_under] if isinstance(raw_under, list) else []

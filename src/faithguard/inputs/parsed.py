@@ -59,12 +59,32 @@ def parse_filter(refs: list[Reference], doc: Any, masked: str) -> list[Reference
             and doc[tok.i + 1].dep_ != "appos"
             and tok.head.i == tok.i + 1
         ):
-            dropped.add(id(r))
+            if not _content_head(tok.head):
+                dropped.add(id(r))  # "the email address": the content noun only modifies another thing
         elif r.noun_start in by_role.get("narrative", set()) and not question and not _picked_up(doc, tok):
             dropped.add(id(r))  # "My essay got a C." narrates, does not hand the content over
         elif tok.dep_ == "dobj" and tok.head.lower_ in CREATION_VERBS:
             dropped.add(id(r))
     return [r for r in refs if id(r) not in dropped]
+
+
+def _content_head(head: Any) -> bool:
+    """Whether a compound's head keeps a content modifier a reference: 'the blog post', 'this email chain'.
+
+    The head is a content noun of the kind table, a message-like WordNet noun (weak, or strong by its communication
+    share), or a set of things (the ``collection`` lexname test); a head whose first sense alone makes it content
+    ("address", "title") names a property of the content, not the content.
+    """
+    if head.pos_ not in ("NOUN", "PROPN"):
+        return False
+    nxt = head.doc[head.i + 1] if head.i + 1 < len(head.doc) else None
+    if (nxt is not None and nxt.pos_ == "PROPN") or any(t.pos_ == "PROPN" for t in head.rights):
+        return False  # "the email protocol SMTP": a named thing of the world
+    word = head.text
+    if kind_of(word) is not None or lexname_test("collection", word):
+        return True
+    cls = classify_noun(word)
+    return cls is not None and (cls.brief or cls.strength == "weak")
 
 
 def _in_phrase(det: Any, noun: Any) -> bool:

@@ -328,6 +328,9 @@ def _definite(
         request_sentence = is_instruction(masked[sent[0] : sent[1]]) or _imperative(masked[sent[0] : sent[1]])
         strong_kind = request_sentence and not _TOPIC_AFTER.match(after) and group_of(kind) == "doc"
     # "the two candidate responses": a definite count picks out specific items the user holds.
+    # "the message thread", "the thesis statement": a content noun modifying a content noun names one text
+    compound = bool(gap_lower) and (kind_of(gap_lower[-1]) is not None or classify_noun(gap_lower[-1]) is not None)
+    strong_kind = strong_kind or (compound and (kind_of(noun) is not None or wn_cls is not None) and det == "the")
     counted = any((w in NUMBER_WORDS and w != "single") or (w.isdecimal() and 1 < int(w) <= 20) for w in gap_lower)
     strong_kind = strong_kind or (counted and det == "the")
     # "the second source": an ordinal past the first presupposes several items the user holds (a "first" alone
@@ -431,6 +434,14 @@ def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: 
                 if kind_of(word) is not None:
                     break  # the kind table's own pattern reads this phrase
                 continue
+            if (
+                m.group("det").lower() in ("the", "this")
+                and i == 0
+                and kind_of(word) is None
+                and lexname_test("self_request", word)
+                and not _STRONG_AFTER.match(masked[w.end() : w.end() + 100])
+            ):
+                break  # "repeat the request word for word": the request being read, always supplied
             if i + 1 < len(words) and _wordnet_compound(word, words[i + 1].group()):
                 continue  # "the warning light", "the press release": the first word modifies a WordNet compound
             cls = classify_noun(word)
@@ -438,8 +449,14 @@ def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: 
                 cls = classify_noun(f"{words[i - 1].group()} {word}", as_written=True)
                 if cls is None:
                     break  # the compound as a whole is not content ("the warning light" is a light)
-            if cls is not None and cls.brief and i > 0 and word.lower().endswith("ing"):
-                continue  # "my landlord asking ...": a participle after the head, not a noun of the phrase
+            if (
+                cls is not None
+                and cls.brief
+                and i > 0
+                and word.lower().endswith("ing")
+                and _VERB_COMPLEMENT.match(masked, w.end())
+            ):
+                continue  # "my landlord asking to ...": a participle with its complement, not a noun of the phrase
             if (
                 (cls is None or cls.strength == "weak")
                 and i + 1 == len(words)
@@ -522,6 +539,10 @@ def _ordinal_item(before: list[re.Match[str]], noun: str) -> bool:
     sense not a physical thing): "the second survey" counts, "the first step" and "the third war" do not.
     """
     return any(w.group().lower() in ORDINAL_WORDS for w in before) and lexname_test("cited", noun)
+
+
+#: What follows a participle used as a verb ("asking to fix", "asking for", "asking them").
+_VERB_COMPLEMENT = re.compile(r"\s+(?:to|for|about|that|if|whether|me|him|her|them|us|you|the|a|an)\b", re.I)
 
 
 def _wordnet_compound(first: str, second: str) -> bool:
