@@ -35,6 +35,8 @@ class Spec:
     name: str
     why: str
     cases: list[Case] = field(default_factory=list)
+    #: whether attaching documents supplies the positives (an empty section is still an empty slot in the text)
+    docs_clear: bool = True
 
 
 SPECS = [
@@ -166,6 +168,45 @@ SPECS += [
     ),
 ]
 
+SPECS += [
+    Spec(
+        "empty_section",
+        "a heading or 'Name:' line of any name left empty, then named by the request, or followed by its request only",
+        [
+            Case("## Findings\n\n## Task\nList three risks the findings suggest.", True),
+            Case("Findings:\n\nTask: list three risks the findings suggest.", True),
+            Case("Client note:\n\nDraft a polite answer.", True),
+            Case("## Findings\n" + PROSE + "\n\n## Task\nList three risks the findings suggest.", False),
+            Case("Client note:\n\nPlease call me back on Friday, thanks.\n\nDraft a polite answer.", False),
+            # an empty heading the request never names is layout, not a slot
+            Case("## Mood\n\n## Task\nWrite a haiku about tides.", False),
+        ],
+        docs_clear=False,
+    ),
+    Spec(
+        "standalone_link",
+        "a link standing alone after the request's sentences, nothing after it, is the material (never fetched)",
+        [
+            Case("Can you go through this and give me the gist? https://example.org/q3/update", True),
+            Case("https://example.org/q3/update", True),
+            Case("Can you go through this and give me the gist? https://example.org/q3/update", False, (PROSE,)),
+            Case("Is https://example.org a safe domain to use in documentation?", False),
+            Case("Why do some sites use http://example.org and others https://example.org?", False),
+        ],
+    ),
+    Spec(
+        "handed_over_clause",
+        "a noun the user says they sent or uploaded to the assistant is handed-over material, unless it is a thing",
+        [
+            Case("Open the link I sent and tell me what you think.", True, wordnet=True),
+            Case("Is the thing we uploaded readable?", True, wordnet=True),
+            Case("Open the link I sent and tell me what you think.", False, (PROSE,), wordnet=True),
+            Case("Where is the parcel I sent to Oslo likely to be now?", False, wordnet=True),
+            Case("How long does the money I sent take to clear?", False, wordnet=True),
+        ],
+    ),
+]
+
 ROWS = [(spec.name, i, case) for spec in SPECS for i, case in enumerate(spec.cases)]
 DET = MissingContentDetector()
 
@@ -180,7 +221,7 @@ def test_supplied_content_clears_every_positive() -> None:
     """The same requests with the material supplied as a document are not missing anything."""
     for spec in SPECS:
         for case in spec.cases:
-            if case.missing and (not case.wordnet or wordnet_available()):
+            if spec.docs_clear and case.missing and (not case.wordnet or wordnet_available()):
                 found = DET.run(CallContext(query=case.query, documents=[PROSE, PROSE, PROSE])).findings[
                     "missing_content"
                 ]

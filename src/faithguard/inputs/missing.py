@@ -27,6 +27,10 @@ _MENTION_RE = re.compile(
 _URL_RE = re.compile(r"\bhttps?://(?P<host>[\w.-]+)(?:[/?#][^\s<>\"')\]]*)?", re.I)
 #: What introduces a link as the material itself: a colon, a deictic, or a locative preposition.
 _URL_INTRO_RE = re.compile(r"(?::|\b(?:at|from|on|in|this|here|following))\s*$", re.I)
+#: A link standing alone after the request's own sentences (after a sentence end or on its own line), with nothing
+#: after it: the material itself ("Can you summarize it? https://..."). Fixtures: tests/inputs/test_generalize.py
+#: (spec standalone_link).
+_URL_ALONE_RE = re.compile(r"(?:^|[.?!]|\n)\s*$")
 _GROUP_ORDER = ("doc", "query", "response", "rubric")
 #: Kinds whose content is never prose (photos, charts, videos): see specs/content_classes.json "not_inline".
 _NOT_INLINE = frozenset({"image"})
@@ -164,7 +168,9 @@ def _link_findings(text: str) -> list[dict[str, Any]]:
     """A link given as the material to work on ("summarise this page: <url>"): its text was never fetched."""
     out: list[dict[str, Any]] = []
     for m in _URL_RE.finditer(text):
-        if not _URL_INTRO_RE.search(text[max(0, m.start() - 40) : m.start()]):
+        before = text[max(0, m.start() - 40) : m.start()]
+        alone = bool(_URL_ALONE_RE.search(text[: m.start()])) and not text[m.end() :].strip(" \t\n.")
+        if not _URL_INTRO_RE.search(before) and not alone:
             continue
         host = m.group("host")  # the host only: a link's path or query may carry tokens
         out.append(

@@ -118,6 +118,22 @@ POINTER_TRIGGER = re.compile(
 )
 
 
+#: A first-person clause that hands the item to the assistant ("the link I sent", "the thing we uploaded"): whatever the
+#: noun names, it was meant to arrive with the request; a destination after the verb ("sent to Berlin") is not this.
+#: Fixtures: tests/inputs/test_generalize.py (spec handed_over_clause).
+_HANDED_OVER = re.compile(
+    r"\s+(?:that\s+|which\s+)?(?:i|we)(?:['’]ve|\s+have|\s+just|\s+had|\s+already)*\s+"
+    r"(?:sent|shared|pasted|uploaded|attached|forwarded|linked|posted)\b(?!\s+(?:to|off|out)\b)",
+    re.I,
+)
+
+
+def _known_noun(word: str) -> bool:
+    from faithguard.terms.wordnet import get_wordnet
+
+    return bool(get_wordnet().senses(word.lower()))
+
+
 def pointer_refs(refs: list[Reference], doc: Any, masked: str, source: str = "query") -> list[Reference]:
     """References the syntax shows point at items the user holds ('the stack trace I just got').
 
@@ -146,7 +162,10 @@ def pointer_refs(refs: list[Reference], doc: Any, masked: str, source: str = "qu
             continue  # inside supplied content
         word = tok.text
         cls = classify_noun(word)
-        if kind_of(word) is None and cls is None and not lexname_test("pointer", word):
+        handed = bool(_HANDED_OVER.match(masked, off + len(word))) and (
+            lexname_test("handed", word) or not _known_noun(word)
+        )
+        if kind_of(word) is None and cls is None and not lexname_test("pointer", word) and not handed:
             continue
         kind = kind_of(word) or (_class_kind(cls) if cls is not None else "message")
         start = min([t.idx for t in tok.lefts if t.dep_ == "det"] + [off])

@@ -176,6 +176,7 @@ def scan(text: str) -> Scan:
             result.empties.append(Block("tag", k, m.start(), m.end(), 0, m.group()))
             spans.append((m.start(), m.end()))
     _scan_labels(clean, result, spans)
+    _empty_sections(clean, result)
     for m in _QUOTE_RE.finditer(clean):
         body = next(g for g in m.groups() if g is not None)
         if word_count(body) >= 4 and not _taken(spans, m.start(), m.end()):
@@ -221,7 +222,8 @@ def _scan_labels(clean: str, result: Scan, spans: list[tuple[int, int]]) -> None
             and clean[body_start : body_start + 1] not in ("\n", "")
         ) or (brk is not None and i + 1 == len(heads)):
             body = body[: brk.start()]
-        if "\n" in region[:lead] and _talks_about(body, k):
+        closing = "\n" in region[:lead] and _closing_instruction(region, lead, body)
+        if "\n" in region[:lead] and (_talks_about(body, k) or closing):
             body = ""  # "Response:\n\nRate the response above.": the next line is the request about it, not its text
         else:
             # "Document 1: ...\nWhich of the three documents ...?": a later line about the kind ends the body
@@ -239,10 +241,68 @@ def _scan_labels(clean: str, result: Scan, spans: list[tuple[int, int]]) -> None
         slot = not n and (
             (i + 1 < len(heads) and not clean[m.end() : heads[i + 1][0].start()].strip())
             or (first_line is not None and not body)
+            or closing
         )
         block = Block("label", k, m.start(), max(end, m.end()), n, m.group(0).strip(), idx, slot)
         (result.typed if n else result.empties).append(block)
         spans.append((m.start(), max(end, m.end())))
+
+
+def _closing_instruction(region: str, lead: int, body: str) -> bool:
+    """A blank line after an empty label, then one imperative line that ends the text ('Customer message:\n\nWrite
+    a reply.'): the line is the request about the labelled item, which is missing.
+
+    The line opens with a verb lemma as written (WordNet ``index.verb``), not a greeting. Fixtures:
+    tests/inputs/test_generalize.py (spec empty_section).
+    """
+    if region[:lead].count("\n") < 2:
+        return False  # no blank line: the line may be the item's own text ("Email:\nSend the invoice by Friday.")
+    text = body.strip()
+    if not text or "\n" in text or len(sentence_spans(text)) > 2 or region.strip() != text:
+        return False  # one line that ends the section
+    first = _WORD_RE.match(text)
+    if first is None:
+        return False
+    from faithguard.terms.wordnet import get_wordnet
+
+    word = first.group().lower()
+    return word not in _GREETINGS and get_wordnet().is_verb(word)
+
+
+#: Openers of a letter or message, never an instruction about one (they are WordNet verbs too: "hail", "thank").
+_GREETINGS = frozenset({"hi", "hello", "hey", "dear", "thanks", "thank", "greetings", "please"})
+
+
+def _empty_sections(clean: str, result: Scan) -> None:
+    """A markdown heading or a bare 'Name:' line of any name with nothing under it, which the request then names
+    with a definite article ('## Background' left empty, then 'what does the background imply?').
+
+    Only empty sections are recorded, so a heading the content lists do not know never supplies anything.
+    Fixtures: tests/inputs/test_generalize.py (spec empty_section).
+    """
+    lines = [(m.start(), m.group()) for m in _LINE_ALL_RE.finditer(clean)]
+    for i, (pos, line) in enumerate(lines):
+        m = _EMPTY_HEAD_RE.match(line)
+        if m is None:
+            continue
+        name = m.group("h") or m.group("c")
+        if _label_kind(name.split()[-1]) is not None:
+            continue  # a known content label: _scan_labels reads it
+        rest = [ln for _, ln in lines[i + 1 :] if ln.strip()]
+        if rest and not _LABEL_RE.match(rest[0]):
+            continue  # something is under it
+        mention = re.compile(rf"\b(?:the|this|that)\s+{re.escape(name)}\b", re.I)
+        if not mention.search(clean, pos + len(line)) and not mention.search(clean, 0, pos):
+            continue
+        result.empties.append(Block("label", name.lower(), pos, pos + len(line), 0, line.strip(), None, True))
+
+
+_LINE_ALL_RE = re.compile(r"[^\n]*")
+#: A heading line ("## Background") or a label line with nothing after its colon ("Background:").
+_EMPTY_HEAD_RE = re.compile(
+    r"^[ \t]*(?:#{1,6}[ \t]+(?P<h>[A-Za-z][A-Za-z-]*(?:[ \t]+[A-Za-z][A-Za-z-]*)?)[ \t]*#*[ \t]*$"
+    r"|(?:[*>\-]+[ \t]*)?(?P<c>[A-Za-z][A-Za-z-]*(?:[ \t]+[A-Za-z][A-Za-z-]*)?)[ \t]*\**[ \t]*[:：][ \t]*$)"
+)
 
 
 def _ends_line(text: str, pos: int) -> bool:
