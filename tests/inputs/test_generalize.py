@@ -239,3 +239,4 @@ def test_generalize_fixture(spec: str, i: int, case: Case) -> None:
     )
     found = DET.run(ctx).findings["missing_content"]
     assert bool(found) is case.missing, (spec, case.query, found)
+
