@@ -11,7 +11,9 @@ from dataclasses import replace
 from typing import Any
 
 from faithguard.inputs.content_kinds import classify_noun, lexname_test
-from faithguard.inputs.references import Reference, _class_kind, _sentence_of, _sentences
+from faithguard.inputs.discourse import sentence_of as _sentence_of
+from faithguard.inputs.discourse import sentences as _sentences
+from faithguard.inputs.references import Reference, _class_kind
 from faithguard.inputs.vocab import CREATION_VERBS, kind_of
 
 __all__ = ["DEICTIC_TRIGGER", "POINTER_TRIGGER", "deictic_refs", "parse_filter", "pointer_refs"]

@@ -6,6 +6,9 @@ import re
 from dataclasses import dataclass, replace
 
 from faithguard.inputs.content_kinds import ContentClass, classify_noun, lexname_test
+from faithguard.inputs.discourse import OUTPUT_AFTER, introduced_earlier, part_of_creation
+from faithguard.inputs.discourse import sentence_of as _sentence_of
+from faithguard.inputs.discourse import sentences as _sentences
 from faithguard.inputs.supply import is_instruction
 from faithguard.inputs.vocab import (
     COMPARE_RE,
@@ -14,7 +17,6 @@ from faithguard.inputs.vocab import (
     GAP_STOP,
     NUMBER_WORDS,
     ORDINAL_WORDS,
-    PART_KINDS,
     STRONG_KINDS,
     group_of,
     kind_of,
@@ -150,18 +152,6 @@ _WORD_RE = re.compile(r"[\w'’-]+")
 _POSSESSIVE = re.compile(r"\w(?:'s|’s|s'|s’)$")
 #: Words after which a noun phrase cannot continue (supply markers and verbs of showing).
 _STRONG_GAP_ENDS = frozenset({"below", "above", "here", "attached", "shows", "show", "says", "say", "said"})
-_SENT_RE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)|\n", re.M)
-
-
-def _sentences(text: str) -> list[tuple[int, int]]:
-    return [(m.start(), m.end()) for m in _SENT_RE.finditer(text) if m.group().strip()]
-
-
-def _sentence_of(spans: list[tuple[int, int]], pos: int) -> tuple[int, int]:
-    for s, e in spans:
-        if s <= pos < e:
-            return (s, e)
-    return (pos, pos)
 
 
 def _is_capitalised(word: str, at: int, sent_start: int, text: str) -> bool:
@@ -560,34 +550,6 @@ def _group_modifier(word: str) -> bool:
     return low not in NUMBER_WORDS and low not in ORDINAL_WORDS and lexname_test("group_modifier", low)
 
 
-#: A second-person creation clause after the noun: the item is what the assistant will write ("the lyrics you write").
-_OUTPUT_AFTER = re.compile(
-    r"^\s+(?:that\s+|which\s+)?you(?:'ll|\s+will|\s+are\s+going\s+to)?\s+(?:"
-    + "|".join(sorted(CREATION_VERBS, key=len, reverse=True))
-    + r")\b",
-    re.I,
-)
-#: An imperative creation verb opening a sentence or clause ("Write a short essay ...", "Please compose ...").
-_CREATION_OPENING = re.compile(
-    r"(?:^|[.!?\n]\s*|\b(?:please|and|then|also)\s+)(?:"
-    + "|".join(sorted(CREATION_VERBS, key=len, reverse=True))
-    + r")\s+(?:me\s+|us\s+)?(?:a|an|one|two|three|four|five|some|\d+)\b",
-    re.I,
-)
-
-
-def _part_of_creation(ref: Reference, noun: str, earlier: str) -> bool:
-    """A part of a text ('the stanzas', 'the fourth sentence') after an earlier sentence that creates a text.
-
-    The part is a unit of the kind table (paragraph, sentence, chapter) or a noun passing the spec's ``text_part``
-    test (a unit of textual matter: stanza, heading, line). Fixtures: tests/inputs/test_generalize.py
-    (spec part_of_created_text).
-    """
-    if not earlier.strip() or not _CREATION_OPENING.search(earlier):
-        return False
-    return ref.kind in PART_KINDS or lexname_test("text_part", noun)
-
-
 def _non_reference(ref: Reference, m: re.Match[str], masked: str, text: str, sent: tuple[int, int]) -> bool:
     """Pattern filters for mentions that name world entities, creations or generic things."""
     after = masked[m.end() : m.end() + 100]
@@ -610,9 +572,9 @@ def _non_reference(ref: Reference, m: re.Match[str], masked: str, text: str, sen
         return True  # "speak as the narrator": a role, not a text
     if _CREATION_BEFORE.search(masked[sent[0] : m.start()]):
         return True  # write the cover letter...
-    if _OUTPUT_AFTER.match(after):
+    if OUTPUT_AFTER.match(after):
         return True  # "the lyrics you write": the assistant's own output
-    if _part_of_creation(ref, noun, masked[: sent[0]]):
+    if part_of_creation(ref.kind, noun, masked[: sent[0]]):
         return True  # "Write a poem. ... Separate the stanzas": parts of the text being written
     sentence = masked[sent[0] : sent[1]]
     if ref.kind in _PROGRAMMING_KINDS and ref.index is None and _PROGRAMMING.search(sentence):
@@ -628,47 +590,4 @@ def _non_reference(ref: Reference, m: re.Match[str], masked: str, text: str, sen
 def _has_antecedent(m: re.Match[str], masked: str) -> bool:
     """The noun, or a possessor in its phrase ("the essay's argument"), was introduced earlier by the request."""
     owners = [re.sub(r"(?:'s|’s|')$", "", w) for w in m.group("gap").split() if _POSSESSIVE.search(w)]
-    return any(_introduced_earlier(w, masked, m.start()) for w in [m.group("noun"), *owners])
-
-
-#: A determiner or possessive that makes an earlier mention a reference of its own, not an introduction.
-_DEFINITE_BEFORE = frozenset({"the", "this", "that", "these", "those", "my", "our", "his", "her", "their"})
-#: A first-person word in the clause before a mention: the user's own item ("I have two essays"), not a new one.
-_FIRST_PERSON_RE = re.compile(r"\b(?:i|we|i'[a-z]+|we'[a-z]+|me|us|my|our)\b", re.I)
-
-
-def _same_noun(word: str, noun: str) -> bool:
-    """Whether two nouns share a lemma: one kind of the kind table, or one WordNet base form ("jokes", "joke")."""
-    a, b = word.lower(), noun.lower()
-    if a == b:
-        return True
-    ka, kb = kind_of(a), kind_of(b)
-    if ka is not None or kb is not None:
-        return ka == kb and a.rstrip("s") == b.rstrip("s")
-    from faithguard.terms.wordnet import get_wordnet
-
-    wn = get_wordnet()
-    return bool(set(wn.base_forms(a)) & set(wn.base_forms(b)))
-
-
-def _introduced_earlier(noun: str, masked: str, at: int) -> bool:
-    """The request itself introduced the item earlier: 'Write two jokes ... separate the two jokes'.
-
-    An earlier mention of the same noun counts when it is not definite or possessive itself (an indefinite, a
-    count or a bare noun: "consisting of 10 questions", "include two tables") and its clause has no first-person
-    word ("I have two essays" is the user's own item, still to be supplied). Fixtures: tests/inputs/
-    test_generalize.py (spec antecedent_in_request).
-    """
-    sents = _sentences(masked[:at])
-    for wm in _WORD_RE.finditer(masked, 0, at):
-        if not _same_noun(wm.group(), noun):
-            continue
-        start = _sentence_of(sents, wm.start())[0]
-        clause = re.split(r"[,;:]", masked[start : wm.start()])[-1]
-        before = [w.lower() for w in _WORD_RE.findall(clause)][-4:]
-        if any(w in _DEFINITE_BEFORE or _POSSESSIVE.search(w) for w in before):
-            continue
-        if _FIRST_PERSON_RE.search(masked[start : wm.start()]):
-            continue
-        return True
-    return False
+    return any(introduced_earlier(w, masked, m.start()) for w in [m.group("noun"), *owners])
