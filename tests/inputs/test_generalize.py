@@ -207,6 +207,37 @@ SPECS += [
     ),
 ]
 
+SPECS += [
+    Spec(
+        "bare_pointer",
+        "'the above' / 'the following' is the material itself before punctuation or a preposition",
+        [
+            Case("Translate the above into Portuguese.", True),
+            Case("Turn the following into a checklist.", True),
+            Case("Translate the above into Portuguese.", False, (PROSE,)),
+            Case("What happened the following year in Portugal?", False),
+        ],
+    ),
+    Spec(
+        "hyphenated_word_after_content_noun",
+        "a content noun before a hyphenated word starting with a content noun ('the code thread-safe') is read",
+        [
+            Case("Is the code thread-safe?", True),
+            Case("Is the code thread-safe?", False, (PROSE,)),
+            Case("Is a message-passing design thread-safe in general?", False),
+        ],
+    ),
+    Spec(
+        "modal_question_subject",
+        "after a modal ('won't my script run'), the possessed noun is the subject even if the verb is tagged a noun",
+        [
+            Case("Why won't my script run?", True),
+            Case("Why won't my script run?", False, (PROSE,)),
+            Case("Why won't my car start in the cold?", False),
+        ],
+    ),
+]
+
 ROWS = [(spec.name, i, case) for spec in SPECS for i, case in enumerate(spec.cases)]
 DET = MissingContentDetector()
 
@@ -239,4 +270,3 @@ def test_generalize_fixture(spec: str, i: int, case: Case) -> None:
     )
     found = DET.run(ctx).findings["missing_content"]
     assert bool(found) is case.missing, (spec, case.query, found)
-

@@ -229,5 +229,6 @@ def _do_support_subject(doc: Any, tok: Any) -> bool:
     head = tok.head
     if head.i != tok.i + 1:
         return False
-    dos = [t for t in doc[: tok.i] if t.lemma_ == "do" and t.pos_ in ("AUX", "VERB")]
+    # do-support or a modal before the subject ("does the graph show", "won't my script run")
+    dos = [t for t in doc[: tok.i] if (t.lemma_ == "do" and t.pos_ in ("AUX", "VERB")) or t.tag_ == "MD"]
     return bool(dos) and (head.dep_ == "ROOT" or head.head.i in {t.i for t in dos})

@@ -45,10 +45,16 @@ _NOUN_ALT = "|".join(sorted((re.escape(f) for f in CONTENT_NOUNS), key=len, reve
 _DET = r"the|this|these|my|our|his|her|their|both|all"
 _STOP_ALT = "|".join(sorted(GAP_STOP, key=len, reverse=True))
 _REF_RE = re.compile(
-    rf"\b(?P<det>{_DET})\s+(?P<gap>(?:(?!(?:{_STOP_ALT})\b)[\w'’-]+\s+){{0,3}}?)(?P<noun>{_NOUN_ALT})(?![\w-])(?!\s+(?:{_NOUN_ALT})\b)",
+    rf"\b(?P<det>{_DET})\s+(?P<gap>(?:(?!(?:{_STOP_ALT})\b)[\w'’-]+\s+){{0,3}}?)(?P<noun>{_NOUN_ALT})(?![\w-])(?!\s+(?:{_NOUN_ALT})(?![\w-]))",
     re.IGNORECASE,
 )
-_BARE_RE = re.compile(r"\b(?P<det>the|this)\s+(?P<noun>following|below|above)\b(?=\s*(?:[:.?!,;]|\n|$))", re.I)
+#: "the above", "the following" as the noun phrase itself: punctuation or a preposition after it ("translate the
+#: above into German"), never a noun ("the following week"). Fixtures: tests/inputs/test_generalize.py (bare_pointer).
+_BARE_RE = re.compile(
+    r"\b(?P<det>the|this)\s+(?P<noun>following|below|above)\b"
+    r"(?=\s*(?:[:.?!,;]|\n|$|(?:into|in|to|as|for|with|using|and|so)\b))",
+    re.I,
+)
 _LABEL_REF_RE = re.compile(
     r"\b(?P<noun>(?i:article|document|doc|report|paper|essay|email|passage|text|excerpt|source|transcript|"
     r"attachment|file|response|chapter))s?[ \t]*#?[ \t]*(?P<idx>\d{1,2}|[A-H])\b"
