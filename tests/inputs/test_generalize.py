@@ -238,6 +238,20 @@ SPECS += [
     ),
 ]
 
+SPECS += [
+    Spec(
+        "choice_among_items",
+        "'which of the Xs' chooses among at least two given items of a content kind",
+        [
+            Case("Which of the essays argues better?", True),
+            Case("Which of the replies sounds friendlier?", True),
+            Case("Which of the essays argues better?", False, (PROSE, PROSE)),
+            Case("Which of the planets has the longest day?", False),
+            Case("Which of the Brontë novels came first?", False),
+        ],
+    ),
+]
+
 ROWS = [(spec.name, i, case) for spec in SPECS for i, case in enumerate(spec.cases)]
 DET = MissingContentDetector()
 

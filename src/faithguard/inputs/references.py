@@ -116,6 +116,9 @@ _STRONG_BEFORE = re.compile(
     r"attaching|attached\s+is|see|i\s+(?:just\s+)?(?:uploaded|attached|pasted|included|shared|sent|added))\s+$",
     re.I,
 )
+#: "which of the", "which one of these": a choice among the items that follow. Fixtures: tests/inputs/
+#: test_generalize.py (spec choice_among_items).
+_WHICH_OF_BEFORE = re.compile(r"\bwhich\s+(?:one\s+|two\s+|three\s+)?of\s+$", re.I)
 _OF_AFTER = re.compile(r"^(?:'s|’s)?\s*(?:(?i:of)\b|(?i:by|from|on)\s+(?:the\s+)?[A-Z])")
 #: A title, a quoted name or an identifier after the noun names a particular work ("the paper 'Attention...'",
 #: "the error code 404", "the form 1040"): a world entity, not the user's material ("2 paragraphs" is a unit).
@@ -327,6 +330,9 @@ def _definite(
     # "the message thread", "the thesis statement": a content noun modifying a content noun names one text
     compound = bool(gap_lower) and (kind_of(gap_lower[-1]) is not None or classify_noun(gap_lower[-1]) is not None)
     strong_kind = strong_kind or (compound and (kind_of(noun) is not None or wn_cls is not None) and det == "the")
+    # "which of the responses ...": choosing among definite items presupposes at least two of them, supplied
+    chosen = det in ("the", "these", "those") and bool(_WHICH_OF_BEFORE.search(before)) and _plural(noun)
+    strong_kind = strong_kind or chosen
     counted = any((w in NUMBER_WORDS and w != "single") or (w.isdecimal() and 1 < int(w) <= 20) for w in gap_lower)
     strong_kind = strong_kind or (counted and det == "the")
     # "the second source": an ordinal past the first presupposes several items the user holds (a "first" alone
@@ -347,7 +353,7 @@ def _definite(
             expected = max(expected, NUMBER_WORDS[w])
         elif w.isdecimal() and 1 < int(w) <= 20:
             expected = max(expected, int(w))
-    if det == "both":
+    if det == "both" or chosen:
         expected = max(expected, 2)
     if expected == 1 and index is None and _plural(noun) and COMPARE_RE.search(masked[sent[0] : sent[1]]):
         expected = 2
