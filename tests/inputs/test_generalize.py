@@ -252,6 +252,28 @@ SPECS += [
     ),
 ]
 
+SPECS += [
+    Spec(
+        "recalled_exchange",
+        "a past first-person communication clause with only 'what' as its object recalls turns that were not supplied",
+        [
+            Case("What did I tell you earlier about my deadline?", True, wordnet=True),
+            Case("Going by what we discussed, which laptop fits?", True, wordnet=True),
+            Case("Pick up where we left off.", True, wordnet=True),
+            Case(
+                "What did I tell you earlier about my deadline?",
+                False,
+                history=(("user", "My deadline is the 14th of March."), ("assistant", "Noted: the 14th of March.")),
+                wordnet=True,
+            ),
+            Case("What did I eat that upset my stomach, if it was dairy or gluten?", False, wordnet=True),
+            Case("What should I tell my landlord about the leak?", False, wordnet=True),
+            Case("I told you I'm allergic to nuts, so suggest a snack.", False, wordnet=True),
+        ],
+        docs_clear=False,
+    ),
+]
+
 ROWS = [(spec.name, i, case) for spec in SPECS for i, case in enumerate(spec.cases)]
 DET = MissingContentDetector()
 

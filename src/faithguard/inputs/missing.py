@@ -10,7 +10,15 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from faithguard.detector import CallContext
-from faithguard.inputs.parsed import DEICTIC_TRIGGER, POINTER_TRIGGER, deictic_refs, parse_filter, pointer_refs
+from faithguard.inputs.parsed import (
+    DEICTIC_TRIGGER,
+    HISTORY_TRIGGER,
+    POINTER_TRIGGER,
+    deictic_refs,
+    parse_filter,
+    pointer_refs,
+    recalled_exchange,
+)
 from faithguard.inputs.references import Reference, find_references
 from faithguard.inputs.supply import Block, Scan, free_units, scan, word_count
 from faithguard.inputs.vocab import CONTENT_NOUNS, PART_KINDS, SMALL_KINDS, STRONG_KINDS, group_of, kind_of
@@ -228,6 +236,11 @@ def analyse(ctx: CallContext, parser: Callable[[str], Any] | None = None) -> lis
         doc = parser(q.text) if doc is None else doc
         if doc is not None:
             q_refs = deictic_refs(doc, q.masked)
+    if parser is not None and not ctx.history and HISTORY_TRIGGER.search(q.masked):
+        # "what did I tell you earlier", "where we left off": an earlier exchange with no earlier turns
+        doc = parser(q.text) if doc is None else doc
+        if doc is not None:
+            findings += recalled_exchange(doc, q.masked)
     if not q_refs and not s_refs:
         return findings
 

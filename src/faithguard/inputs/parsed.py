@@ -16,7 +16,15 @@ from faithguard.inputs.discourse import sentences as _sentences
 from faithguard.inputs.references import Reference, _class_kind
 from faithguard.inputs.vocab import CREATION_VERBS, kind_of
 
-__all__ = ["DEICTIC_TRIGGER", "POINTER_TRIGGER", "deictic_refs", "parse_filter", "pointer_refs"]
+__all__ = [
+    "DEICTIC_TRIGGER",
+    "HISTORY_TRIGGER",
+    "POINTER_TRIGGER",
+    "deictic_refs",
+    "parse_filter",
+    "pointer_refs",
+    "recalled_exchange",
+]
 
 
 def parse_filter(refs: list[Reference], doc: Any, masked: str) -> list[Reference]:
@@ -232,3 +240,35 @@ def _do_support_subject(doc: Any, tok: Any) -> bool:
     # do-support or a modal before the subject ("does the graph show", "won't my script run")
     dos = [t for t in doc[: tok.i] if (t.lemma_ == "do" and t.pos_ in ("AUX", "VERB")) or t.tag_ == "MD"]
     return bool(dos) and (head.dep_ == "ROOT" or head.head.i in {t.i for t in dos})
+
+
+#: A first-person clause that may recall an earlier exchange: "what I/we ...", "did I/we ...", "we left off".
+HISTORY_TRIGGER = re.compile(r"\b(?:what|did)\s+(?:I|we)\b|\b(?:I|we)\s+left\s+off\b", re.I)
+#: A verb must be used mostly as a communication verb (WordNet tagged counts) for "what I ..." to recall an exchange
+#: ("what did I tell you" recalls; "what did I eat" does not). Fixtures: tests/inputs/test_generalize.py
+#: (spec recalled_exchange).
+MOSTLY_SAYING = 0.5
+
+
+def recalled_exchange(doc: Any, masked: str) -> list[dict[str, Any]]:
+    """Findings for clauses that recall an earlier exchange (spec ``recalled_exchange``) when no turns were given."""
+    from faithguard.inputs.senses import verb_lexfile_share
+    from faithguard.inputs.syntax import role_anchors
+
+    offs = role_anchors(doc, "history")
+    for tok in doc:
+        if tok.idx not in offs or not masked[tok.idx : tok.idx + len(tok.text)].strip():
+            continue
+        if tok.lemma_ != "leave" and verb_lexfile_share(tok.lemma_) < MOSTLY_SAYING:
+            continue
+        clause = tok.text  # the verb only: the rest of the clause is the user's content
+        return [
+            {
+                "reference": "the earlier conversation",
+                "expected": 1,
+                "found": 0,
+                "explanation": f"The request recalls an earlier exchange ({clause!r}) but no earlier turns were "
+                "supplied.",
+            }
+        ]
+    return []

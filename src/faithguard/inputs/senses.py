@@ -14,15 +14,18 @@ from pathlib import Path
 
 from faithguard.terms.wordnet import LEXNAMES, get_wordnet
 
-__all__ = ["COMMUNICATION", "lexfile_share"]
+__all__ = ["COMMUNICATION", "VERB_COMMUNICATION", "lexfile_share", "verb_lexfile_share"]
 
 #: The lexicographer file number of ``noun.communication`` in WordNet 3.0 (``lexnames`` file).
 COMMUNICATION = next(n for n, name in LEXNAMES.items() if name == "noun.communication")
+#: The lexicographer file number of ``verb.communication`` (WordNet 3.0 ``lexnames``: 32).
+VERB_COMMUNICATION = 32
 
 
-@lru_cache(maxsize=1)
-def _counts(folder: str) -> dict[str, dict[int, int]]:
-    """Noun lemma -> {lexicographer file number: tagged count} from ``cntlist.rev`` (empty when absent)."""
+@lru_cache(maxsize=2)
+def _counts(folder: str, ss_type: str = "1") -> dict[str, dict[int, int]]:
+    """Lemma -> {lexicographer file number: tagged count} from ``cntlist.rev`` for one part of speech (``ss_type``
+    1 = noun, 2 = verb); empty when the file is absent."""
     path = Path(folder) / "cntlist.rev"
     out: dict[str, dict[int, int]] = {}
     if not path.is_file():
@@ -31,8 +34,8 @@ def _counts(folder: str) -> dict[str, dict[int, int]]:
         for line in fh:
             key, _, rest = line.partition(" ")
             lemma, _, code = key.partition("%")
-            if not code.startswith("1:"):
-                continue  # nouns only
+            if not code.startswith(ss_type + ":"):
+                continue
             try:
                 lexfile = int(code.split(":")[1])
                 count = int(rest.split()[1])
@@ -70,3 +73,16 @@ def lexfile_share(word: str, lexfile: int = COMMUNICATION) -> float:
         if syn is not None and syn.lexname == LEXNAMES.get(lexfile):
             hits += weight
     return hits / total if total else 0.0
+
+
+@lru_cache(maxsize=2048)
+def verb_lexfile_share(lemma: str, lexfile: int = VERB_COMMUNICATION) -> float:
+    """Share of a verb lemma's tagged uses filed under ``lexfile`` ("tell", "say": communication); 0.0 when untagged."""
+    wn = get_wordnet()
+    if not wn.available:
+        return 0.0
+    per = _counts(str(wn.folder), "2").get(lemma.lower().replace(" ", "_"))
+    if not per:
+        return 0.0
+    total = sum(per.values())
+    return per.get(lexfile, 0) / total if total else 0.0
