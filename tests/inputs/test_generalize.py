@@ -306,3 +306,31 @@ def test_generalize_fixture(spec: str, i: int, case: Case) -> None:
     )
     found = DET.run(ctx).findings["missing_content"]
     assert bool(found) is case.missing, (spec, case.query, found)
+
+
+@pytest.mark.parametrize(
+    ("response", "decision"),
+    [
+        # the item arrived empty or broken, or is said not to be in the message
+        ("Glad to look at it, but the upload seems to be empty on my side. Could you try once more?", "asks"),
+        ("The note got cut off right before the part you want checked, so I can't see the table yet.", "asks"),
+        ("To mark it I need the pupil's answer, and it's not in your message at the moment, sorry.", "asks"),
+        ("I only have your instructions here, not the itinerary itself, so there is nothing to shorten yet.", "asks"),
+        # a question to the user before any answer
+        ("Happy to! What's the paragraph you'd like me to tighten? Drop it in below whenever you're ready.", "asks"),
+        # proceeding answers: an answer sentence before the question, or a statement about empty things
+        (
+            "Here's the shorter itinerary: two days in Porto, one in Braga, then back. Want me to add trains for you?",
+            "proceeds",
+        ),
+        (
+            "An empty cell in column B means the order shipped late, so the total in row 9 is eleven orders in all.",
+            "proceeds",
+        ),
+    ],
+)
+def test_followup_question_first(response: str, decision: str) -> None:
+    """Gap notes (empty, cut off, not in the message) and a question back before any answer ask for the input."""
+    from faithguard.inputs.followup import classify_followup
+
+    assert classify_followup(response)[0] == decision
