@@ -232,6 +232,35 @@ def eval_engagement(data: Path) -> None:
         print(f"[split: {part}] contexts {n}, decided {checked}, false alarms {flagged}")
 
 
+def eval_self_contained(data: Path) -> list[str]:
+    """False flags on prompts that carry everything they need (IFEval-dev and IFBench-dev prompts: every flag is false).
+
+    Both sets are generation prompts with constraints ("write a poem ... separate the stanzas"), so a flag there is a
+    definite noun the request itself introduced or a part of the text it asks for. Split by ``benchmarks/_split.py``;
+    only counts are printed (no rows), so the holdout part stays unread.
+    """
+    import sys
+
+    sys.path.insert(0, str(HERE))
+    from _split import KEYS, split_rows
+
+    det = MissingContentDetector()
+    out: list[str] = []
+    print("\n== false flags on self-contained prompts (every flag is false) ==")
+    for name, rel in (("ifeval", "ifeval-dev/input_data.jsonl"), ("ifbench", "ifbench-dev/IFBench_test.jsonl")):
+        path = data / rel
+        if not path.is_file():
+            print(f"({path} not found, skipped)")
+            continue
+        rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        for part, prow in split_rows(name, rows, KEYS[name]).items():
+            flagged = sum(bool(det.run(CallContext(query=r["prompt"])).findings.get("missing_content")) for r in prow)
+            line = f"[split: {part}] {name}-dev prompts {len(prow)}: flagged {flagged} (rate {flagged / len(prow):.3f})"
+            print(line)
+            out.append(line)
+    return out
+
+
 def eval_misinterpretation(path: Path, verbose: bool) -> float:
     """End to end: input detector, then the follow-up detector on the response; is a misinterpretation flagged?
 
@@ -320,6 +349,7 @@ def main() -> int:
             acc = eval_misinterpretation(path, args.verbose)
             summary.append(f"[split: {split}] {name}: misinterpretation accuracy {acc:.3f}")
     eval_engagement(args.data)
+    summary.extend(eval_self_contained(args.data))
     bench_speed(args.runs)
     print("\n== summary: one line per set, split named ==")
     for line in summary:

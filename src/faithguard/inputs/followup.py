@@ -219,13 +219,28 @@ def _distinct_words(text: str, skip: set[str]) -> set[str]:
     return out
 
 
+def _brief(masked: str, at: int) -> bool:
+    """Whether the reference's head noun is strong only by its communication share (a brief message)."""
+    from faithguard.inputs.content_kinds import classify_noun
+
+    m = re.match(r"[\w'’-]+", masked[at:])
+    cls = classify_noun(m.group()) if m else None
+    return cls is not None and cls.brief
+
+
 def _engagement(ctx: CallContext, detector: str) -> DetectorResult:
     """A response that never touches the supplied content it was asked to work on changed the task."""
     from faithguard.inputs.references import find_references
     from faithguard.inputs.supply import free_units, scan
 
     q = scan(ctx.query or "")
-    refs = [r for r in find_references(q.text, q.masked, "query") if r.kind not in ("query", "response", "rubric")]
+    # a document-sized item only: a brief message ("the asterisk", "the caption") may be a few words the answer need
+    # not repeat
+    refs = [
+        r
+        for r in find_references(q.text, q.masked, "query")
+        if r.kind not in ("query", "response", "rubric") and not _brief(q.masked, r.noun_start)
+    ]
     if not refs:
         return DetectorResult()
     # The supplied material: the documents, the request's typed blocks and its free content units.
