@@ -274,6 +274,23 @@ SPECS += [
     ),
 ]
 
+SPECS += [
+    Spec(
+        "unknown_compound",
+        "a word WordNet 3.0 lacks but wordfreq knows is read through its head, or weakly through a content modifier",
+        [
+            Case("Proofread the cover-letter before Friday.", True, wordnet=True),
+            Case("How long is the audiobook?", True, wordnet=True),
+            Case("Find the dead code in my codebase.", True, wordnet=True),
+            Case("How long is the audiobook?", False, (PROSE,), wordnet=True),
+            # head and modifier are not content, a verb form, or the modifier-only compound after a bare "the"
+            Case("How do I reset the smartphone to factory settings?", False, wordnet=True),
+            Case("Is the diagram labelled in the usual way for circuits?", False, (PROSE,), wordnet=True),
+            Case("How big is the codebase of the Linux kernel?", False, wordnet=True),
+        ],
+    ),
+]
+
 ROWS = [(spec.name, i, case) for spec in SPECS for i, case in enumerate(spec.cases)]
 DET = MissingContentDetector()
 

@@ -111,7 +111,7 @@ def _classify(word: str, wn: WordNet, classes: _Classes, as_written: bool = Fals
         return None
     senses = wn.senses(word)
     if not senses:
-        return None
+        return _classify_compound(word, wn, classes)
     closures = [wn.closure(o) for o in senses[:8]]
     # The most frequent sense of every base form ("numbers" is both the Book of Numbers and "number").
     firsts = [wn.closure(offs[0]) for base in wn.base_forms(word) if (offs := wn.lemma_synsets(base))]
@@ -140,6 +140,50 @@ def _classify(word: str, wn: WordNet, classes: _Classes, as_written: bool = Fals
         return None
     inline = not (classes.not_inline & closures[0]) or bool(classes.inline_anyway & closures[0])
     return ContentClass(best, inline, brief)
+
+
+#: wordfreq Zipf value a word WordNet 3.0 lacks must reach to be read through its parts: in current use (about once
+#: per 100 million words), not an invented or misspelt term. Fixtures: tests/inputs/test_generalize.py
+#: (spec unknown_compound).
+IN_USE_ZIPF = 2.0
+#: Each part of a closed compound ("audio|book", "code|base") must be at least this common (Zipf 3: about once per
+#: million words), so a split lands on real words, not fragments ("e|book", "pod|cast" stays unread).
+PART_ZIPF = 3.0
+
+
+#: Inflectional endings of verbs and adverbs (English morphology): such a form is never read as a noun compound.
+_INFLECTED = ("ed", "ing", "ly")
+
+
+def _classify_compound(word: str, wn: WordNet, classes: _Classes) -> ContentClass | None:
+    """A modern compound WordNet 3.0 lacks ("cover-letter", "audiobook", "codebase"), read through its parts.
+
+    The head (last part) decides when it is content ("audiobook" is a book); otherwise a content modifier makes the
+    compound a weak content noun, counted only with a possessive or demonstrative ("my codebase", "this dataset").
+    """
+    from faithguard.terms.sources import zipf
+
+    if zipf(word) < IN_USE_ZIPF or word.endswith(_INFLECTED):
+        return None  # rare, or a verb/adverb form WordNet lacks in this spelling ("labelled": not "label" + "led")
+    if "-" in word:
+        left, _, right = word.rpartition("-")
+        splits = [(left, right)] if left and right else []
+    else:
+        splits = [
+            (word[:i], word[i:])
+            for i in range(3, len(word) - 2)
+            if zipf(word[:i]) >= PART_ZIPF and zipf(word[i:]) >= PART_ZIPF
+        ]
+    for left, right in splits:
+        if not (wn.senses(right) and wn.senses(left.split("-")[-1])):
+            continue
+        head = _classify(right, wn, classes)
+        if head is not None:
+            return head
+        mod = _classify(left.split("-")[-1], wn, classes)
+        if mod is not None:
+            return ContentClass("weak", mod.inline)
+    return None
 
 
 @lru_cache(maxsize=1)
