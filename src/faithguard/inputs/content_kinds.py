@@ -204,7 +204,10 @@ def _mostly_communication(word: str, wn: WordNet, first: int) -> bool:
     if syn is None or syn.lexname != "noun.communication" or syn.instance:
         return False
     threshold, not_under = _share_spec()
-    if wn.find_synsets(not_under) & wn.closure(first):
+    excluded = wn.find_synsets(not_under)
+    # the first sense of every base form ("words" is also the plural of "word", a unit of language)
+    firsts = [first, *(offs[0] for base in wn.base_forms(word) if (offs := wn.lemma_synsets(base)))]
+    if any(excluded & wn.closure(o) for o in firsts):
         return False
     return lexfile_share(word) >= threshold
 
