@@ -354,3 +354,33 @@ def test_followup_question_first(response: str, decision: str) -> None:
     from faithguard.inputs.followup import classify_followup
 
     assert classify_followup(response)[0] == decision
+
+
+@pytest.mark.parametrize(
+    ("response", "decision"),
+    [
+        # a gap note, then generic material in its place: proceeds on a guess
+        (
+            "There is no poem in your message, so here is a reading of a typical sonnet about the sea and loss.",
+            "proceeds",
+        ),
+        (
+            "As the itinerary wasn't attached, I'll go with a typical three-day plan: museums, markets, a walk.",
+            "proceeds",
+        ),
+        (
+            "The transcript is missing; instead, these are the points such meetings usually settle on budgets.",
+            "proceeds",
+        ),
+        # the same note followed by a request, or a consequence that asks
+        ("There is no poem in your message, so could you paste it? Then I'll read it closely.", "asks"),
+        ("The itinerary wasn't attached. Could you send it over so I can trim it?", "asks"),
+        # "instead of" names what is there in place of the item, not a stand-in answer
+        ("Your note still holds the placeholder instead of the real itinerary. Please put the text in.", "asks"),
+    ],
+)
+def test_followup_gap_note_then_stand_in(response: str, decision: str) -> None:
+    """A gap note that carries on with generic material in the same sentence proceeds; with a request it asks."""
+    from faithguard.inputs.followup import classify_followup
+
+    assert classify_followup(response)[0] == decision

@@ -65,7 +65,11 @@ _REQUEST_LEAD = (
 )
 #: A note of the gap followed, in the same sentence, by a contrast that carries on: "Without seeing the graph I can
 #: only guess, but such graphs usually ...". Fixtures: tests/inputs/test_missing.py (hedge tests).
-_CONTRAST_RE = re.compile(r"\b(?:but|however|though|still)\b\W+\w+", re.I)
+#: A contrast, or a consequence that hands over content anyway ("..., so here is a general summary"), carries on.
+_CONTRAST_RE = re.compile(
+    r"\b(?:but|however|though|still|instead(?!\s+of))\b\W+\w+|\bso\s+(?:here(?:'s|\s+is|\s+are)|i'?ll|i\s+will|let\s+me)\b",
+    re.I,
+)
 _SENTENCE_END_RE = re.compile(r"[.!?\n]")
 _NEGATED_BEFORE = re.compile(
     r"\b(?:nothing|no\s+need\s+to|not\s+necessary\s+to|don'?t\s+need\s+to|never)\s*"
@@ -75,7 +79,10 @@ _NEGATED_BEFORE = re.compile(
 _ASSUME_RE = re.compile(
     r"\b(?:i'?ll|i\s+will|let'?s|let\s+me|we'?ll)\s+(?:\w+\s+)?(?:assume|imagine|suppose|pretend|invent|hypothesi[sz]e)\b|"
     r"\bassuming\s+(?:it|that|the|they|this)\b|\bhypothetical(?:ly)?\b|\bfor\s+the\s+sake\s+of\b|"
-    r"\bunder\s+(?:that|this|the)\s+assumption\b",
+    r"\bunder\s+(?:that|this|the)\s+assumption\b|"
+    # standing in generic material for the missing item: "I'll go with a typical argumentative essay"
+    r"\b(?:i'?ll|i\s+will|let\s+me|let'?s)\s+(?:go\s+with|use|work\s+(?:with|from)|base\s+it\s+on|write\s+about)\s+"
+    r"(?:a|an|some)\s+(?:typical|generic|common|standard|sample|made-up|fictional)\b",
     re.I,
 )
 _MIN_WORDS = 12
