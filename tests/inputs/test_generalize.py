@@ -294,6 +294,21 @@ SPECS += [
     ),
 ]
 
+SPECS += [
+    Spec(
+        "announced_handover",
+        "the object of a first-person future hand-over is an item still to be supplied, unless sent elsewhere",
+        [
+            Case("I'll paste four reviews. Which is the harshest?", True, wordnet=True),
+            Case("We're going to upload two drafts; compare them.", True, wordnet=True),
+            Case("I'll paste four reviews. Which is the harshest?", False, (PROSE,) * 4, wordnet=True),
+            Case("I'll post a photo on the forum tonight; suggest a caption theme for autumn.", False, wordnet=True),
+            Case("I will share a recipe with my class; any tips for presenting it?", False, wordnet=True),
+            Case("I'll send flowers to my aunt; what should the card say?", False, wordnet=True),
+        ],
+    ),
+]
+
 ROWS = [(spec.name, i, case) for spec in SPECS for i, case in enumerate(spec.cases)]
 DET = MissingContentDetector()
 

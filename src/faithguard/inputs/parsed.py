@@ -123,7 +123,10 @@ POINTER_TRIGGER = re.compile(
     r"\b(?:the|this|that|these|those|my|our)\s+(?:[\w'’-]+\s+){0,3}?[\w'’-]+\s+(?:that\s+|which\s+)?"
     r"(?:I|we|my|our)(?:['’](?:m|ve|re|d|ll))?\s+[\w'’-]+"
     # the user's clause first: "why am I getting this error"
-    r"|\b(?:I|we)(?:['’](?:m|ve|re|d|ll))?\s+(?:[\w'’-]+\s+){0,3}?(?:this|these)\s+[\w'’-]+",
+    r"|\b(?:I|we)(?:['’](?:m|ve|re|d|ll))?\s+(?:[\w'’-]+\s+){0,3}?(?:this|these)\s+[\w'’-]+"
+    # a hand-over still to come: "I'll paste three reviews", "we're going to upload the slides"
+    r"|\b(?:I|we)(?:['’](?:ll|m|re)|\s+will|\s+am|\s+are)?\s+(?:going\s+to\s+)?(?:send|paste|share|upload|attach|"
+    r"forward|post)\b",
     re.I,
 )
 
@@ -136,6 +139,18 @@ _HANDED_OVER = re.compile(
     r"(?:sent|shared|pasted|uploaded|attached|forwarded|linked|posted)\b(?!\s+(?:to|off|out)\b)",
     re.I,
 )
+
+
+def _sent_elsewhere(noun: Any) -> bool:
+    """Whether the noun's verb sends it somewhere other than this chat ("to the client", "with my class", "on
+    Instagram"; not "to you", "in the next message")."""
+    verb = noun.head
+    return any(
+        c.dep_ == "prep"
+        and c.lower_ in ("to", "with", "on", "onto")
+        and any(g.dep_ == "pobj" and g.lower_ not in ("you", "here") for g in c.children)
+        for c in (*verb.children, *noun.children)
+    )
 
 
 def _known_noun(word: str) -> bool:
@@ -157,6 +172,8 @@ def pointer_refs(refs: list[Reference], doc: Any, masked: str, source: str = "qu
     if not offs:
         return refs
     at = {t.idx: t for t in doc}
+    # a hand-over to someone else is not material for the assistant: "I'll send the invoice to the client"
+    offs = {o for o in offs if not _sent_elsewhere(at[o])}
     # "the email I never got": a negated clause says the item is not held
     offs = {
         o
