@@ -11,7 +11,8 @@ Sets (all written for this project, none copied from an evaluation set); every l
   generalization estimate then. Read and tuned on from 2026-11-23 14:00 UTC (branch sk): now study.
 - ``missing_content_fresh4.jsonl`` (fresh #4, 60 requests, 30 missing) and ``misinterpretation_fresh4.jsonl``
   (24 pairs): written 2026-11-23 ~13:55 UTC before the changes of branch sk, by the engineer who then changed the
-  rules; scored at 7e52789 before any change, its per-row errors never read: the generalization estimate.
+  rules; scored at 7e52789 before any change. Partly read since (by the lead), so it is no longer blind; branch sm
+  (round 5) scored it without reading its rows. An independent blind set is being written separately.
 
 Run from the repo root: PYTHONPATH=src python benchmarks/eval_missing.py [-v]
 """
@@ -290,8 +291,9 @@ def eval_misinterpretation(path: Path, verbose: bool) -> float:
     return acc
 
 
-#: The generalization set of this round: written before the mechanisms of branch sk changed, scored once then.
-FRESH4 = "fresh #4 (written 2026-11-23 before the changes of this branch)"
+#: The generalization set of rounds 4-5: written before the mechanisms of branch sk changed, scored once then; partly
+#: read since (by the lead), so no longer blind. Branch sm (round 5) scored it without reading its rows.
+FRESH4 = "fresh #4 (written 2026-11-23 before branch sk; partly read since, not blind)"
 
 #: (file, split label) of the input sets, in print order. The split says what the set may be used for.
 INPUT_SETS = (
