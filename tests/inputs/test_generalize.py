@@ -183,6 +183,8 @@ SPECS += [
             Case("Client note:\n\nPlease call me back on Friday, thanks.\n\nDraft a polite answer.", False),
             # an empty heading the request never names is layout, not a slot
             Case("## Mood\n\n## Task\nWrite a haiku about tides.", False),
+            # an attached document may be what fills a section of a name the content lists do not know
+            Case("## Findings\n\n## Task\nList three risks the findings suggest.", False, (PROSE,)),
         ],
         docs_clear=False,
     ),

@@ -197,15 +197,19 @@ def _empty_finding(b: Block, where: str) -> dict[str, Any]:
         "placeholder": "an unfilled template placeholder",
         "tag": "an empty tag",
         "label": "a labelled section with nothing after it",
+        "section": "a section it then names with nothing under it",
         "fence": "an empty code block",
         "colon": "a colon at its end with nothing after it",
     }.get(b.origin, "an empty block")
-    return {
+    out: dict[str, Any] = {
         "reference": b.label,
         "expected": 1,
         "found": 0,
         "explanation": f"The {where} has {what} ({b.label!r}) where the {b.kind or 'content'} should be.",
     }
+    if b.origin == "section":
+        out["section"] = True
+    return out
 
 
 def analyse(ctx: CallContext, parser: Callable[[str], Any] | None = None) -> list[dict[str, Any]]:
@@ -220,6 +224,9 @@ def analyse(ctx: CallContext, parser: Callable[[str], Any] | None = None) -> lis
     s = scan(ctx.system or "")
     s_refs = [r for r in find_references(s.text, s.masked, "system") if r.strong and r.kind in _SYSTEM_KINDS]
     findings = _empty_findings(q, q_refs, "request") + _empty_findings(s, s_refs, "system prompt")
+    if any(d and d.strip() for d in ctx.documents):
+        # an empty section of a name the content lists do not know may be what the attached document fills
+        findings = [f for f in findings if not f.get("section")]
     if not any(d and d.strip() for d in ctx.documents):
         findings += _link_findings(ctx.query or "")
         if not findings and not ctx.history and (ctx.query or "").rstrip().endswith((":", "：")):

@@ -54,7 +54,7 @@ _INSTR_RE = re.compile(
 class Block:
     """One supplied (or explicitly empty) piece of content."""
 
-    origin: str  # label | tag | fence | quote | placeholder | paragraph | colon
+    origin: str  # label | section | tag | fence | quote | placeholder | paragraph | colon
     kind: str | None  # canonical kind for typed blocks, None when untyped
     start: int
     end: int
@@ -294,7 +294,7 @@ def _empty_sections(clean: str, result: Scan) -> None:
         mention = re.compile(rf"\b(?:the|this|that)\s+{re.escape(name)}\b", re.I)
         if not mention.search(clean, pos + len(line)) and not mention.search(clean, 0, pos):
             continue
-        result.empties.append(Block("label", name.lower(), pos, pos + len(line), 0, line.strip(), None, True))
+        result.empties.append(Block("section", name.lower(), pos, pos + len(line), 0, line.strip(), None, True))
 
 
 _LINE_ALL_RE = re.compile(r"[^\n]*")
