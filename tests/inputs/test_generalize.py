@@ -311,6 +311,20 @@ SPECS += [
     ),
 ]
 
+SPECS += [
+    Spec(
+        "signified_subject",
+        "'this/these X' as the subject of 'mean/say/show' with nothing before it asks about shown material",
+        [
+            Case("What does this error mean?", True, wordnet=True),
+            Case("What do these symbols say?", True, wordnet=True),
+            Case("What does this error mean?", False, (PROSE,), wordnet=True),
+            Case("What does this year mean for first-time buyers?", False, wordnet=True),
+            Case("The court ruled for the tenant. What does this ruling mean?", False, wordnet=True),
+        ],
+    ),
+]
+
 ROWS = [(spec.name, i, case) for spec in SPECS for i, case in enumerate(spec.cases)]
 DET = MissingContentDetector()
 

@@ -212,9 +212,10 @@ def deictic_refs(doc: Any, masked: str, source: str = "query") -> list[Reference
     'it'/'them' count only when no noun comes before them (otherwise that noun is the antecedent);
     'this'/'these' only when no earlier sentence has a noun ("I want to learn Spanish. How should I approach this?").
     """
-    from faithguard.inputs.syntax import role_anchors
+    from faithguard.inputs.syntax import anchors, role_anchors
 
     offs = role_anchors(doc, "deictic")
+    signified = anchors(doc).get("signified_subject", set())  # "what does this error mean": any noun
     sents = _sentences(masked)
     out: list[Reference] = []
     for tok in doc:
@@ -229,7 +230,8 @@ def deictic_refs(doc: Any, masked: str, source: str = "query") -> list[Reference
         if tok.pos_ == "NOUN":
             # "this stack trace": the noun must be a text or message (the spec's "shown" test), not any idea or
             # procedure ("this kind", "this process")
-            if not (lexname_test("shown", tok.text) or classify_noun(tok.text) is not None):
+            meant = tok.idx in signified and not lexname_test("time", tok.text)
+            if not (lexname_test("shown", tok.text) or classify_noun(tok.text) is not None or meant):
                 continue
             start = min([t.idx for t in tok.lefts if t.dep_ == "det"] + [tok.idx])
         elif tok.lower_ == "that" and not _asked_of_assistant(tok.sent.root):
