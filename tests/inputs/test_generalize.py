@@ -325,6 +325,23 @@ SPECS += [
     ),
 ]
 
+SPECS += [
+    Spec(
+        "answered_message",
+        "the definite object of 'respond/reply to' is a message to work from, when the noun is content",
+        [
+            Case("Respond to the review politely.", True, wordnet=True),
+            Case("Reply to this comment in two lines.", True, wordnet=True),
+            Case(
+                "Respond to the review politely:\n\n"
+                "The soup was cold, the bread was stale and nobody served us for almost an hour.",
+                False,
+            ),
+            Case("Reply to the customer politely and offer a refund.", False, wordnet=True),
+        ],
+    ),
+]
+
 ROWS = [(spec.name, i, case) for spec in SPECS for i, case in enumerate(spec.cases)]
 DET = MissingContentDetector()
 

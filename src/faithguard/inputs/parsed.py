@@ -126,7 +126,9 @@ POINTER_TRIGGER = re.compile(
     r"|\b(?:I|we)(?:['’](?:m|ve|re|d|ll))?\s+(?:[\w'’-]+\s+){0,3}?(?:this|these)\s+[\w'’-]+"
     # a hand-over still to come: "I'll paste three reviews", "we're going to upload the slides"
     r"|\b(?:I|we)(?:['’](?:ll|m|re)|\s+will|\s+am|\s+are)?\s+(?:going\s+to\s+)?(?:send|paste|share|upload|attach|"
-    r"forward|post)\b",
+    r"forward|post)\b"
+    # the message a reply is to: "respond to the review"
+    r"|\b(?:respond|reply)\s+to\s+(?:the|this|that|these|those)\b",
     re.I,
 )
 
