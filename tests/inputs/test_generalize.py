@@ -342,6 +342,25 @@ SPECS += [
     ),
 ]
 
+SPECS += [
+    Spec(
+        "inline_list_after_colon",
+        "a one-line list of short items after the request's colon is one small item each ('two topics: A, and B')",
+        [
+            Case("Define the following three terms: tide, swell and surge.", False, wordnet=True),
+            Case("Explain the following two topics: tidal range, and longshore drift.", False, wordnet=True),
+            Case("Define the following three terms: tide and swell.", True, wordnet=True),
+            Case("Compare the three essays: one about tides, one about dunes.", True),
+            # a list inside the supplied passage is part of that one text
+            Case(
+                "Summarize the following passage:\n\nThe council split into two camps: the savers and the builders. "
+                "After a long night the builders won, and the harbour wall will be raised by a metre next year.",
+                False,
+            ),
+        ],
+    ),
+]
+
 ROWS = [(spec.name, i, case) for spec in SPECS for i, case in enumerate(spec.cases)]
 DET = MissingContentDetector()
 

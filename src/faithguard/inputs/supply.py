@@ -356,6 +356,28 @@ def _list_items(para: str, start: int, exclude: Sequence[tuple[int, int]]) -> li
     return [Block("item", None, start + m.start(), start + m.end(), word_count(m.group("body"))) for m in keep]
 
 
+#: Separators of an inline list after a colon ("tides, erosion and dunes"); each item is at most this many words.
+_INLINE_SEP_RE = re.compile(r"\s*(?:,|;)\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
+_INLINE_ITEM_WORDS = 6
+
+
+def _inline_items(tail: str) -> list[int]:
+    """Word counts of the items of a one-line inline list after a colon, or [] when the tail is not such a list.
+
+    Every item must be short (at most ``_INLINE_ITEM_WORDS`` words): a sentence with commas is one text.
+    Fixtures: tests/inputs/test_generalize.py (spec inline_list_after_colon).
+    """
+    first = sentence_spans(tail.strip())
+    body = tail.strip()[first[0][0] : first[0][1]].strip().rstrip(".") if first else ""
+    if not body or "\n" in body:
+        return []
+    parts = [p for p in _INLINE_SEP_RE.split(body) if p.strip()]
+    counts = [word_count(p) for p in parts]
+    if sum(counts) >= FULL_WORDS:
+        return []  # a long line of items ("X eatType restaurant; X food Indian; ...") is one text, a full document
+    return counts if len(counts) >= 2 and all(0 < c <= _INLINE_ITEM_WORDS for c in counts) else []
+
+
 def free_units(result: Scan, exclude: Sequence[tuple[int, int]] = ()) -> list[Block]:
     """Untyped blocks of ``result`` plus free prose units (colon tails, content paragraphs).
 
@@ -381,7 +403,14 @@ def free_units(result: Scan, exclude: Sequence[tuple[int, int]] = ()) -> list[Bl
                 units.extend(tail_items)
                 after_colon = False
             elif n:
-                units.append(Block("colon", None, start + colon + 1, start + len(para), n))
+                # only the request's own list: the colon closes a sentence that holds a reference
+                in_request = _taken(list(exclude), start + colon, start + colon + 1)
+                inline = _inline_items(tail) if in_request else []
+                if len(inline) >= 2:
+                    # "the following two topics: tides, and erosion": one short unit per listed item
+                    units.extend(Block("colon", None, start + colon + 1, start + len(para), k) for k in inline)
+                else:
+                    units.append(Block("colon", None, start + colon + 1, start + len(para), n))
                 after_colon = False
             else:
                 after_colon = True
