@@ -361,6 +361,22 @@ SPECS += [
     ),
 ]
 
+SPECS += [
+    Spec(
+        "empty_quote_block",
+        "triple quotes with nothing between them are an explicit gap, like an empty code fence",
+        [
+            Case('Input text:\n"""\n"""\nSummarize.', True),
+            Case("Rewrite this more politely: '''   '''", True),
+            Case(
+                'Input text:\n"""\nThe ferry now leaves at nine, an hour later than in winter.\n"""\nSummarize.', False
+            ),
+            Case('Is this style fine?\n```python\ndef f():\n    """"""\n    return 1\n```', False),
+        ],
+        docs_clear=False,
+    ),
+]
+
 ROWS = [(spec.name, i, case) for spec in SPECS for i, case in enumerate(spec.cases)]
 DET = MissingContentDetector()
 

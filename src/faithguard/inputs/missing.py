@@ -200,6 +200,7 @@ def _empty_finding(b: Block, where: str) -> dict[str, Any]:
         "section": "a section it then names with nothing under it",
         "fence": "an empty code block",
         "colon": "a colon at its end with nothing after it",
+        "quote": "an empty quoted block",
     }.get(b.origin, "an empty block")
     out: dict[str, Any] = {
         "reference": b.label,

@@ -28,6 +28,8 @@ _TAG_RE = re.compile(
 )
 _SELF_TAG_RE = re.compile(r"<(?P<tag>[A-Za-z][\w-]{0,30})\s*/>")
 _OPEN_TAG_RE = re.compile(r"<(?P<tag>[A-Za-z][\w-]{0,30})(?:\s[^<>]*)?>")
+#: Triple quotes with only whitespace between them. Fixtures: tests/inputs/test_generalize.py (empty_quote_block).
+_EMPTY_QUOTE_RE = re.compile(r"(\"\"\"|''')[ \t\r\n]*\1")
 _FENCE_RE = re.compile(r"```[^\n`]*\n?(?P<body>.*?)```", re.S)
 _QUOTE_RE = re.compile(
     r"\"\"\"(?P<b1>.+?)\"\"\"|'''(?P<b2>.+?)'''|\"(?P<b3>[^\"\n]{3,3000})\"|“(?P<b4>[^”]{3,3000})”", re.S
@@ -151,6 +153,12 @@ def scan(text: str) -> Scan:
         n = word_count(m.group("body")) + len(re.findall(r"[^\w\s]", m.group("body")))
         block = Block("fence", "code", m.start(), m.end(), n, "```")
         (result.untyped if m.group("body").strip() else result.empties).append(block)
+        spans.append((m.start(), m.end()))
+    for m in _EMPTY_QUOTE_RE.finditer(clean):
+        if _taken(spans, m.start(), m.end()):
+            continue  # inside a code fence: an empty docstring is code
+        # a triple-quoted block with nothing between its delimiters is an explicit gap, like an empty fence
+        result.empties.append(Block("quote", "content", m.start(), m.end(), 0, m.group(1)))
         spans.append((m.start(), m.end()))
     for m in _TAG_RE.finditer(clean):
         k = _tag_kind(m.group("tag"))
