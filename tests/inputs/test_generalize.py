@@ -377,6 +377,20 @@ SPECS += [
     ),
 ]
 
+SPECS += [
+    Spec(
+        "possessed_named_modifier",
+        "a capitalised modifier after 'my/our/this' is the user's item's brand or topic, not a named world work",
+        [
+            Case("Proofread my Python script.", True),
+            Case("Shorten this Reuters article.", True),
+            Case("Is my Shakespeare essay convincing?", True),
+            Case("Is my Shakespeare essay convincing?", False, (PROSE,)),
+            Case("What did the Mueller report conclude?", False),
+        ],
+    ),
+]
+
 ROWS = [(spec.name, i, case) for spec in SPECS for i, case in enumerate(spec.cases)]
 DET = MissingContentDetector()
 

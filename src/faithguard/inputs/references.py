@@ -571,8 +571,8 @@ def _non_reference(ref: Reference, m: re.Match[str], masked: str, text: str, sen
         word = wm.group()
         if word.isupper() and len(word) > 1 and kind_of(word) is None and not deictic:
             return True  # the IPCC report, the UN paper
-        if _is_capitalised(word, gap_start + wm.start(), sent[0], text):
-            return True  # the Mueller report, the IPCC report
+        if _is_capitalised(word, gap_start + wm.start(), sent[0], text) and not deictic:
+            return True  # the Mueller report (but "my LinkedIn summary", "this Python script" are the user's)
     noun = m.group("noun")
     if _is_capitalised(noun, m.start("noun"), sent[0], text):
         return True  # the Federalist Papers, the Stern Review
