@@ -208,6 +208,9 @@ SPECS += [
             Case("Open the link I sent and tell me what you think.", False, (PROSE,), wordnet=True),
             Case("Where is the parcel I sent to Oslo likely to be now?", False, wordnet=True),
             Case("How long does the money I sent take to clear?", False, wordnet=True),
+            Case("Check the bio I wrote for typos.", True, wordnet=True),
+            Case("Check the bio I wrote for typos.", False, (PROSE,), wordnet=True),
+            Case("Does the cake I baked need more sugar next time?", False, wordnet=True),
         ],
     ),
 ]

@@ -133,12 +133,15 @@ POINTER_TRIGGER = re.compile(
 )
 
 
-#: A first-person clause that hands the item to the assistant ("the link I sent", "the thing we uploaded"): whatever the
-#: noun names, it was meant to arrive with the request; a destination after the verb ("sent to Berlin") is not this.
+#: A first-person clause that hands the item to the assistant ("the link I sent", "the thing we uploaded") or says the
+#: user wrote it ("the bio I wrote"): whatever the noun names, it was meant to arrive with the request; a destination
+#: after the verb ("sent to Berlin") is not this.
 #: Fixtures: tests/inputs/test_generalize.py (spec handed_over_clause).
 _HANDED_OVER = re.compile(
     r"\s+(?:that\s+|which\s+)?(?:i|we)(?:['’]ve|\s+have|\s+just|\s+had|\s+already)*\s+"
-    r"(?:sent|shared|pasted|uploaded|attached|forwarded|linked|posted)\b(?!\s+(?:to|off|out)\b)",
+    # handed over, or written by the user ("the bio I wrote", "the intro we drafted"): text the user holds
+    r"(?:sent|shared|pasted|uploaded|attached|forwarded|linked|posted|wrote|drafted|typed|composed)\b"
+    r"(?!\s+(?:to|off|out)\b)",
     re.I,
 )
 
