@@ -11,7 +11,8 @@ Sets (all written for this project, none copied from an evaluation set); every l
   generalization estimate then. Read and tuned on from 2026-11-23 14:00 UTC (branch sk): now study.
 - ``missing_content_fresh4.jsonl`` (fresh #4, 60 requests, 30 missing) and ``misinterpretation_fresh4.jsonl``
   (24 pairs): written 2026-11-23 ~13:55 UTC before the changes of branch sk, by the engineer who then changed the
-  rules; scored at 7e52789 before any change, its per-row errors never read: the generalization estimate.
+  rules; scored at 7e52789 before any change. Partly read since (by the lead), so it is no longer blind; branch sm
+  (round 5) scored it without reading its rows. An independent blind set is being written separately.
 
 Run from the repo root: PYTHONPATH=src python benchmarks/eval_missing.py [-v]
 """
@@ -232,6 +233,35 @@ def eval_engagement(data: Path) -> None:
         print(f"[split: {part}] contexts {n}, decided {checked}, false alarms {flagged}")
 
 
+def eval_self_contained(data: Path) -> list[str]:
+    """False flags on prompts that carry everything they need (IFEval-dev and IFBench-dev prompts: every flag is false).
+
+    Both sets are generation prompts with constraints ("write a poem ... separate the stanzas"), so a flag there is a
+    definite noun the request itself introduced or a part of the text it asks for. Split by ``benchmarks/_split.py``;
+    only counts are printed (no rows), so the holdout part stays unread.
+    """
+    import sys
+
+    sys.path.insert(0, str(HERE))
+    from _split import KEYS, split_rows
+
+    det = MissingContentDetector()
+    out: list[str] = []
+    print("\n== false flags on self-contained prompts (every flag is false) ==")
+    for name, rel in (("ifeval", "ifeval-dev/input_data.jsonl"), ("ifbench", "ifbench-dev/IFBench_test.jsonl")):
+        path = data / rel
+        if not path.is_file():
+            print(f"({path} not found, skipped)")
+            continue
+        rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        for part, prow in split_rows(name, rows, KEYS[name]).items():
+            flagged = sum(bool(det.run(CallContext(query=r["prompt"])).findings.get("missing_content")) for r in prow)
+            line = f"[split: {part}] {name}-dev prompts {len(prow)}: flagged {flagged} (rate {flagged / len(prow):.3f})"
+            print(line)
+            out.append(line)
+    return out
+
+
 def eval_misinterpretation(path: Path, verbose: bool) -> float:
     """End to end: input detector, then the follow-up detector on the response; is a misinterpretation flagged?
 
@@ -261,8 +291,9 @@ def eval_misinterpretation(path: Path, verbose: bool) -> float:
     return acc
 
 
-#: The generalization set of this round: written before the mechanisms of branch sk changed, scored once then.
-FRESH4 = "fresh #4 (written 2026-11-23 before the changes of this branch)"
+#: The generalization set of rounds 4-5: written before the mechanisms of branch sk changed, scored once then; partly
+#: read since (by the lead), so no longer blind. Branch sm (round 5) scored it without reading its rows.
+FRESH4 = "fresh #4 (written 2026-11-23 before branch sk; partly read since, not blind)"
 
 #: (file, split label) of the input sets, in print order. The split says what the set may be used for.
 INPUT_SETS = (
@@ -320,6 +351,7 @@ def main() -> int:
             acc = eval_misinterpretation(path, args.verbose)
             summary.append(f"[split: {split}] {name}: misinterpretation accuracy {acc:.3f}")
     eval_engagement(args.data)
+    summary.extend(eval_self_contained(args.data))
     bench_speed(args.runs)
     print("\n== summary: one line per set, split named ==")
     for line in summary:

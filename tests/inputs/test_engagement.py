@@ -49,6 +49,19 @@ CASES = [
     ("translation", CallContext(query="Translate the article into Spanish.", documents=[ARTICLE]), SPANISH, False),
     ("no_reference", CallContext(query="Give me a pasta recipe.", documents=[ARTICLE]), OFF_TASK, False),
     ("short_answer", CallContext(query="Summarise the article.", documents=[ARTICLE]), "Pasta is nice.", False),
+    # a brief message noun (strong only by its communication share) is not a document the answer must echo
+    (
+        "brief_noun_not_checked",
+        CallContext(query="Suggest other words for the caption.", documents=[ARTICLE]),
+        OFF_TASK,
+        False,
+    ),
+    (
+        "brief_noun_beside_a_document",
+        CallContext(query="Suggest a caption for the article.", documents=[ARTICLE]),
+        OFF_TASK,
+        True,
+    ),
 ]
 
 

@@ -20,7 +20,7 @@ _THING = (
     r"rubrics?|answers?|responses?|quer(?:y|ies)|questions?|images?|screenshots?|lyrics|speech|messages?|"
     r"sentences?|reviews?|abstracts?|chapters?|it|them|one|any|anything)"
 )
-_SUPPLY_VERB = r"(?:provide|share|include|attach|paste|send|upload|give|post|add|supply|forward|re-?send|insert)"
+_SUPPLY_VERB = r"(?:provide|share|include|attach|paste|send|upload|give|post|add|supply|forward|re-?send|insert|copy)"
 _SUPPLIED = r"(?:provided|shared|included|attached|pasted|sent|uploaded|given|supplied|shown|visible|present|received)"
 _ASK_PATTERNS = [
     rf"\byou\s+(?:haven'?t|have\s+not|didn'?t|did\s+not|forgot\s+to|may\s+have\s+forgotten\s+to)\s+(?:\w+\s+){{0,2}}?{_SUPPLY_VERB}\w*",
@@ -34,7 +34,7 @@ _ASK_PATTERNS = [
     r"\bmissing\s+(?:from|in)\s+(?:your|the)\b",
     r"\b(?:didn'?t|did\s+not|doesn'?t|does\s+not)\s+(?:come|get)\s+through\b",
     rf"\bthere(?:'s|\s+is|\s+are|\s+was|\s+were)\s+no\s+(?:\w+\s+){{0,2}}?{_THING}\b",
-    rf"\b(?:please|could\s+you|can\s+you|would\s+you(?:\s+mind)?|kindly|if\s+you|once\s+you|when\s+you)\s+"
+    rf"\b(?:please|could\s+you|can\s+you|would\s+you(?:\s+mind)?|kindly|if\s+you|once\s+you|when\s+you|need\s+you\s+to)\s+"
     rf"(?:\w+\s+){{0,2}}?{_SUPPLY_VERB}\w*\s+(?:\w+\s+){{0,4}}?{_THING}\b",
     r"\bonly\s+(?:received|see|got|have|found|saw|had)\s+(?:\w+\s+){0,2}?(?:one|two|three|four|1|2|3|4)\b",
     rf"\bonly\s+(?:\w+\s+){{0,4}}(?:was|were|has\s+been|have\s+been)\s+{_SUPPLIED}",
@@ -46,6 +46,13 @@ _ASK_PATTERNS = [
     r"\bwhich\s+(?:\w+\s+)?(?:article|document|paper|essay|report|poem|text|file|email|code)\s+do\s+you\s+mean\b",
     r"\b(?:i'?d|i\s+would|i'?ll)\s+need\s+(?:to\s+see\s+)?(?:the|both|your|a\s+copy)\b",
     r"^\W*(?:sure|happy\s+to|of\s+course|certainly)?\W*which\s+(?:\w+\s+)?(?:article|document|paper|essay|report|poem|text|file|email)\?",
+    # the supplied item arrived empty or broken: "the attachment is empty", "the message got cut off"
+    r"\b(?:is|was|seems|seemed|appears|appeared|looks|looked|got|came\s+through)\s+(?:to\s+be\s+|as\s+)?"
+    r"(?:empty|blank|cut\s+off|truncated|incomplete)\b",
+    # the item is said not to be part of the message: "it's not in your message", "not included in the prompt"
+    r"\bnot\s+(?:in|part\s+of|included\s+in|attached\s+to)\s+(?:your|the)\s+(?:message|request|prompt|question|chat)\b",
+    # only the request itself arrived: "I only have your question, not the recipe itself"
+    r"\b(?:i|we)\s+only\s+(?:have|see|got|received)\s+(?:your|the)\s+(?:question|message|request|prompt|instructions?)\b",
 ]
 _ASK_RE = [re.compile(p, re.I) for p in _ASK_PATTERNS]
 #: Patterns that request the input (the others only note its absence). Indexes into ``_ASK_PATTERNS``.
@@ -58,7 +65,11 @@ _REQUEST_LEAD = (
 )
 #: A note of the gap followed, in the same sentence, by a contrast that carries on: "Without seeing the graph I can
 #: only guess, but such graphs usually ...". Fixtures: tests/inputs/test_missing.py (hedge tests).
-_CONTRAST_RE = re.compile(r"\b(?:but|however|though|still)\b\W+\w+", re.I)
+#: A contrast, or a consequence that hands over content anyway ("..., so here is a general summary"), carries on.
+_CONTRAST_RE = re.compile(
+    r"\b(?:but|however|though|still|instead(?!\s+of))\b\W+\w+|\bso\s+(?:here(?:'s|\s+is|\s+are)|i'?ll|i\s+will|let\s+me)\b",
+    re.I,
+)
 _SENTENCE_END_RE = re.compile(r"[.!?\n]")
 _NEGATED_BEFORE = re.compile(
     r"\b(?:nothing|no\s+need\s+to|not\s+necessary\s+to|don'?t\s+need\s+to|never)\s*"
@@ -68,7 +79,10 @@ _NEGATED_BEFORE = re.compile(
 _ASSUME_RE = re.compile(
     r"\b(?:i'?ll|i\s+will|let'?s|let\s+me|we'?ll)\s+(?:\w+\s+)?(?:assume|imagine|suppose|pretend|invent|hypothesi[sz]e)\b|"
     r"\bassuming\s+(?:it|that|the|they|this)\b|\bhypothetical(?:ly)?\b|\bfor\s+the\s+sake\s+of\b|"
-    r"\bunder\s+(?:that|this|the)\s+assumption\b",
+    r"\bunder\s+(?:that|this|the)\s+assumption\b|"
+    # standing in generic material for the missing item: "I'll go with a typical argumentative essay"
+    r"\b(?:i'?ll|i\s+will|let\s+me|let'?s)\s+(?:go\s+with|use|work\s+(?:with|from)|base\s+it\s+on|write\s+about)\s+"
+    r"(?:a|an|some)\s+(?:typical|generic|common|standard|sample|made-up|fictional)\b",
     re.I,
 )
 _MIN_WORDS = 12
@@ -126,6 +140,8 @@ def classify_followup(response: str, references: tuple[str, ...] = ()) -> tuple[
             return "proceeds", f"notes the gap ({first.group()!r}) but carries on with a guess"
         return "asks", f"asks for or notes the missing input: {first.group()!r}"
     words = word_count(text)
+    if _question_first(text):
+        return "asks", "opens by asking the user a question before giving any answer"
     if words < _MIN_WORDS:
         # A short statement ("The warranty is two years.") answers as if the content were there;
         # a short question back, or a couple of words, cannot be told apart.
@@ -133,6 +149,27 @@ def classify_followup(response: str, references: tuple[str, ...] = ()) -> tuple[
             return "proceeds", "a short statement that answers without the missing input"
         return "undecided", "response too short to tell whether it proceeded"
     return "proceeds", "no request for the missing input; the response carries on with the task"
+
+
+#: A declarative sentence of at least this many words is an answer; a question to the user before any such sentence
+#: asks back ("Sure! What's the text you'd like translated?"). Fixtures: tests/inputs/test_generalize.py
+#: (test_followup_question_first).
+_ANSWER_SENTENCE_WORDS = 6
+_YOU_RE = re.compile(r"\byou(?:r|'d|'re|'ve|'ll)?\b", re.I)
+_RESPONSE_SENT_RE = re.compile(r"[^.!?\n]+[.!?]*")
+
+
+def _question_first(text: str) -> bool:
+    """Whether a question addressed to the user comes before any declarative sentence that could be an answer."""
+    for m in _RESPONSE_SENT_RE.finditer(text):
+        sentence = m.group().strip()
+        if not sentence:
+            continue
+        if sentence.endswith("?"):
+            return bool(_YOU_RE.search(sentence))
+        if word_count(sentence) >= _ANSWER_SENTENCE_WORDS:
+            return False
+    return False
 
 
 class FollowupDetector:
@@ -189,13 +226,28 @@ def _distinct_words(text: str, skip: set[str]) -> set[str]:
     return out
 
 
+def _brief(masked: str, at: int) -> bool:
+    """Whether the reference's head noun is strong only by its communication share (a brief message)."""
+    from faithguard.inputs.content_kinds import classify_noun
+
+    m = re.match(r"[\w'’-]+", masked[at:])
+    cls = classify_noun(m.group()) if m else None
+    return cls is not None and cls.brief
+
+
 def _engagement(ctx: CallContext, detector: str) -> DetectorResult:
     """A response that never touches the supplied content it was asked to work on changed the task."""
     from faithguard.inputs.references import find_references
     from faithguard.inputs.supply import free_units, scan
 
     q = scan(ctx.query or "")
-    refs = [r for r in find_references(q.text, q.masked, "query") if r.kind not in ("query", "response", "rubric")]
+    # a document-sized item only: a brief message ("the asterisk", "the caption") may be a few words the answer need
+    # not repeat
+    refs = [
+        r
+        for r in find_references(q.text, q.masked, "query")
+        if r.kind not in ("query", "response", "rubric") and not _brief(q.masked, r.noun_start)
+    ]
     if not refs:
         return DetectorResult()
     # The supplied material: the documents, the request's typed blocks and its free content units.

@@ -10,7 +10,15 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from faithguard.detector import CallContext
-from faithguard.inputs.parsed import DEICTIC_TRIGGER, POINTER_TRIGGER, deictic_refs, parse_filter, pointer_refs
+from faithguard.inputs.parsed import (
+    DEICTIC_TRIGGER,
+    HISTORY_TRIGGER,
+    POINTER_TRIGGER,
+    deictic_refs,
+    parse_filter,
+    pointer_refs,
+    recalled_exchange,
+)
 from faithguard.inputs.references import Reference, find_references
 from faithguard.inputs.supply import Block, Scan, free_units, scan, word_count
 from faithguard.inputs.vocab import CONTENT_NOUNS, PART_KINDS, SMALL_KINDS, STRONG_KINDS, group_of, kind_of
@@ -27,6 +35,10 @@ _MENTION_RE = re.compile(
 _URL_RE = re.compile(r"\bhttps?://(?P<host>[\w.-]+)(?:[/?#][^\s<>\"')\]]*)?", re.I)
 #: What introduces a link as the material itself: a colon, a deictic, or a locative preposition.
 _URL_INTRO_RE = re.compile(r"(?::|\b(?:at|from|on|in|this|here|following))\s*$", re.I)
+#: A link standing alone after the request's own sentences (after a sentence end or on its own line), with nothing
+#: after it: the material itself ("Can you summarize it? https://..."). Fixtures: tests/inputs/test_generalize.py
+#: (spec standalone_link).
+_URL_ALONE_RE = re.compile(r"(?:^|[.?!]|\n)\s*$")
 _GROUP_ORDER = ("doc", "query", "response", "rubric")
 #: Kinds whose content is never prose (photos, charts, videos): see specs/content_classes.json "not_inline".
 _NOT_INLINE = frozenset({"image"})
@@ -164,7 +176,9 @@ def _link_findings(text: str) -> list[dict[str, Any]]:
     """A link given as the material to work on ("summarise this page: <url>"): its text was never fetched."""
     out: list[dict[str, Any]] = []
     for m in _URL_RE.finditer(text):
-        if not _URL_INTRO_RE.search(text[max(0, m.start() - 40) : m.start()]):
+        before = text[max(0, m.start() - 40) : m.start()]
+        alone = bool(_URL_ALONE_RE.search(text[: m.start()])) and not text[m.end() :].strip(" \t\n.")
+        if not _URL_INTRO_RE.search(before) and not alone:
             continue
         host = m.group("host")  # the host only: a link's path or query may carry tokens
         out.append(
@@ -183,15 +197,20 @@ def _empty_finding(b: Block, where: str) -> dict[str, Any]:
         "placeholder": "an unfilled template placeholder",
         "tag": "an empty tag",
         "label": "a labelled section with nothing after it",
+        "section": "a section it then names with nothing under it",
         "fence": "an empty code block",
         "colon": "a colon at its end with nothing after it",
+        "quote": "an empty quoted block",
     }.get(b.origin, "an empty block")
-    return {
+    out: dict[str, Any] = {
         "reference": b.label,
         "expected": 1,
         "found": 0,
         "explanation": f"The {where} has {what} ({b.label!r}) where the {b.kind or 'content'} should be.",
     }
+    if b.origin == "section":
+        out["section"] = True
+    return out
 
 
 def analyse(ctx: CallContext, parser: Callable[[str], Any] | None = None) -> list[dict[str, Any]]:
@@ -206,6 +225,9 @@ def analyse(ctx: CallContext, parser: Callable[[str], Any] | None = None) -> lis
     s = scan(ctx.system or "")
     s_refs = [r for r in find_references(s.text, s.masked, "system") if r.strong and r.kind in _SYSTEM_KINDS]
     findings = _empty_findings(q, q_refs, "request") + _empty_findings(s, s_refs, "system prompt")
+    if any(d and d.strip() for d in ctx.documents):
+        # an empty section of a name the content lists do not know may be what the attached document fills
+        findings = [f for f in findings if not f.get("section")]
     if not any(d and d.strip() for d in ctx.documents):
         findings += _link_findings(ctx.query or "")
         if not findings and not ctx.history and (ctx.query or "").rstrip().endswith((":", "：")):
@@ -222,6 +244,11 @@ def analyse(ctx: CallContext, parser: Callable[[str], Any] | None = None) -> lis
         doc = parser(q.text) if doc is None else doc
         if doc is not None:
             q_refs = deictic_refs(doc, q.masked)
+    if parser is not None and not ctx.history and HISTORY_TRIGGER.search(q.masked):
+        # "what did I tell you earlier", "where we left off": an earlier exchange with no earlier turns
+        doc = parser(q.text) if doc is None else doc
+        if doc is not None:
+            findings += recalled_exchange(doc, q.masked)
     if not q_refs and not s_refs:
         return findings
 

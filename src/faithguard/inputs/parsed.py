@@ -11,10 +11,20 @@ from dataclasses import replace
 from typing import Any
 
 from faithguard.inputs.content_kinds import classify_noun, lexname_test
-from faithguard.inputs.references import Reference, _class_kind, _sentence_of, _sentences
+from faithguard.inputs.discourse import sentence_of as _sentence_of
+from faithguard.inputs.discourse import sentences as _sentences
+from faithguard.inputs.references import Reference, _class_kind
 from faithguard.inputs.vocab import CREATION_VERBS, kind_of
 
-__all__ = ["DEICTIC_TRIGGER", "POINTER_TRIGGER", "deictic_refs", "parse_filter", "pointer_refs"]
+__all__ = [
+    "DEICTIC_TRIGGER",
+    "HISTORY_TRIGGER",
+    "POINTER_TRIGGER",
+    "deictic_refs",
+    "parse_filter",
+    "pointer_refs",
+    "recalled_exchange",
+]
 
 
 def parse_filter(refs: list[Reference], doc: Any, masked: str) -> list[Reference]:
@@ -47,6 +57,9 @@ def parse_filter(refs: list[Reference], doc: Any, masked: str) -> list[Reference
             continue
         if r.noun_start in by_role.get("pointer", set()):
             continue
+        if r.noun_start in by_role.get("generic", set()):
+            dropped.add(id(r))  # "the best recipe for pancakes", "the error on a login page": a kind, not an item
+            continue
         if _do_support_subject(doc, tok):
             continue  # "does the graph show ...": the tagger read the main verb as a noun
         question = masked[r.sentence[0] : r.sentence[1]].rstrip().endswith("?")
@@ -56,12 +69,32 @@ def parse_filter(refs: list[Reference], doc: Any, masked: str) -> list[Reference
             and doc[tok.i + 1].dep_ != "appos"
             and tok.head.i == tok.i + 1
         ):
-            dropped.add(id(r))
+            if not _content_head(tok.head):
+                dropped.add(id(r))  # "the email address": the content noun only modifies another thing
         elif r.noun_start in by_role.get("narrative", set()) and not question and not _picked_up(doc, tok):
             dropped.add(id(r))  # "My essay got a C." narrates, does not hand the content over
         elif tok.dep_ == "dobj" and tok.head.lower_ in CREATION_VERBS:
             dropped.add(id(r))
     return [r for r in refs if id(r) not in dropped]
+
+
+def _content_head(head: Any) -> bool:
+    """Whether a compound's head keeps a content modifier a reference: 'the blog post', 'this email chain'.
+
+    The head is a content noun of the kind table, a message-like WordNet noun (weak, or strong by its communication
+    share), or a set of things (the ``collection`` lexname test); a head whose first sense alone makes it content
+    ("address", "title") names a property of the content, not the content.
+    """
+    if head.pos_ not in ("NOUN", "PROPN"):
+        return False
+    nxt = head.doc[head.i + 1] if head.i + 1 < len(head.doc) else None
+    if (nxt is not None and nxt.pos_ == "PROPN") or any(t.pos_ == "PROPN" for t in head.rights):
+        return False  # "the email protocol SMTP": a named thing of the world
+    word = head.text
+    if kind_of(word) is not None or lexname_test("collection", word):
+        return True
+    cls = classify_noun(word)
+    return cls is not None and (cls.brief or cls.strength == "weak")
 
 
 def _in_phrase(det: Any, noun: Any) -> bool:
@@ -88,9 +121,47 @@ def _picked_up(doc: Any, tok: Any) -> bool:
 #: students gave". Only then is the parse needed when the patterns found nothing missing.
 POINTER_TRIGGER = re.compile(
     r"\b(?:the|this|that|these|those|my|our)\s+(?:[\w'’-]+\s+){0,3}?[\w'’-]+\s+(?:that\s+|which\s+)?"
-    r"(?:I|we|my|our)\s+[\w'’-]+",
+    r"(?:I|we|my|our)(?:['’](?:m|ve|re|d|ll))?\s+[\w'’-]+"
+    # the user's clause first: "why am I getting this error"
+    r"|\b(?:I|we)(?:['’](?:m|ve|re|d|ll))?\s+(?:[\w'’-]+\s+){0,3}?(?:this|these)\s+[\w'’-]+"
+    # a hand-over still to come: "I'll paste three reviews", "we're going to upload the slides"
+    r"|\b(?:I|we)(?:['’](?:ll|m|re)|\s+will|\s+am|\s+are)?\s+(?:going\s+to\s+)?(?:send|paste|share|upload|attach|"
+    r"forward|post)\b"
+    # the message a reply is to: "respond to the review"
+    r"|\b(?:respond|reply)\s+to\s+(?:the|this|that|these|those)\b",
     re.I,
 )
+
+
+#: A first-person clause that hands the item to the assistant ("the link I sent", "the thing we uploaded") or says the
+#: user wrote it ("the bio I wrote"): whatever the noun names, it was meant to arrive with the request; a destination
+#: after the verb ("sent to Berlin") is not this.
+#: Fixtures: tests/inputs/test_generalize.py (spec handed_over_clause).
+_HANDED_OVER = re.compile(
+    r"\s+(?:that\s+|which\s+)?(?:i|we)(?:['’]ve|\s+have|\s+just|\s+had|\s+already)*\s+"
+    # handed over, or written by the user ("the bio I wrote", "the intro we drafted"): text the user holds
+    r"(?:sent|shared|pasted|uploaded|attached|forwarded|linked|posted|wrote|drafted|typed|composed)\b"
+    r"(?!\s+(?:to|off|out)\b)",
+    re.I,
+)
+
+
+def _sent_elsewhere(noun: Any) -> bool:
+    """Whether the noun's verb sends it somewhere other than this chat ("to the client", "with my class", "on
+    Instagram"; not "to you", "in the next message")."""
+    verb = noun.head
+    return any(
+        c.dep_ == "prep"
+        and c.lower_ in ("to", "with", "on", "onto")
+        and any(g.dep_ == "pobj" and g.lower_ not in ("you", "here") for g in c.children)
+        for c in (*verb.children, *noun.children)
+    )
+
+
+def _known_noun(word: str) -> bool:
+    from faithguard.terms.wordnet import get_wordnet
+
+    return bool(get_wordnet().senses(word.lower()))
 
 
 def pointer_refs(refs: list[Reference], doc: Any, masked: str, source: str = "query") -> list[Reference]:
@@ -106,6 +177,8 @@ def pointer_refs(refs: list[Reference], doc: Any, masked: str, source: str = "qu
     if not offs:
         return refs
     at = {t.idx: t for t in doc}
+    # a hand-over to someone else is not material for the assistant: "I'll send the invoice to the client"
+    offs = {o for o in offs if not _sent_elsewhere(at[o])}
     # "the email I never got": a negated clause says the item is not held
     offs = {
         o
@@ -121,7 +194,10 @@ def pointer_refs(refs: list[Reference], doc: Any, masked: str, source: str = "qu
             continue  # inside supplied content
         word = tok.text
         cls = classify_noun(word)
-        if kind_of(word) is None and cls is None and not lexname_test("pointer", word):
+        handed = bool(_HANDED_OVER.match(masked, off + len(word))) and (
+            lexname_test("handed", word) or not _known_noun(word)
+        )
+        if kind_of(word) is None and cls is None and not lexname_test("pointer", word) and not handed:
             continue
         kind = kind_of(word) or (_class_kind(cls) if cls is not None else "message")
         start = min([t.idx for t in tok.lefts if t.dep_ == "det"] + [off])
@@ -141,9 +217,10 @@ def deictic_refs(doc: Any, masked: str, source: str = "query") -> list[Reference
     'it'/'them' count only when no noun comes before them (otherwise that noun is the antecedent);
     'this'/'these' only when no earlier sentence has a noun ("I want to learn Spanish. How should I approach this?").
     """
-    from faithguard.inputs.syntax import role_anchors
+    from faithguard.inputs.syntax import anchors, role_anchors
 
     offs = role_anchors(doc, "deictic")
+    signified = anchors(doc).get("signified_subject", set())  # "what does this error mean": any noun
     sents = _sentences(masked)
     out: list[Reference] = []
     for tok in doc:
@@ -158,7 +235,8 @@ def deictic_refs(doc: Any, masked: str, source: str = "query") -> list[Reference
         if tok.pos_ == "NOUN":
             # "this stack trace": the noun must be a text or message (the spec's "shown" test), not any idea or
             # procedure ("this kind", "this process")
-            if not (lexname_test("shown", tok.text) or classify_noun(tok.text) is not None):
+            meant = tok.idx in signified and not lexname_test("time", tok.text)
+            if not (lexname_test("shown", tok.text) or classify_noun(tok.text) is not None or meant):
                 continue
             start = min([t.idx for t in tok.lefts if t.dep_ == "det"] + [tok.idx])
         elif tok.lower_ == "that" and not _asked_of_assistant(tok.sent.root):
@@ -183,5 +261,38 @@ def _do_support_subject(doc: Any, tok: Any) -> bool:
     head = tok.head
     if head.i != tok.i + 1:
         return False
-    dos = [t for t in doc[: tok.i] if t.lemma_ == "do" and t.pos_ in ("AUX", "VERB")]
+    # do-support or a modal before the subject ("does the graph show", "won't my script run")
+    dos = [t for t in doc[: tok.i] if (t.lemma_ == "do" and t.pos_ in ("AUX", "VERB")) or t.tag_ == "MD"]
     return bool(dos) and (head.dep_ == "ROOT" or head.head.i in {t.i for t in dos})
+
+
+#: A first-person clause that may recall an earlier exchange: "what I/we ...", "did I/we ...", "we left off".
+HISTORY_TRIGGER = re.compile(r"\b(?:what|did)\s+(?:I|we)\b|\b(?:I|we)\s+left\s+off\b", re.I)
+#: A verb must be used mostly as a communication verb (WordNet tagged counts) for "what I ..." to recall an exchange
+#: ("what did I tell you" recalls; "what did I eat" does not). Fixtures: tests/inputs/test_generalize.py
+#: (spec recalled_exchange).
+MOSTLY_SAYING = 0.5
+
+
+def recalled_exchange(doc: Any, masked: str) -> list[dict[str, Any]]:
+    """Findings for clauses that recall an earlier exchange (spec ``recalled_exchange``) when no turns were given."""
+    from faithguard.inputs.senses import verb_lexfile_share
+    from faithguard.inputs.syntax import role_anchors
+
+    offs = role_anchors(doc, "history")
+    for tok in doc:
+        if tok.idx not in offs or not masked[tok.idx : tok.idx + len(tok.text)].strip():
+            continue
+        if tok.lemma_ != "leave" and verb_lexfile_share(tok.lemma_) < MOSTLY_SAYING:
+            continue
+        clause = tok.text  # the verb only: the rest of the clause is the user's content
+        return [
+            {
+                "reference": "the earlier conversation",
+                "expected": 1,
+                "found": 0,
+                "explanation": f"The request recalls an earlier exchange ({clause!r}) but no earlier turns were "
+                "supplied.",
+            }
+        ]
+    return []

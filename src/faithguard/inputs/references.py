@@ -6,6 +6,10 @@ import re
 from dataclasses import dataclass, replace
 
 from faithguard.inputs.content_kinds import ContentClass, classify_noun, lexname_test
+from faithguard.inputs.discourse import OUTPUT_AFTER, introduced_earlier, part_of_creation
+from faithguard.inputs.discourse import sentence_of as _sentence_of
+from faithguard.inputs.discourse import sentences as _sentences
+from faithguard.inputs.supply import is_instruction
 from faithguard.inputs.vocab import (
     COMPARE_RE,
     CONTENT_NOUNS,
@@ -14,6 +18,7 @@ from faithguard.inputs.vocab import (
     NUMBER_WORDS,
     ORDINAL_WORDS,
     STRONG_KINDS,
+    group_of,
     kind_of,
 )
 
@@ -40,10 +45,16 @@ _NOUN_ALT = "|".join(sorted((re.escape(f) for f in CONTENT_NOUNS), key=len, reve
 _DET = r"the|this|these|my|our|his|her|their|both|all"
 _STOP_ALT = "|".join(sorted(GAP_STOP, key=len, reverse=True))
 _REF_RE = re.compile(
-    rf"\b(?P<det>{_DET})\s+(?P<gap>(?:(?!(?:{_STOP_ALT})\b)[\w'’-]+\s+){{0,3}}?)(?P<noun>{_NOUN_ALT})(?![\w-])(?!\s+(?:{_NOUN_ALT})\b)",
+    rf"\b(?P<det>{_DET})\s+(?P<gap>(?:(?!(?:{_STOP_ALT})\b)[\w'’-]+\s+){{0,3}}?)(?P<noun>{_NOUN_ALT})(?![\w-])(?!\s+(?:{_NOUN_ALT})(?![\w-]))",
     re.IGNORECASE,
 )
-_BARE_RE = re.compile(r"\b(?P<det>the|this)\s+(?P<noun>following|below|above)\b(?=\s*(?:[:.?!,;]|\n|$))", re.I)
+#: "the above", "the following" as the noun phrase itself: punctuation or a preposition after it ("translate the
+#: above into German"), never a noun ("the following week"). Fixtures: tests/inputs/test_generalize.py (bare_pointer).
+_BARE_RE = re.compile(
+    r"\b(?P<det>the|this)\s+(?P<noun>following|below|above)\b"
+    r"(?=\s*(?:[:.?!,;]|\n|$|(?:into|in|to|as|for|with|using|and|so)\b))",
+    re.I,
+)
 _LABEL_REF_RE = re.compile(
     r"\b(?P<noun>(?i:article|document|doc|report|paper|essay|email|passage|text|excerpt|source|transcript|"
     r"attachment|file|response|chapter))s?[ \t]*#?[ \t]*(?P<idx>\d{1,2}|[A-H])\b"
@@ -105,6 +116,9 @@ _STRONG_BEFORE = re.compile(
     r"attaching|attached\s+is|see|i\s+(?:just\s+)?(?:uploaded|attached|pasted|included|shared|sent|added))\s+$",
     re.I,
 )
+#: "which of the", "which one of these": a choice among the items that follow. Fixtures: tests/inputs/
+#: test_generalize.py (spec choice_among_items).
+_WHICH_OF_BEFORE = re.compile(r"\bwhich\s+(?:one\s+|two\s+|three\s+)?of\s+$", re.I)
 _OF_AFTER = re.compile(r"^(?:'s|’s)?\s*(?:(?i:of)\b|(?i:by|from|on)\s+(?:the\s+)?[A-Z])")
 #: A title, a quoted name or an identifier after the noun names a particular work ("the paper 'Attention...'",
 #: "the error code 404", "the form 1040"): a world entity, not the user's material ("2 paragraphs" is a unit).
@@ -147,18 +161,6 @@ _WORD_RE = re.compile(r"[\w'’-]+")
 _POSSESSIVE = re.compile(r"\w(?:'s|’s|s'|s’)$")
 #: Words after which a noun phrase cannot continue (supply markers and verbs of showing).
 _STRONG_GAP_ENDS = frozenset({"below", "above", "here", "attached", "shows", "show", "says", "say", "said"})
-_SENT_RE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)|\n", re.M)
-
-
-def _sentences(text: str) -> list[tuple[int, int]]:
-    return [(m.start(), m.end()) for m in _SENT_RE.finditer(text) if m.group().strip()]
-
-
-def _sentence_of(spans: list[tuple[int, int]], pos: int) -> tuple[int, int]:
-    for s, e in spans:
-        if s <= pos < e:
-            return (s, e)
-    return (pos, pos)
 
 
 def _is_capitalised(word: str, at: int, sent_start: int, text: str) -> bool:
@@ -309,7 +311,8 @@ def _definite(
     strong = strong or (bool(_STRONG_BEFORE.search(before)) and det in ("the", "this", "these", "my"))
     if not strong and _CITED_BEFORE.search(before) and det in ("the", "this", "these", "my"):
         named = _is_capitalised(noun, m.start("noun"), sent[0], text) or any(w[:1].isupper() for w in gap_words)
-        strong = not named
+        # "write an article ... based on the article's content": citing the request's own new item supplies nothing
+        strong = not named and not _has_antecedent(m, masked)
     # Explicit demonstratives and possessives (a determiner, or "the customer's") point at content too.
     possessive = det in ("this", "these", "my", "our", "both") or any(_POSSESSIVE.search(w) for w in gap_words)
     # "the customer review": a modifier naming a person makes the message specific, like "the customer's"
@@ -318,7 +321,18 @@ def _definite(
     if wn_cls is None and gap_lower and _group_modifier(gap_lower[-1]):
         wn_cls = classify_noun(noun, as_written=True)  # "the board minutes": a record, not "minute"
     strong_kind = kind in STRONG_KINDS or (wn_cls is not None and wn_cls.strength == "strong")
+    if strong_kind and kind not in STRONG_KINDS and wn_cls is not None and wn_cls.brief:
+        # strong by its communication share only: a reference in a sentence of the request, not about a topic
+        # ("the controversy over ...") and never a role the kind table keeps apart ("the question", "the answer")
+        request_sentence = is_instruction(masked[sent[0] : sent[1]]) or _imperative(masked[sent[0] : sent[1]])
+        strong_kind = request_sentence and not _TOPIC_AFTER.match(after) and group_of(kind) == "doc"
     # "the two candidate responses": a definite count picks out specific items the user holds.
+    # "the message thread", "the thesis statement": a content noun modifying a content noun names one text
+    compound = bool(gap_lower) and (kind_of(gap_lower[-1]) is not None or classify_noun(gap_lower[-1]) is not None)
+    strong_kind = strong_kind or (compound and (kind_of(noun) is not None or wn_cls is not None) and det == "the")
+    # "which of the responses ...": choosing among definite items presupposes at least two of them, supplied
+    chosen = det in ("the", "these", "those") and bool(_WHICH_OF_BEFORE.search(before)) and _plural(noun)
+    strong_kind = strong_kind or chosen
     counted = any((w in NUMBER_WORDS and w != "single") or (w.isdecimal() and 1 < int(w) <= 20) for w in gap_lower)
     strong_kind = strong_kind or (counted and det == "the")
     # "the second source": an ordinal past the first presupposes several items the user holds (a "first" alone
@@ -339,7 +353,7 @@ def _definite(
             expected = max(expected, NUMBER_WORDS[w])
         elif w.isdecimal() and 1 < int(w) <= 20:
             expected = max(expected, int(w))
-    if det == "both":
+    if det == "both" or chosen:
         expected = max(expected, 2)
     if expected == 1 and index is None and _plural(noun) and COMPARE_RE.search(masked[sent[0] : sent[1]]):
         expected = 2
@@ -356,7 +370,7 @@ def _class_kind(cls: ContentClass) -> str:
     """The detector kind of a WordNet content class: visual/audio content is an image, writing a document."""
     if not cls.inline:
         return "image"
-    return "document" if cls.strength == "strong" else "message"
+    return "document" if cls.strength == "strong" and not cls.brief else "message"
 
 
 def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: str) -> list[Reference]:
@@ -422,7 +436,29 @@ def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: 
                 if kind_of(word) is not None:
                     break  # the kind table's own pattern reads this phrase
                 continue
+            if (
+                m.group("det").lower() in ("the", "this")
+                and i == 0
+                and kind_of(word) is None
+                and lexname_test("self_request", word)
+                and not _STRONG_AFTER.match(masked[w.end() : w.end() + 100])
+            ):
+                break  # "repeat the request word for word": the request being read, always supplied
+            if i + 1 < len(words) and _wordnet_compound(word, words[i + 1].group()):
+                continue  # "the warning light", "the press release": the first word modifies a WordNet compound
             cls = classify_noun(word)
+            if i > 0 and _wordnet_compound(words[i - 1].group(), word):
+                cls = classify_noun(f"{words[i - 1].group()} {word}", as_written=True)
+                if cls is None:
+                    break  # the compound as a whole is not content ("the warning light" is a light)
+            if (
+                cls is not None
+                and cls.brief
+                and i > 0
+                and word.lower().endswith("ing")
+                and _VERB_COMPLEMENT.match(masked, w.end())
+            ):
+                continue  # "my landlord asking to ...": a participle with its complement, not a noun of the phrase
             if (
                 (cls is None or cls.strength == "weak")
                 and i + 1 == len(words)
@@ -487,6 +523,17 @@ def _request_object(before: str) -> bool:
     return mv is not None and get_wordnet().is_verb(mv.group("verb").lower())
 
 
+_FIRST_WORD_RE = re.compile(r"^\W*(?:(?:please|kindly)\s+)?(?P<verb>[A-Za-z]+)\b")
+
+
+def _imperative(sentence: str) -> bool:
+    """Whether the sentence opens with a verb lemma as written (an imperative: "Pull the numbers out of ...")."""
+    from faithguard.terms.wordnet import get_wordnet
+
+    mv = _FIRST_WORD_RE.match(sentence)
+    return mv is not None and get_wordnet().is_verb(mv.group("verb").lower())
+
+
 def _ordinal_item(before: list[re.Match[str]], noun: str) -> bool:
     """An ordinal picks out one of several items the user holds when the noun can be a text ('the third study').
 
@@ -494,6 +541,19 @@ def _ordinal_item(before: list[re.Match[str]], noun: str) -> bool:
     sense not a physical thing): "the second survey" counts, "the first step" and "the third war" do not.
     """
     return any(w.group().lower() in ORDINAL_WORDS for w in before) and lexname_test("cited", noun)
+
+
+#: What follows a participle used as a verb ("asking to fix", "asking for", "asking them").
+_VERB_COMPLEMENT = re.compile(r"\s+(?:to|for|about|that|if|whether|me|him|her|them|us|you|the|a|an)\b", re.I)
+
+
+def _wordnet_compound(first: str, second: str) -> bool:
+    """Whether two nouns form one WordNet compound lemma ("press release", "warning light", "thesis statement")."""
+    from faithguard.terms.wordnet import get_wordnet
+
+    if not (first.isalpha() and second.isalpha()):
+        return False
+    return bool(get_wordnet().senses(f"{first}_{second}".lower()))
 
 
 def _group_modifier(word: str) -> bool:
@@ -511,8 +571,8 @@ def _non_reference(ref: Reference, m: re.Match[str], masked: str, text: str, sen
         word = wm.group()
         if word.isupper() and len(word) > 1 and kind_of(word) is None and not deictic:
             return True  # the IPCC report, the UN paper
-        if _is_capitalised(word, gap_start + wm.start(), sent[0], text):
-            return True  # the Mueller report, the IPCC report
+        if _is_capitalised(word, gap_start + wm.start(), sent[0], text) and not deictic:
+            return True  # the Mueller report (but "my LinkedIn summary", "this Python script" are the user's)
     noun = m.group("noun")
     if _is_capitalised(noun, m.start("noun"), sent[0], text):
         return True  # the Federalist Papers, the Stern Review
@@ -524,6 +584,10 @@ def _non_reference(ref: Reference, m: re.Match[str], masked: str, text: str, sen
         return True  # "speak as the narrator": a role, not a text
     if _CREATION_BEFORE.search(masked[sent[0] : m.start()]):
         return True  # write the cover letter...
+    if OUTPUT_AFTER.match(after):
+        return True  # "the lyrics you write": the assistant's own output
+    if part_of_creation(ref.kind, noun, masked[: sent[0]]):
+        return True  # "Write a poem. ... Separate the stanzas": parts of the text being written
     sentence = masked[sent[0] : sent[1]]
     if ref.kind in _PROGRAMMING_KINDS and ref.index is None and _PROGRAMMING.search(sentence):
         return True  # "read the file in Python" (an ordinal still picks out a held item: "the third study's method")
@@ -532,4 +596,10 @@ def _non_reference(ref: Reference, m: re.Match[str], masked: str, text: str, sen
     forms = [re.escape(f) for f, k in CONTENT_NOUNS.items() if k == ref.kind] or [re.escape(noun)]
     earlier = masked[: m.start()]
     anaphora = re.compile(r"\b(?:a|an|another)\s+(?:[\w'’-]+\s+){0,3}?(?:" + "|".join(forms) + r")\b", re.I)
-    return bool(anaphora.search(earlier))
+    return bool(anaphora.search(earlier)) or _has_antecedent(m, masked)
+
+
+def _has_antecedent(m: re.Match[str], masked: str) -> bool:
+    """The noun, or a possessor in its phrase ("the essay's argument"), was introduced earlier by the request."""
+    owners = [re.sub(r"(?:'s|’s|')$", "", w) for w in m.group("gap").split() if _POSSESSIVE.search(w)]
+    return any(introduced_earlier(w, masked, m.start()) for w in [m.group("noun"), *owners])

@@ -28,6 +28,8 @@ _TAG_RE = re.compile(
 )
 _SELF_TAG_RE = re.compile(r"<(?P<tag>[A-Za-z][\w-]{0,30})\s*/>")
 _OPEN_TAG_RE = re.compile(r"<(?P<tag>[A-Za-z][\w-]{0,30})(?:\s[^<>]*)?>")
+#: Triple quotes with only whitespace between them. Fixtures: tests/inputs/test_generalize.py (empty_quote_block).
+_EMPTY_QUOTE_RE = re.compile(r"(\"\"\"|''')[ \t\r\n]*\1")
 _FENCE_RE = re.compile(r"```[^\n`]*\n?(?P<body>.*?)```", re.S)
 _QUOTE_RE = re.compile(
     r"\"\"\"(?P<b1>.+?)\"\"\"|'''(?P<b2>.+?)'''|\"(?P<b3>[^\"\n]{3,3000})\"|“(?P<b4>[^”]{3,3000})”", re.S
@@ -54,7 +56,7 @@ _INSTR_RE = re.compile(
 class Block:
     """One supplied (or explicitly empty) piece of content."""
 
-    origin: str  # label | tag | fence | quote | placeholder | paragraph | colon
+    origin: str  # label | section | tag | fence | quote | placeholder | paragraph | colon
     kind: str | None  # canonical kind for typed blocks, None when untyped
     start: int
     end: int
@@ -152,6 +154,12 @@ def scan(text: str) -> Scan:
         block = Block("fence", "code", m.start(), m.end(), n, "```")
         (result.untyped if m.group("body").strip() else result.empties).append(block)
         spans.append((m.start(), m.end()))
+    for m in _EMPTY_QUOTE_RE.finditer(clean):
+        if _taken(spans, m.start(), m.end()):
+            continue  # inside a code fence: an empty docstring is code
+        # a triple-quoted block with nothing between its delimiters is an explicit gap, like an empty fence
+        result.empties.append(Block("quote", "content", m.start(), m.end(), 0, m.group(1)))
+        spans.append((m.start(), m.end()))
     for m in _TAG_RE.finditer(clean):
         k = _tag_kind(m.group("tag"))
         if k is None or _taken(spans, m.start(), m.end()):
@@ -176,6 +184,7 @@ def scan(text: str) -> Scan:
             result.empties.append(Block("tag", k, m.start(), m.end(), 0, m.group()))
             spans.append((m.start(), m.end()))
     _scan_labels(clean, result, spans)
+    _empty_sections(clean, result)
     for m in _QUOTE_RE.finditer(clean):
         body = next(g for g in m.groups() if g is not None)
         if word_count(body) >= 4 and not _taken(spans, m.start(), m.end()):
@@ -221,7 +230,8 @@ def _scan_labels(clean: str, result: Scan, spans: list[tuple[int, int]]) -> None
             and clean[body_start : body_start + 1] not in ("\n", "")
         ) or (brk is not None and i + 1 == len(heads)):
             body = body[: brk.start()]
-        if "\n" in region[:lead] and _talks_about(body, k):
+        closing = "\n" in region[:lead] and _closing_instruction(region, lead, body)
+        if "\n" in region[:lead] and (_talks_about(body, k) or closing):
             body = ""  # "Response:\n\nRate the response above.": the next line is the request about it, not its text
         else:
             # "Document 1: ...\nWhich of the three documents ...?": a later line about the kind ends the body
@@ -239,10 +249,68 @@ def _scan_labels(clean: str, result: Scan, spans: list[tuple[int, int]]) -> None
         slot = not n and (
             (i + 1 < len(heads) and not clean[m.end() : heads[i + 1][0].start()].strip())
             or (first_line is not None and not body)
+            or closing
         )
         block = Block("label", k, m.start(), max(end, m.end()), n, m.group(0).strip(), idx, slot)
         (result.typed if n else result.empties).append(block)
         spans.append((m.start(), max(end, m.end())))
+
+
+def _closing_instruction(region: str, lead: int, body: str) -> bool:
+    """A blank line after an empty label, then one imperative line that ends the text ('Customer message:\n\nWrite
+    a reply.'): the line is the request about the labelled item, which is missing.
+
+    The line opens with a verb lemma as written (WordNet ``index.verb``), not a greeting. Fixtures:
+    tests/inputs/test_generalize.py (spec empty_section).
+    """
+    if region[:lead].count("\n") < 2:
+        return False  # no blank line: the line may be the item's own text ("Email:\nSend the invoice by Friday.")
+    text = body.strip()
+    if not text or "\n" in text or len(sentence_spans(text)) > 2 or region.strip() != text:
+        return False  # one line that ends the section
+    first = _WORD_RE.match(text)
+    if first is None:
+        return False
+    from faithguard.terms.wordnet import get_wordnet
+
+    word = first.group().lower()
+    return word not in _GREETINGS and get_wordnet().is_verb(word)
+
+
+#: Openers of a letter or message, never an instruction about one (they are WordNet verbs too: "hail", "thank").
+_GREETINGS = frozenset({"hi", "hello", "hey", "dear", "thanks", "thank", "greetings", "please"})
+
+
+def _empty_sections(clean: str, result: Scan) -> None:
+    """A markdown heading or a bare 'Name:' line of any name with nothing under it, which the request then names
+    with a definite article ('## Background' left empty, then 'what does the background imply?').
+
+    Only empty sections are recorded, so a heading the content lists do not know never supplies anything.
+    Fixtures: tests/inputs/test_generalize.py (spec empty_section).
+    """
+    lines = [(m.start(), m.group()) for m in _LINE_ALL_RE.finditer(clean)]
+    for i, (pos, line) in enumerate(lines):
+        m = _EMPTY_HEAD_RE.match(line)
+        if m is None:
+            continue
+        name = m.group("h") or m.group("c")
+        if _label_kind(name.split()[-1]) is not None:
+            continue  # a known content label: _scan_labels reads it
+        rest = [ln for _, ln in lines[i + 1 :] if ln.strip()]
+        if rest and not _LABEL_RE.match(rest[0]):
+            continue  # something is under it
+        mention = re.compile(rf"\b(?:the|this|that)\s+{re.escape(name)}\b", re.I)
+        if not mention.search(clean, pos + len(line)) and not mention.search(clean, 0, pos):
+            continue
+        result.empties.append(Block("section", name.lower(), pos, pos + len(line), 0, line.strip(), None, True))
+
+
+_LINE_ALL_RE = re.compile(r"[^\n]*")
+#: A heading line ("## Background") or a label line with nothing after its colon ("Background:").
+_EMPTY_HEAD_RE = re.compile(
+    r"^[ \t]*(?:#{1,6}[ \t]+(?P<h>[A-Za-z][A-Za-z-]*(?:[ \t]+[A-Za-z][A-Za-z-]*)?)[ \t]*#*[ \t]*$"
+    r"|(?:[*>\-]+[ \t]*)?(?P<c>[A-Za-z][A-Za-z-]*(?:[ \t]+[A-Za-z][A-Za-z-]*)?)[ \t]*\**[ \t]*[:：][ \t]*$)"
+)
 
 
 def _ends_line(text: str, pos: int) -> bool:
@@ -296,6 +364,28 @@ def _list_items(para: str, start: int, exclude: Sequence[tuple[int, int]]) -> li
     return [Block("item", None, start + m.start(), start + m.end(), word_count(m.group("body"))) for m in keep]
 
 
+#: Separators of an inline list after a colon ("tides, erosion and dunes"); each item is at most this many words.
+_INLINE_SEP_RE = re.compile(r"\s*(?:,|;)\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
+_INLINE_ITEM_WORDS = 6
+
+
+def _inline_items(tail: str) -> list[int]:
+    """Word counts of the items of a one-line inline list after a colon, or [] when the tail is not such a list.
+
+    Every item must be short (at most ``_INLINE_ITEM_WORDS`` words): a sentence with commas is one text.
+    Fixtures: tests/inputs/test_generalize.py (spec inline_list_after_colon).
+    """
+    first = sentence_spans(tail.strip())
+    body = tail.strip()[first[0][0] : first[0][1]].strip().rstrip(".") if first else ""
+    if not body or "\n" in body:
+        return []
+    parts = [p for p in _INLINE_SEP_RE.split(body) if p.strip()]
+    counts = [word_count(p) for p in parts]
+    if sum(counts) >= FULL_WORDS:
+        return []  # a long line of items ("X eatType restaurant; X food Indian; ...") is one text, a full document
+    return counts if len(counts) >= 2 and all(0 < c <= _INLINE_ITEM_WORDS for c in counts) else []
+
+
 def free_units(result: Scan, exclude: Sequence[tuple[int, int]] = ()) -> list[Block]:
     """Untyped blocks of ``result`` plus free prose units (colon tails, content paragraphs).
 
@@ -321,7 +411,14 @@ def free_units(result: Scan, exclude: Sequence[tuple[int, int]] = ()) -> list[Bl
                 units.extend(tail_items)
                 after_colon = False
             elif n:
-                units.append(Block("colon", None, start + colon + 1, start + len(para), n))
+                # only the request's own list: the colon closes a sentence that holds a reference
+                in_request = _taken(list(exclude), start + colon, start + colon + 1)
+                inline = _inline_items(tail) if in_request else []
+                if len(inline) >= 2:
+                    # "the following two topics: tides, and erosion": one short unit per listed item
+                    units.extend(Block("colon", None, start + colon + 1, start + len(para), k) for k in inline)
+                else:
+                    units.append(Block("colon", None, start + colon + 1, start + len(para), n))
                 after_colon = False
             else:
                 after_colon = True

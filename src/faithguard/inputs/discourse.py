@@ -1,0 +1,102 @@
+"""What the request itself introduces: its sentences, earlier mentions of a noun, the text it asks to write.
+
+Split from ``references.py``: a definite noun the request introduced earlier ("write two jokes ... the two jokes"),
+or a part of the text it asks for ("write a poem ... separate the stanzas"), is that new item, not missing material.
+Fixtures: tests/inputs/test_generalize.py (specs antecedent_in_request, part_of_created_text,
+output_clause_after_noun).
+"""
+
+from __future__ import annotations
+
+import re
+
+from faithguard.inputs.content_kinds import lexname_test
+from faithguard.inputs.vocab import CREATION_VERBS, PART_KINDS, kind_of
+
+__all__ = ["OUTPUT_AFTER", "introduced_earlier", "part_of_creation", "sentence_of", "sentences"]
+
+_SENT_RE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)|\n", re.M)
+_WORD_RE = re.compile(r"[\w'’-]+")
+_POSSESSIVE = re.compile(r"\w(?:'s|’s|s'|s’)$")
+
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in _SENT_RE.finditer(text) if m.group().strip()]
+
+
+def sentence_of(spans: list[tuple[int, int]], pos: int) -> tuple[int, int]:
+    for s, e in spans:
+        if s <= pos < e:
+            return (s, e)
+    return (pos, pos)
+
+
+#: A second-person creation clause after the noun: the item is what the assistant will write ("the lyrics you write").
+OUTPUT_AFTER = re.compile(
+    r"^\s+(?:that\s+|which\s+)?you(?:'ll|\s+will|\s+are\s+going\s+to)?\s+(?:"
+    + "|".join(sorted(CREATION_VERBS, key=len, reverse=True))
+    + r")\b",
+    re.I,
+)
+#: An imperative creation verb opening a sentence or clause ("Write a short essay ...", "Please compose ...").
+_CREATION_OPENING = re.compile(
+    r"(?:^|[.!?\n]\s*|\b(?:please|and|then|also)\s+)(?:"
+    + "|".join(sorted(CREATION_VERBS, key=len, reverse=True))
+    + r")\s+(?:me\s+|us\s+)?(?:a|an|one|two|three|four|five|some|\d+)\b",
+    re.I,
+)
+
+
+def part_of_creation(kind: str, noun: str, earlier: str) -> bool:
+    """A part of a text ('the stanzas', 'the fourth sentence') after an earlier sentence that creates a text.
+
+    The part is a unit of the kind table (paragraph, sentence, chapter) or a noun passing the spec's ``text_part``
+    test (a unit of textual matter: stanza, heading, line). Fixtures: tests/inputs/test_generalize.py
+    (spec part_of_created_text).
+    """
+    if not earlier.strip() or not _CREATION_OPENING.search(earlier):
+        return False
+    return kind in PART_KINDS or lexname_test("text_part", noun)
+
+
+#: A determiner or possessive that makes an earlier mention a reference of its own, not an introduction.
+_DEFINITE_BEFORE = frozenset({"the", "this", "that", "these", "those", "my", "our", "his", "her", "their"})
+#: A first-person word in the clause before a mention: the user's own item ("I have two essays"), not a new one.
+_FIRST_PERSON_RE = re.compile(r"\b(?:i|we|i'[a-z]+|we'[a-z]+|me|us|my|our)\b", re.I)
+
+
+def _same_noun(word: str, noun: str) -> bool:
+    """Whether two nouns share a lemma: one kind of the kind table, or one WordNet base form ("jokes", "joke")."""
+    a, b = word.lower(), noun.lower()
+    if a == b:
+        return True
+    ka, kb = kind_of(a), kind_of(b)
+    if ka is not None or kb is not None:
+        return ka == kb and a.rstrip("s") == b.rstrip("s")
+    from faithguard.terms.wordnet import get_wordnet
+
+    wn = get_wordnet()
+    return bool(set(wn.base_forms(a)) & set(wn.base_forms(b)))
+
+
+def introduced_earlier(noun: str, masked: str, at: int) -> bool:
+    """The request itself introduced the item earlier: 'Write two jokes ... separate the two jokes'.
+
+    An earlier mention of the same noun counts when it is not definite or possessive itself (an indefinite, a
+    count or a bare noun: "consisting of 10 questions", "include two tables") and its clause has no first-person
+    word ("I have two essays" is the user's own item, still to be supplied). Fixtures: tests/inputs/
+    test_generalize.py (spec antecedent_in_request).
+    """
+    sents = sentences(masked[:at])
+    for wm in _WORD_RE.finditer(masked, 0, at):
+        if not _same_noun(wm.group(), noun):
+            continue
+        start = sentence_of(sents, wm.start())[0]
+        clause = re.split(r"[,;:]", masked[start : wm.start()])[-1]
+        before = [w.lower() for w in _WORD_RE.findall(clause)][-4:]
+        if any(w in _DEFINITE_BEFORE or _POSSESSIVE.search(w) for w in before):
+            continue
+        if _FIRST_PERSON_RE.search(masked[start : wm.start()]):
+            continue
+        return True
+    return False
