@@ -38,7 +38,7 @@ def test_every_spec_file_has_an_owner() -> None:
 
 #: Every fixture of every shipped spec file: (path, spec id, fixture, positive).
 _FIXTURES = [
-    (path, str(spec.get("id") or spec.get("name")), fixture, polarity == "positive")
+    (path, str(spec["id"]), fixture, polarity == "positive")
     for package, path in SPEC_FILES
     for spec in read_specs(package, path)
     for polarity in ("positive", "negative")

@@ -3,8 +3,7 @@
 Every spec file holds a list of specs under ``specs``. Each spec names itself (``id``), says where it comes
 from (``why``), carries its pattern(s) (``pattern`` or ``patterns``) and at least one positive and one negative
 fixture written for it. A file that breaks this is refused when it is read, so no pattern ships without its
-fixtures. (The input syntax file still uses ``name``; ``patterns`` as the list key and ``provenance`` are read
-as older spellings.) The modules that use a file build their typed view and their matcher from what this
+fixtures. The modules that use a file build their typed view and their matcher from what this
 returns, and each runs its own fixtures for the one runner in ``tests/test_spec_fixtures.py``.
 """
 
@@ -34,18 +33,18 @@ def validate_specs(raw: object, where: str) -> tuple[dict[str, Any], ...]:
     """The specs of a parsed spec file, or ``ValueError`` naming the first spec that lacks something."""
     if not isinstance(raw, dict):
         raise ValueError(f"{where}: a spec file is a JSON object")
-    items = raw.get("specs", raw.get("patterns"))
+    items = raw.get("specs")
     if not isinstance(items, list) or not items:
-        raise ValueError(f"{where}: no 'specs' or 'patterns' list")
+        raise ValueError(f"{where}: no 'specs' list")
     for i, item in enumerate(items):
         if not isinstance(item, dict):
             raise ValueError(f"{where}: spec #{i} is not an object")
-        ident = item.get("id") or item.get("name")
+        ident = item.get("id")
         missing = [
             what
             for what, ok in (
-                ("an id or name", bool(ident)),
-                ("a provenance or why", bool(item.get("provenance") or item.get("why"))),
+                ("an id", bool(ident)),
+                ("a why (its provenance)", bool(item.get("why"))),
                 ("a pattern", bool(item.get("pattern") or item.get("patterns"))),
                 ("positive fixtures", bool(item.get("positive"))),
                 ("negative fixtures", bool(item.get("negative"))),

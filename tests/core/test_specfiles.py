@@ -15,7 +15,7 @@ from faithguard.specfiles import SPEC_FILES, read_specs, validate_specs
 def _spec(**overrides: Any) -> dict[str, Any]:
     spec: dict[str, Any] = {
         "id": "demo",
-        "provenance": "written for this test",
+        "why": "written for this test",
         "pattern": [{"RIGHT_ID": "anchor", "RIGHT_ATTRS": {"LEMMA": "read"}}],
         "positive": ["Read this."],
         "negative": ["A read."],
@@ -31,7 +31,11 @@ def test_every_shipped_spec_file_has_fixtures_and_provenance(package: str, path:
 
 def test_a_complete_spec_is_read() -> None:
     assert validate_specs({"specs": [_spec()]}, "t") == (_spec(),)
-    assert validate_specs({"patterns": [_spec(id=None, name="by-name", why="also a provenance")]}, "t")
+    # the older spellings are refused: one schema for every file
+    with pytest.raises(ValueError):
+        validate_specs({"patterns": [_spec()]}, "t")
+    with pytest.raises(ValueError):
+        validate_specs({"specs": [_spec(id=None, name="by-name")]}, "t")
 
 
 @pytest.mark.parametrize(
@@ -39,9 +43,9 @@ def test_a_complete_spec_is_read() -> None:
     [
         ("negative", "negative fixtures"),
         ("positive", "positive fixtures"),
-        ("provenance", "a provenance or why"),
+        ("why", "a why"),
         ("pattern", "a pattern"),
-        ("id", "an id or name"),
+        ("id", "an id"),
     ],
 )
 def test_a_spec_missing_a_part_is_refused(field: str, message: str) -> None:

@@ -46,7 +46,7 @@ def load_specs() -> tuple[SyntaxSpec, ...]:
                 raise ValueError(f"syntax spec {item['name']!r}: a pattern has no 'anchor' node")
         out.append(
             SyntaxSpec(
-                name=str(item["name"]),
+                name=str(item["id"]),
                 role=role,
                 why=str(item["why"]),
                 patterns=tuple(item["patterns"]),
