@@ -12,7 +12,10 @@ Sets (all written for this project, none copied from an evaluation set); every l
 - ``missing_content_fresh4.jsonl`` (fresh #4, 60 requests, 30 missing) and ``misinterpretation_fresh4.jsonl``
   (24 pairs): written 2026-11-23 ~13:55 UTC before the changes of branch sk, by the engineer who then changed the
   rules; scored at 7e52789 before any change. Partly read since (by the lead), so it is no longer blind; branch sm
-  (round 5) scored it without reading its rows. An independent blind set is being written separately.
+  (round 5) scored it without reading its rows.
+- ``missing_content_fresh5.jsonl`` (fresh #5, 70 requests, 35 missing) and ``misinterpretation_fresh5.jsonl``
+  (30 pairs): written blind by a separate writer (helper sw, 2026-11-23 17:38 UTC) who read no code, test or
+  data of the project; merged before any mechanism of round 5 was merged and never read: the generalization set.
 
 Run from the repo root: PYTHONPATH=src python benchmarks/eval_missing.py [-v]
 """
@@ -294,6 +297,8 @@ def eval_misinterpretation(path: Path, verbose: bool) -> float:
 #: The generalization set of rounds 4-5: written before the mechanisms of branch sk changed, scored once then; partly
 #: read since (by the lead), so no longer blind. Branch sm (round 5) scored it without reading its rows.
 FRESH4 = "fresh #4 (written 2026-11-23 before branch sk; partly read since, not blind)"
+#: The blind set: written by a separate writer who read no code, never read by anyone who changes the rules.
+FRESH5 = "fresh #5 (written blind by sw 2026-11-23 17:38 UTC; never read)"
 
 #: (file, split label) of the input sets, in print order. The split says what the set may be used for.
 INPUT_SETS = (
@@ -307,14 +312,16 @@ INPUT_SETS = (
         "missing_content_fresh3.jsonl",
         "study: fresh #3 (first scored 0.750/0.030 at 7e52789, never tuned on then), TUNED-ON since 2026-11-23 14:00",
     ),
-    ("missing_content_fresh4.jsonl", f"generalization: {FRESH4}"),
+    ("missing_content_fresh4.jsonl", f"study: {FRESH4}"),
+    ("missing_content_fresh5.jsonl", f"generalization: {FRESH5}"),
 )
 MISREAD_SETS = (
     (
         "misinterpretation_fresh3.jsonl",
         "study: fresh #3 responses (first scored 0.833 at 7e52789), TUNED-ON since 2026-11-23 14:00",
     ),
-    ("misinterpretation_fresh4.jsonl", f"generalization: {FRESH4} responses"),
+    ("misinterpretation_fresh4.jsonl", f"study: {FRESH4} responses"),
+    ("misinterpretation_fresh5.jsonl", f"generalization: {FRESH5} responses"),
 )
 
 
