@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
+import json
 import multiprocessing
 import os
 import sys
@@ -64,21 +66,62 @@ def request_body(call: Call) -> dict[str, Any]:
     return body
 
 
-def serve_upstream(conn: Connection, pairs: list[tuple[str, str]]) -> None:
-    """Child process: the scripted upstream (its own process, so it never competes with the proxy's GIL)."""
-    from faithguard.integrations.fake_upstream import FakeOpenAIServer
+def serve_upstream(conn: Connection, pairs: list[tuple[str, str]], kind: str) -> None:
+    """Child process: the scripted upstream (its own process, so it never competes with the proxy's GIL).
 
+    ``threaded`` is the library's ``FakeOpenAIServer`` (a thread per connection: at 32 connections its
+    threads queue on its GIL and its own p99 reaches hundreds of ms); ``async`` answers on one asyncio
+    loop, like the event-driven servers LLM APIs run on, so its latency stays flat with the client count.
+    """
     answers = dict(pairs)
 
     def reply(body: dict[str, Any]) -> str:
         return answers.get(str(body["messages"][-1]["content"]), "I do not know.")
+
+    if kind == "async":
+        asyncio.run(_async_upstream(conn, reply))
+        return
+    from faithguard.integrations.fake_upstream import FakeOpenAIServer
 
     with FakeOpenAIServer(reply) as upstream:
         conn.send(upstream.url)
         conn.recv()  # stop
 
 
-def serve_proxy(conn: Connection, upstream: str, policy: str, scoring: str) -> None:
+async def _async_upstream(conn: Connection, reply: Any) -> None:
+    """A minimal HTTP/1.1 keep-alive chat-completions server on one event loop (bench traffic only)."""
+    from faithguard.integrations.fake_upstream import completion_body
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                length = 0
+                for line in head.split(b"\r\n")[1:]:
+                    name, _, value = line.partition(b":")
+                    if name.strip().lower() == b"content-length":
+                        length = int(value)
+                body = json.loads(await reader.readexactly(length)) if length else {}
+                data = json.dumps(completion_body(reply(body), str(body.get("model") or "fake-1"))).encode()
+                writer.write(
+                    b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n"
+                    + f"content-length: {len(data)}\r\n\r\n".encode()
+                    + data
+                )
+                await writer.drain()
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0, backlog=256)
+    port = server.sockets[0].getsockname()[1]
+    conn.send(f"http://127.0.0.1:{port}/v1")
+    await asyncio.get_running_loop().run_in_executor(None, conn.recv)  # stop
+    server.close()
+
+
+def serve_proxy(conn: Connection, upstream: str, policy: str, scoring: str, profile: str | None) -> None:
     """Child process: the proxy on loopback until the parent says stop."""
     import uvicorn
 
@@ -88,9 +131,22 @@ def serve_proxy(conn: Connection, upstream: str, policy: str, scoring: str) -> N
 
     sys.setswitchinterval(SWITCH_INTERVAL)  # as `faithguard serve` does
     guard = Guard(judge=None)
-    app = create_app(guard, upstream, policy=build_policy(policy), scoring=scoring)
+    off = scoring == "off"  # bench only: forwarding cost alone, every answer left unscored
+    app = create_app(guard, upstream, policy=build_policy(policy), scoring="background" if off else scoring)
+    if off:
+        app.state.proxy.scoring.submit = lambda run, skip: (skip(), "dropped")[1]
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error"))
-    thread = threading.Thread(target=server.run, daemon=True)
+    prof = cProfile.Profile(time.thread_time) if profile else None  # CPU time: the machine is shared
+
+    def run() -> None:  # the event loop's thread, profiled when asked (--profile)
+        if prof is not None:
+            prof.enable()
+        server.run()
+        if prof is not None:
+            prof.disable()
+            prof.dump_stats(str(profile))
+
+    thread = threading.Thread(target=run, daemon=True)
     thread.start()
     while not server.started:  # the app's startup warms the guard's models
         time.sleep(0.05)
@@ -108,7 +164,7 @@ async def load(url: str, bodies: list[dict[str, Any]], concurrency: int) -> tupl
     errors = 0
     reasons: dict[str, int] = {}
     work = iter(bodies)
-    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
 
     async def worker(client: httpx.AsyncClient) -> None:
         nonlocal errors
@@ -128,8 +184,14 @@ async def load(url: str, bodies: list[dict[str, Any]], concurrency: int) -> tupl
                 errors += 1
                 reasons[reason] = reasons.get(reason, 0) + 1
 
-    async with httpx.AsyncClient(limits=limits, timeout=120.0) as client:
-        await asyncio.gather(*(worker(client) for _ in range(concurrency)))
+    # one client (one keep-alive connection) per worker: a shared pool would cost the load generator
+    # time linear in the connection count on every request (httpcore scans its pool), inflating both paths
+    clients = [httpx.AsyncClient(limits=limits, timeout=120.0) for _ in range(concurrency)]
+    try:
+        await asyncio.gather(*(worker(client) for client in clients))
+    finally:
+        for client in clients:
+            await client.aclose()
     if reasons:  # what failed, by status or exception type (no content)
         print(f"{'':<4}errors at {concurrency} clients on {url.split('/')[2]}: {reasons}", flush=True)
     return latencies, errors
@@ -159,7 +221,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--requests", type=int, default=10000, help="requests per concurrency and path")
     parser.add_argument("--concurrency", default="1,8,32", help="comma-separated client counts")
     parser.add_argument("--policy", default="observe", choices=("observe", "annotate", "block"))
-    parser.add_argument("--scoring", default="auto", choices=("auto", "inline", "background"))
+    parser.add_argument(
+        "--scoring",
+        default="auto",
+        choices=("auto", "inline", "background", "off"),
+        help="the proxy's scoring mode; off (bench only): forward without scoring, to see forwarding alone",
+    )
+    parser.add_argument("--upstream", default="async", choices=("async", "threaded"), help="scripted upstream kind")
+    parser.add_argument("--profile", default=None, help="write a cProfile of the proxy's event-loop thread here")
     args = parser.parse_args(argv)
     calls = traffic(args.data)
     if not calls:
@@ -173,11 +242,13 @@ def main(argv: list[str] | None = None) -> int:
     levels = [int(c) for c in args.concurrency.split(",")]
     ctx = multiprocessing.get_context("spawn")
     up_parent, up_child = ctx.Pipe()
-    upstream_proc = ctx.Process(target=serve_upstream, args=(up_child, pairs), daemon=True)
+    upstream_proc = ctx.Process(target=serve_upstream, args=(up_child, pairs, args.upstream), daemon=True)
     upstream_proc.start()
     direct_base = up_parent.recv()
     parent, child = ctx.Pipe()
-    proc = ctx.Process(target=serve_proxy, args=(child, direct_base, args.policy, args.scoring), daemon=True)
+    proc = ctx.Process(
+        target=serve_proxy, args=(child, direct_base, args.policy, args.scoring, args.profile), daemon=True
+    )
     proc.start()
     pid = proc.pid
     assert pid is not None
@@ -190,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
         f"traffic: {len(calls)} distinct dev queries ({sets}; split parts {parts}, timed only), each with its "
         f"recorded answer (chars p50 {pct(lengths, 0.5):.0f}, p99 {pct(lengths, 0.99):.0f}, max {max(lengths):.0f}); "
         f"{args.requests} requests per level = {args.requests / len(calls):.1f} passes; "
-        f"policy {args.policy}, scoring {args.scoring}"
+        f"policy {args.policy}, scoring {args.scoring}, {args.upstream} upstream"
     )
     failed = 0
     try:

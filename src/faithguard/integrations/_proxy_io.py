@@ -6,15 +6,27 @@ what the client sent, 502/504 for what the upstream did. None of the messages qu
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+import httpx
+
 from faithguard import calls
 from faithguard.errors import InputError
 
-__all__ = ["MAX_BODY_BYTES", "MAX_JSON_DEPTH", "Problem", "SSEText", "parse_json", "read_limited", "redact_url"]
+__all__ = [
+    "MAX_BODY_BYTES",
+    "MAX_JSON_DEPTH",
+    "Problem",
+    "SSEText",
+    "UpstreamClients",
+    "parse_json",
+    "read_limited",
+    "redact_url",
+]
 
 #: Default limit on a request body. The library reads at most 1M characters of text per call
 #: (``calls.MAX_INPUT_CHARS``); 8 MiB leaves room for UTF-8 and the JSON around that text.
@@ -24,6 +36,14 @@ MAX_BODY_BYTES = 8 * 1024 * 1024
 MAX_JSON_DEPTH = 64
 #: Longest SSE line buffered while looking for its end; a longer line is passed on but not read.
 MAX_SSE_LINE = 4 * 1024 * 1024
+#: Upstream connections the proxy's own clients may open and keep, in all.
+UPSTREAM_CONNECTIONS = 256
+#: Clients the proxy's upstream connections are spread over. Provenance: httpcore 1.0's pool walks its
+#: connections (and, for each idle one, all of them again) every time it assigns a request; at 32
+#: concurrent requests through one client that walk took ~40% of the event loop's CPU (cProfile, CPU
+#: time, ``benchmarks/bench_proxy.py --scoring off --profile``). Eight clients used in turn hold a few
+#: connections each.
+UPSTREAM_SHARDS = 8
 
 
 class Problem(Exception):
@@ -181,3 +201,40 @@ class SSEText:
         if self.tool_call or self.broken:
             return None
         return "".join(self.parts)
+
+
+class UpstreamClients:
+    """The HTTP clients the proxy forwards with: the caller's one, or ``shards`` of its own used in turn.
+
+    Its own clients share ``connections`` between them, every one kept alive for reuse (httpx keeps 20
+    by default, and httpcore 1.0 closes a connection that turns idle while more than that are open: at
+    32 concurrent requests most of them reconnected). A caller's client is used as given and not closed.
+    """
+
+    def __init__(
+        self,
+        client: httpx.AsyncClient | None,
+        timeout: float,
+        *,
+        shards: int = UPSTREAM_SHARDS,
+        connections: int = UPSTREAM_CONNECTIONS,
+    ) -> None:
+        if client is not None:
+            self.own, self.clients = False, [client]
+        else:
+            per = max(1, connections // shards)
+            limits = httpx.Limits(max_connections=per, max_keepalive_connections=per)
+            timeouts = httpx.Timeout(timeout, connect=min(timeout, 5.0))
+            self.own = True
+            self.clients = [httpx.AsyncClient(timeout=timeouts, limits=limits) for _ in range(shards)]
+        self._turn = itertools.cycle(self.clients)
+
+    def next(self) -> httpx.AsyncClient:
+        """The client for the next exchange."""
+        return next(self._turn)
+
+    async def aclose(self) -> None:
+        """Close the clients this object made (a caller's client stays open)."""
+        if self.own:
+            for client in self.clients:
+                await client.aclose()
