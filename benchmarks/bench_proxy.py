@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import cProfile
+import functools
 import json
 import multiprocessing
 import os
@@ -132,7 +134,11 @@ def serve_proxy(conn: Connection, upstream: str, policy: str, scoring: str, prof
     sys.setswitchinterval(SWITCH_INTERVAL)  # as `faithguard serve` does
     guard = Guard(judge=None)
     off = scoring == "off"  # bench only: forwarding cost alone, every answer left unscored
-    app = create_app(guard, upstream, policy=build_policy(policy), scoring="background" if off else scoring)
+    # the scoring process (auto under observe, or process) builds a guard like this one
+    scorer = functools.partial(Guard, judge=None)
+    app = create_app(
+        guard, upstream, policy=build_policy(policy), scoring="background" if off else scoring, scorer=scorer
+    )
     if off:
         app.state.proxy.scoring.submit = lambda run, skip: (skip(), "dropped")[1]
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error"))
@@ -224,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--scoring",
         default="auto",
-        choices=("auto", "inline", "background", "off"),
+        choices=("auto", "inline", "background", "process", "off"),
         help="the proxy's scoring mode; off (bench only): forward without scoring, to see forwarding alone",
     )
     parser.add_argument("--upstream", default="async", choices=("async", "threaded"), help="scripted upstream kind")
@@ -246,10 +252,10 @@ def main(argv: list[str] | None = None) -> int:
     upstream_proc.start()
     direct_base = up_parent.recv()
     parent, child = ctx.Pipe()
-    proc = ctx.Process(
-        target=serve_proxy, args=(child, direct_base, args.policy, args.scoring, args.profile), daemon=True
-    )
+    # not daemonic: the proxy may start its own scoring process
+    proc = ctx.Process(target=serve_proxy, args=(child, direct_base, args.policy, args.scoring, args.profile))
     proc.start()
+    child.close()  # a proxy that dies before answering then reads as EOF here, not as a hang
     pid = proc.pid
     assert pid is not None
     print(f"bench_proxy on {machine()}; CPU unpinned (load generator shares the cores)")
@@ -302,8 +308,11 @@ def main(argv: list[str] | None = None) -> int:
         )
         print("proxy RSS MiB after start and each level: " + ", ".join(f"{r:.0f}" for r in rss))
     finally:
-        parent.send("stop")
+        with contextlib.suppress(OSError):  # a proxy that died has closed its end
+            parent.send("stop")
         proc.join(timeout=60)
+        if proc.is_alive():
+            proc.terminate()
         up_parent.send("stop")
         upstream_proc.join(timeout=30)
     if failed:

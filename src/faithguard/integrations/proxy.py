@@ -41,7 +41,7 @@ import logging
 import time
 import uuid
 import weakref
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import httpx
@@ -63,6 +63,7 @@ from faithguard.integrations._proxy_io import (
     read_limited,
     redact_url,
 )
+from faithguard.integrations._score_process import ScoreRequest, ScorerFailed, ScorerUnavailable, ScoringProcess
 from faithguard.integrations._scoring import ScoringQueue
 from faithguard.integrations._spans import record_response
 from faithguard.integrations.session import (
@@ -103,7 +104,13 @@ _HOP_BY_HOP = {
     "content-length",
     "content-encoding",
 }
-_SCORING_MODES = ("auto", "inline", "background")
+_SCORING_MODES = ("auto", "inline", "background", "process")
+#: The request's messages and documents, as the scoring process is sent them.
+_Source = tuple[Any, Any] | None
+#: Reason code of the report of an answer the scoring process could not score.
+SCORING_FAILED = "scoring_failed"
+#: Share of time the scoring thread may hold this interpreter when it scores here (see ScoringQueue).
+IN_PROCESS_DUTY = 0.5
 #: Bodies up to this size are parsed on the event loop (well under a millisecond); larger ones in a thread.
 _INLINE_PARSE_BYTES = 64 * 1024
 #: Requests with at most this many messages (and a body within ``_INLINE_PARSE_BYTES``) are read on the
@@ -202,6 +209,7 @@ class _Proxy:
         *,
         background: bool,
         scoring: ScoringQueue,
+        process: ScoringProcess | None,
         timeout: float,
         max_body_bytes: int,
         max_score_chars: int | None,
@@ -211,6 +219,7 @@ class _Proxy:
         self.metrics, self.on_report, self.block_text = metrics, on_report, block_text
         self.background, self.scoring, self.timeout, self.max_body_bytes = background, scoring, timeout, max_body_bytes
         self.max_score_chars = max_score_chars
+        self.process = process
         # A policy that can only observe never acts on input verdicts: in background mode its input
         # stage runs in the scoring queue too, so nothing of the guard's work is on the request path.
         self.defer_input = background and policy_name(policy) == "observe"
@@ -240,7 +249,7 @@ class _Proxy:
             "guard": self.guard.name,
             "policy": policy_name(self.policy),
             "default_action": str(self.policy.default),
-            "scoring": "background" if self.background else "inline",
+            "scoring": ("process" if self.process else "background") if self.background else "inline",
             "queue": self.scoring.stats(),
         }
         return JSONResponse(body)
@@ -352,7 +361,7 @@ class _Proxy:
                     resp = await client.send(req, stream=True, auth=self.auth)
                     span.set_attribute("http.response.status_code", resp.status_code)
                     if stream and resp.status_code == 200:
-                        return self._stream(call, resp, path)
+                        return self._stream(call, resp, path, (body["messages"], documents))
                     try:
                         data = await resp.aread()
                     finally:
@@ -383,7 +392,7 @@ class _Proxy:
             log.info("chat %s -> tool call, passed through unscored in %.1f ms", model, _ms(started))
             return Response(data, status_code=200, headers=headers)
         if self.background:
-            self._score_later(call, text)
+            self._score_later(call, text, (body["messages"], documents))
             headers.update(verdict_headers(None, Action.OBSERVE))
             headers["x-faithguard-score"] = "pending"
             log.info("chat %s -> scoring in background, answered in %.1f ms", model, _ms(started))
@@ -426,7 +435,7 @@ class _Proxy:
         body[REQUEST_EXTENSION] = report_summary(outcome.report, outcome.action)
         return JSONResponse(body, headers=headers)
 
-    def _stream(self, call: GuardedCall, resp: httpx.Response, path: str) -> Response:
+    def _stream(self, call: GuardedCall, resp: httpx.Response, path: str, source: _Source = None) -> Response:
         sse = SSEText()
         state = {"started": False}
 
@@ -452,7 +461,7 @@ class _Proxy:
             finally:
                 await resp.aclose()
                 if not failed:
-                    self._score_later(call, sse.text)
+                    self._score_later(call, sse.text, source)
 
         headers = _forward_headers(resp.headers, response=True)
         headers["x-faithguard-score"] = "pending"
@@ -463,12 +472,19 @@ class _Proxy:
         weakref.finalize(body, _abandoned, call, state)
         return StreamingResponse(body, status_code=200, headers=headers, media_type=media)
 
-    def _score_later(self, call: GuardedCall, text: str | None) -> None:
+    def _score_later(self, call: GuardedCall, text: str | None, source: _Source = None) -> None:
+        """Queue the answer's scoring: in the scoring process when there is one (``source``: the request's
+        messages and documents, which it is sent), else on the queue's thread."""
         if text is None:  # a tool call, or a stream with unreadable lines: nothing to score
             call.after(None)
             return
 
         def run() -> None:
+            if self.process is not None and source is not None and self._too_long(text) is None:
+                outcome = self._score_elsewhere(call, text, source)
+                if outcome is not None:
+                    self._notify(outcome)
+                    return
             if self.defer_input:
                 call.before()  # an observe policy never blocks: the input stage ran off the path too
             self._notify(self._after(call, text))
@@ -477,6 +493,28 @@ class _Proxy:
             call.after(None)
 
         self.scoring.submit(run, skip)
+
+    def _score_elsewhere(self, call: GuardedCall, text: str, source: tuple[Any, Any]) -> Outcome | None:
+        """Score in the scoring process; None when it cannot start (the caller scores here instead)."""
+        assert self.process is not None
+        request = ScoreRequest(source[0], source[1], call.model, text)
+        try:
+            result = self.process.score(request, self.timeout)
+        except ScorerUnavailable:
+            if self.process.stopped:
+                return call.unscored(f"{SCORING_FAILED}: the proxy is stopping", checks=False)
+            self.score_here()
+            return None
+        except ScorerFailed as exc:  # the answer in flight is lost; the next one starts a new process
+            return call.unscored(f"{SCORING_FAILED}: the scoring process failed ({exc})", checks=False)
+        return call.complete(result.report, result.input_verdicts)
+
+    def score_here(self) -> None:
+        """No scoring process could start: score in this process from now on."""
+        if self.process is not None:
+            log.warning("no scoring process: scoring in the proxy's process from now on")
+            self.process = None
+            self.scoring.duty = IN_PROCESS_DUTY  # scoring holds this interpreter again: leave the loop time
 
     def _too_long(self, text: str) -> str | None:
         """The ``undetermined`` reason for an answer over ``max_score_chars`` (its length, never its text)."""
@@ -534,6 +572,7 @@ def create_app(
     block_text: str = DEFAULT_BLOCK_TEXT,
     timeout: float = 120.0,
     scoring: str = "auto",
+    scorer: Callable[[], Guard] | None = None,
     queue_size: int = 256,
     max_body_bytes: int = MAX_BODY_BYTES,
     max_score_chars: int | None = MAX_SCORE_CHARS,
@@ -546,7 +585,9 @@ def create_app(
     :func:`faithguard.integrations.prometheus.prometheus_metrics`, whose meter provider the
     guard should use) enables ``GET /metrics``. ``timeout`` bounds each upstream exchange
     (504 past it) and, for streams, each wait for the next chunk. ``scoring`` is "auto",
-    "inline" or "background" (module docs); ``queue_size`` bounds the background queue.
+    "inline", "background" or "process" (module docs); ``queue_size`` bounds the background queue.
+    ``scorer`` builds, in the scoring process, a guard configured like ``guard``: a picklable callable
+    such as ``Guard`` or ``functools.partial(Guard, judge=None)``; "process" needs it.
     Answers over ``max_score_chars`` characters get an unscored ``undetermined`` report (None: no limit).
     With ``warmup``, the app's startup loads the guard's models before the server accepts
     connections (uvicorn runs the lifespan before it binds).
@@ -555,10 +596,17 @@ def create_app(
         raise ValueError(f"scoring must be one of {', '.join(_SCORING_MODES)}, not {scoring!r}")
     if max_body_bytes < 1 or timeout <= 0 or (max_score_chars is not None and max_score_chars < 1):
         raise ValueError("max_body_bytes and max_score_chars must be >= 1 and timeout > 0")
+    if scoring == "process" and scorer is None:
+        raise ValueError("scoring='process' needs scorer: a picklable callable that builds the guard")
     chosen = policy or guard.policy
-    background = scoring == "background" or (scoring == "auto" and policy_name(chosen) == "observe")
+    observe = policy_name(chosen) == "observe"
+    background = scoring in ("background", "process") or (scoring == "auto" and observe)
+    # auto: under observe, in a scoring process when the guard can be built there
+    in_process = scoring == "process" or (scoring == "auto" and observe and scorer is not None)
+    process = ScoringProcess(scorer) if in_process and scorer is not None else None
     clients = UpstreamClients(http_client, timeout)
-    queue = ScoringQueue(queue_size, meter=guard.telemetry.meter)
+    # the scoring thread only waits on the scoring process: it need not rest to leave the event loop time
+    queue = ScoringQueue(queue_size, meter=guard.telemetry.meter, duty=1.0 if process else IN_PROCESS_DUTY)
     proxy = _Proxy(
         guard,
         upstream,
@@ -569,6 +617,7 @@ def create_app(
         block_text,
         background=background,
         scoring=queue,
+        process=process,
         timeout=timeout,
         max_body_bytes=max_body_bytes,
         max_score_chars=max_score_chars,
@@ -576,12 +625,18 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        if warmup:
-            await run_in_threadpool(warm, guard)
+        warming: Awaitable[object] = run_in_threadpool(warm, guard) if warmup else asyncio.sleep(0)
+        # the scoring process loads its models meanwhile (without a lifespan: on first use)
+        starting = run_in_threadpool(process.start) if process is not None else asyncio.sleep(0, True)
+        _, started = await asyncio.gather(warming, starting)
+        if not started:
+            proxy.score_here()
         try:
             yield
         finally:
             queue.stop()
+            if process is not None:
+                await run_in_threadpool(process.stop)
             await clients.aclose()
 
     routes = [
