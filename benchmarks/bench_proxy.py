@@ -54,6 +54,20 @@ def process_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def children_cpu(pid: int) -> float:
+    """CPU seconds the live child processes of ``pid`` have used (the proxy's scoring process), from /proc."""
+    total = 0.0
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            kids = (task / "children").read_text().split()
+        except OSError:
+            continue
+        for kid in kids:
+            with contextlib.suppress(OSError, IndexError, ValueError):  # a child that just ended
+                total += process_cpu(int(kid))
+    return total
+
+
 def traffic(data: Path) -> list[Call]:
     """One call per distinct query of the dev sets (both split parts), in the interleaved order."""
     calls, _ = load_traffic(data)
@@ -68,12 +82,14 @@ def request_body(call: Call) -> dict[str, Any]:
     return body
 
 
-def serve_upstream(conn: Connection, pairs: list[tuple[str, str]], kind: str) -> None:
+def serve_upstream(conn: Connection, pairs: list[tuple[str, str]], kind: str, delay: float) -> None:
     """Child process: the scripted upstream (its own process, so it never competes with the proxy's GIL).
 
     ``threaded`` is the library's ``FakeOpenAIServer`` (a thread per connection: at 32 connections its
     threads queue on its GIL and its own p99 reaches hundreds of ms); ``async`` answers on one asyncio
     loop, like the event-driven servers LLM APIs run on, so its latency stays flat with the client count.
+    ``delay`` (async only): seconds each answer waits before it is sent, as a model's generation time
+    would (0: answers at once).
     """
     answers = dict(pairs)
 
@@ -81,7 +97,7 @@ def serve_upstream(conn: Connection, pairs: list[tuple[str, str]], kind: str) ->
         return answers.get(str(body["messages"][-1]["content"]), "I do not know.")
 
     if kind == "async":
-        asyncio.run(_async_upstream(conn, reply))
+        asyncio.run(_async_upstream(conn, reply, delay))
         return
     from faithguard.integrations.fake_upstream import FakeOpenAIServer
 
@@ -90,7 +106,7 @@ def serve_upstream(conn: Connection, pairs: list[tuple[str, str]], kind: str) ->
         conn.recv()  # stop
 
 
-async def _async_upstream(conn: Connection, reply: Any) -> None:
+async def _async_upstream(conn: Connection, reply: Any, delay: float) -> None:
     """A minimal HTTP/1.1 keep-alive chat-completions server on one event loop (bench traffic only)."""
     from faithguard.integrations.fake_upstream import completion_body
 
@@ -105,6 +121,8 @@ async def _async_upstream(conn: Connection, reply: Any) -> None:
                         length = int(value)
                 body = json.loads(await reader.readexactly(length)) if length else {}
                 data = json.dumps(completion_body(reply(body), str(body.get("model") or "fake-1"))).encode()
+                if delay:
+                    await asyncio.sleep(delay)
                 writer.write(
                     b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n"
                     + f"content-length: {len(data)}\r\n\r\n".encode()
@@ -234,6 +252,12 @@ def main(argv: list[str] | None = None) -> int:
         help="the proxy's scoring mode; off (bench only): forward without scoring, to see forwarding alone",
     )
     parser.add_argument("--upstream", default="async", choices=("async", "threaded"), help="scripted upstream kind")
+    parser.add_argument(
+        "--upstream-delay-ms",
+        type=float,
+        default=0.0,
+        help="async upstream: wait this long before each answer, like a model generating it (default 0)",
+    )
     parser.add_argument("--profile", default=None, help="write a cProfile of the proxy's event-loop thread here")
     args = parser.parse_args(argv)
     calls = traffic(args.data)
@@ -248,7 +272,9 @@ def main(argv: list[str] | None = None) -> int:
     levels = [int(c) for c in args.concurrency.split(",")]
     ctx = multiprocessing.get_context("spawn")
     up_parent, up_child = ctx.Pipe()
-    upstream_proc = ctx.Process(target=serve_upstream, args=(up_child, pairs, args.upstream), daemon=True)
+    upstream_proc = ctx.Process(
+        target=serve_upstream, args=(up_child, pairs, args.upstream, args.upstream_delay_ms / 1000), daemon=True
+    )
     upstream_proc.start()
     direct_base = up_parent.recv()
     parent, child = ctx.Pipe()
@@ -268,6 +294,7 @@ def main(argv: list[str] | None = None) -> int:
         f"recorded answer (chars p50 {pct(lengths, 0.5):.0f}, p99 {pct(lengths, 0.99):.0f}, max {max(lengths):.0f}); "
         f"{args.requests} requests per level = {args.requests / len(calls):.1f} passes; "
         f"policy {args.policy}, scoring {args.scoring}, {args.upstream} upstream"
+        + (f" answering after {args.upstream_delay_ms:g} ms" if args.upstream_delay_ms else "")
     )
     failed = 0
     try:
@@ -283,11 +310,11 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.perf_counter()
             direct, derr = asyncio.run(load(direct_url, direct_bodies, c))
             dsec = time.perf_counter() - t0
-            cpu0 = process_cpu(pid)
+            cpu0, kids0 = process_cpu(pid), children_cpu(pid)
             t0 = time.perf_counter()
             proxied, perr = asyncio.run(load(proxy_url, proxied_bodies, c))
             psec = time.perf_counter() - t0
-            cpu1 = process_cpu(pid)
+            cpu1, kids1 = process_cpu(pid), children_cpu(pid)
             rss.append(rss_mb(pid))
             cache = "first pass new, then cached" if first else "cached"
             first = False
@@ -299,6 +326,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{'':<4}added latency at {c} clients: p50 {added[0]:+.1f} ms, p99 {added[1]:+.1f} ms")
             cpu_ms = (cpu1 - cpu0) / len(chosen) * 1000
             print(f"{'':<4}proxy process CPU per request (request path and background scoring): {cpu_ms:.1f} ms")
+            kids_ms = (kids1 - kids0) / len(chosen) * 1000
+            print(f"{'':<4}scoring process CPU per request (while the level ran; 0 without one): {kids_ms:.1f} ms")
             failed += derr + perr
         health = httpx.get(proxy_base + "/healthz", timeout=10).json()
         queue = health["queue"]

@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import multiprocessing
 import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -175,3 +182,60 @@ class SlowInWorker:
 
             time.sleep(60)
         return DetectorResult()
+
+
+def _children(pid: int) -> list[int]:
+    """Live child processes of ``pid`` (Linux /proc)."""
+    kids: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            kids += [int(k) for k in (task / "children").read_text().split()]
+    return kids
+
+
+def _gone(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return True
+    return state == "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads child processes from /proc")
+def test_serve_with_a_scoring_process_stops_on_ctrl_c(tmp_path: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    base = f"http://127.0.0.1:{port}"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OTEL_", "FAITHGUARD_JUDGE"))}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2] / "src") + os.pathsep + env.get("PYTHONPATH", "")
+    with FakeOpenAIServer([GOOD]) as upstream:
+        cmd = [sys.executable, "-m", "faithguard", "serve", "--upstream", upstream.url, "--port", str(port)]
+        cmd += ["--scoring", "process", "--shutdown-timeout", "1"]
+        proc = subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 180
+            health: dict[str, Any] = {}
+            while time.monotonic() < deadline and not health:
+                assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+                with contextlib.suppress(httpx.HTTPError):
+                    health = httpx.get(f"{base}/healthz", timeout=1).json()
+                time.sleep(0.3)
+            assert health["scoring"] == "process"
+            resp = httpx.post(f"{base}/v1/chat/completions", json=CHAT, timeout=60)
+            assert resp.status_code == 200 and resp.json()["choices"][0]["message"]["content"] == GOOD
+            kids = _children(proc.pid)
+            assert kids  # the scoring process
+            proc.send_signal(signal.SIGINT)
+            _, err = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+    assert proc.returncode == 0, err[-2000:]
+    assert "Traceback" not in err, err[-2000:]
+    assert GOOD not in err  # no content in the logs
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not all(_gone(k) for k in kids):
+        time.sleep(0.1)
+    assert all(_gone(k) for k in kids)

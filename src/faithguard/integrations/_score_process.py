@@ -20,6 +20,7 @@ its own process.
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
 import multiprocessing
 import os
@@ -87,6 +88,7 @@ def _serve(conn: Connection, factory: Callable[[], Guard], nice: int) -> None:
     except Exception as exc:  # noqa: BLE001 - said to the proxy by type, which falls back
         conn.send(("failed", type(exc).__name__))
         return
+    gc.freeze()  # the guard's models live as long as this process: full collections skip them
     conn.send(("ready", None))
     policy = Policy.observe()  # the proxy's policy decides; here only the report is wanted
     try:
