@@ -29,6 +29,7 @@ import os
 import sys
 import threading
 import time
+from inspect import signature
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -152,11 +153,11 @@ def serve_proxy(conn: Connection, upstream: str, policy: str, scoring: str, prof
     sys.setswitchinterval(SWITCH_INTERVAL)  # as `faithguard serve` does
     guard = Guard(judge=None)
     off = scoring == "off"  # bench only: forwarding cost alone, every answer left unscored
-    # the scoring process (auto under observe, or process) builds a guard like this one
-    scorer = functools.partial(Guard, judge=None)
-    app = create_app(
-        guard, upstream, policy=build_policy(policy), scoring="background" if off else scoring, scorer=scorer
-    )
+    mode = "background" if off else scoring
+    # the scoring process (auto under observe, or process) builds a guard like this one; a proxy
+    # without scoring processes (an older checkout, to compare with) is run without the argument
+    extra = {"scorer": functools.partial(Guard, judge=None)} if "scorer" in signature(create_app).parameters else {}
+    app = create_app(guard, upstream, policy=build_policy(policy), scoring=mode, **extra)
     if off:
         app.state.proxy.scoring.submit = lambda run, skip: (skip(), "dropped")[1]
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error"))

@@ -239,3 +239,25 @@ def test_serve_with_a_scoring_process_stops_on_ctrl_c(tmp_path: Path) -> None:
     while time.monotonic() < deadline and not all(_gone(k) for k in kids):
         time.sleep(0.1)
     assert all(_gone(k) for k in kids)
+
+
+def test_complete_finishes_a_call_with_a_report_from_elsewhere() -> None:
+    """GuardedCall.complete: the policy decides on the given report; observers and the span get it."""
+    from faithguard import Policy
+    from faithguard.lifecycle import GuardedCall
+
+    elsewhere = make_guard()
+    scored = GuardedCall(elsewhere, messages=CHAT["messages"])  # type: ignore[arg-type]
+    report = scored.after(text=BAD, background=False).report
+    assert isinstance(report, Report) and scored.run is not None
+    elsewhere.close()
+    guard, exporter = traced_guard()
+    seen: list[Report] = []
+    policy = Policy.block(["omission"], fallback="Not sure.")
+    call = GuardedCall(guard, policy, messages=CHAT["messages"], on_report=seen.append)  # type: ignore[arg-type]
+    decision = call.complete(report, scored.run.input_verdicts)
+    guard.close()
+    assert decision.blocked and decision.text == "Not sure." and decision.report is report
+    assert seen == [report] and call.report is report
+    [root] = [s for s in exporter.get_finished_spans() if s.name.startswith("guard ")]
+    assert root.attributes is not None and root.attributes["faithguard.constraint_score"] == 0.0

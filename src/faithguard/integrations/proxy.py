@@ -5,7 +5,9 @@ answer is scored depends on ``scoring``: ``"inline"`` scores before answering an
 verdicts in ``x-faithguard-*`` headers (and, under annotate and block, a ``faithguard`` field of
 the JSON body); ``"background"`` answers at upstream speed (``x-faithguard-score: pending``) and
 scores in a bounded queue (see :class:`~faithguard.integrations._scoring.ScoringQueue`);
-``"auto"`` (default) is background under an observe policy, inline otherwise. Streams pass
+``"process"`` is background with the scoring done in a child process built by ``scorer`` (see
+:mod:`~faithguard.integrations._score_process`), so it never holds this interpreter; ``"auto"``
+(default) is process under an observe policy (background without ``scorer``), inline otherwise. Streams pass
 through chunk by chunk and are always scored in the background after the last chunk. A
 completion that asks for tool calls is passed through unscored (``x-faithguard-outcome:
 tool_call``).
@@ -40,7 +42,6 @@ import gc
 import json
 import logging
 import time
-import uuid
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -56,13 +57,19 @@ from starlette.routing import Route
 from faithguard import calls
 from faithguard.errors import FaithGuardError
 from faithguard.integrations._proxy_io import (
+    BLOCK_FINISH_REASON,
     MAX_BODY_BYTES,
     Problem,
     SSEText,
     UpstreamClients,
+    blocked_completion,
+    blocked_stream,
+    forward_headers,
     parse_json,
     read_limited,
     redact_url,
+    split_credentials,
+    upstream_problem,
 )
 from faithguard.integrations._score_process import ScoreRequest, ScorerFailed, ScorerUnavailable, ScoringProcess
 from faithguard.integrations._scoring import ScoringQueue
@@ -88,23 +95,8 @@ __all__ = ["BLOCK_FINISH_REASON", "MAX_SCORE_CHARS", "create_app", "error_body",
 
 log = logging.getLogger("faithguard.proxy")
 
-#: ``finish_reason`` of the answer the proxy returns for a blocked call.
-BLOCK_FINISH_REASON = "content_filter"
 #: Request field (an object) read and removed before forwarding: ``{"documents": [...]}``.
 REQUEST_EXTENSION = "faithguard"
-_HOP_BY_HOP = {
-    "connection",
-    "keep-alive",
-    "proxy-authenticate",
-    "proxy-authorization",
-    "te",
-    "trailers",
-    "transfer-encoding",
-    "upgrade",
-    "host",
-    "content-length",
-    "content-encoding",
-}
 _SCORING_MODES = ("auto", "inline", "background", "process")
 #: The request's messages and documents, as the scoring process is sent them.
 _Source = tuple[Any, Any] | None
@@ -136,46 +128,8 @@ def policy_name(policy: Policy) -> str:
     return str(max(actions, key=lambda a: a.rank))
 
 
-def _forward_headers(headers: Any, *, response: bool = False) -> dict[str, str]:
-    drop = _HOP_BY_HOP | ({"server", "date"} if response else {"accept-encoding"})
-    return {k: v for k, v in headers.items() if k.lower() not in drop}
-
-
 def _problem(exc: Problem) -> JSONResponse:
     return JSONResponse(exc.body(), status_code=exc.status)
-
-
-def _blocked_completion(text: str, model: str) -> dict[str, Any]:
-    return {
-        "id": f"chatcmpl-faithguard-{uuid.uuid4().hex[:12]}",
-        "object": "chat.completion",
-        "created": int(time.time()),
-        "model": model,
-        "choices": [
-            {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": BLOCK_FINISH_REASON}
-        ],
-        "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
-    }
-
-
-def _blocked_stream(text: str, model: str) -> list[bytes]:
-    base: dict[str, Any] = {"id": f"chatcmpl-faithguard-{uuid.uuid4().hex[:12]}", "object": "chat.completion.chunk"}
-    base.update(created=int(time.time()), model=model)
-    first = {**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": text}, "finish_reason": None}]}
-    last = {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": BLOCK_FINISH_REASON}]}
-    return [b"data: " + json.dumps(d).encode() + b"\n\n" for d in (first, last)] + [b"data: [DONE]\n\n"]
-
-
-def _split_credentials(url: str) -> tuple[str, Any]:
-    """The upstream URL without ``user:password@``, and those credentials as httpx Basic auth.
-
-    Requests then go to a URL that holds no secret, so httpx's own request log cannot show it.
-    """
-    parsed = httpx.URL(url)
-    if not parsed.userinfo:
-        return url, httpx.USE_CLIENT_DEFAULT
-    auth = httpx.BasicAuth(parsed.username, parsed.password)
-    return str(parsed.copy_with(username=None, password=None)), auth
 
 
 def _abandoned(call: GuardedCall, state: dict[str, bool]) -> None:
@@ -185,16 +139,6 @@ def _abandoned(call: GuardedCall, state: dict[str, bool]) -> None:
 
 def _ms(started: float) -> float:
     return (time.perf_counter() - started) * 1000
-
-
-def _upstream_problem(exc: BaseException) -> Problem:
-    """502 for an upstream that failed, 504 for one that took too long; the message names only the error type."""
-    if isinstance(exc, Problem):
-        return exc
-    name = type(exc).__name__
-    if isinstance(exc, TimeoutError | httpx.TimeoutException):
-        return Problem(504, f"upstream timed out ({name})", "upstream_error", "gateway_timeout")
-    return Problem(502, f"upstream unreachable or failed: {name}", "upstream_error", "bad_gateway")
 
 
 class _Proxy:
@@ -215,7 +159,7 @@ class _Proxy:
         max_body_bytes: int,
         max_score_chars: int | None,
     ) -> None:
-        upstream, self.auth = _split_credentials(upstream)
+        upstream, self.auth = split_credentials(upstream)
         self.guard, self.upstream, self.policy, self.clients = guard, upstream.rstrip("/"), policy, clients
         self.metrics, self.on_report, self.block_text = metrics, on_report, block_text
         self.background, self.scoring, self.timeout, self.max_body_bytes = background, scoring, timeout, max_body_bytes
@@ -280,7 +224,7 @@ class _Proxy:
             body = await read_limited(request.headers.get("content-length"), request.stream(), self.max_body_bytes)
         except Problem as exc:
             return self._fail(exc, request.url.path)
-        headers = _forward_headers(request.headers)
+        headers = forward_headers(request.headers)
         client = self.clients.next()
         req = client.build_request(
             request.method, self._url(request.url.path), params=request.query_params, headers=headers, content=body
@@ -289,9 +233,9 @@ class _Proxy:
             async with asyncio.timeout(self.timeout):
                 resp = await client.send(req, auth=self.auth)
         except (httpx.HTTPError, TimeoutError) as exc:
-            return self._fail(_upstream_problem(exc), request.url.path)
+            return self._fail(upstream_problem(exc), request.url.path)
         return Response(
-            resp.content, status_code=resp.status_code, headers=_forward_headers(resp.headers, response=True)
+            resp.content, status_code=resp.status_code, headers=forward_headers(resp.headers, response=True)
         )
 
     async def check(self, request: Request) -> Response:
@@ -353,7 +297,7 @@ class _Proxy:
                 log.info("blocked before the call: %s", ",".join(kinds))
                 return self._blocked(blocked, model, stream)
         with call.chat_span() as span:
-            headers = _forward_headers(request.headers)
+            headers = forward_headers(request.headers)
             inject_context(headers)  # the upstream's spans become children of the chat span
             client = self.clients.next()
             req = client.build_request("POST", self._url("/v1/chat/completions"), headers=headers, json=body)
@@ -371,7 +315,7 @@ class _Proxy:
                     status_error = RuntimeError(f"upstream status {resp.status_code}")
                     mark_error(span, status_error)
                     call.fail(status_error)
-                    return Response(data, resp.status_code, headers=_forward_headers(resp.headers, response=True))
+                    return Response(data, resp.status_code, headers=forward_headers(resp.headers, response=True))
                 if len(data) <= _INLINE_PARSE_BYTES:
                     completion = parse_json(data, upstream=True)
                 else:  # a long answer: milliseconds of parsing and checking, off the event loop
@@ -384,8 +328,8 @@ class _Proxy:
                     raise Problem(502, "upstream sent a message whose content is not text", "upstream_error") from None
                 record_response(call, span, completion)
             except (httpx.HTTPError, TimeoutError, Problem) as exc:
-                return self._fail(_upstream_problem(exc), path, call, span)
-        headers = _forward_headers(resp.headers, response=True)
+                return self._fail(upstream_problem(exc), path, call, span)
+        headers = forward_headers(resp.headers, response=True)
         if calls.tool_calls_of(completion):
             call.after(None)  # closes the guard span unscored: a tool call is not an answer
             headers.update(verdict_headers(None, Action.OBSERVE))
@@ -403,7 +347,7 @@ class _Proxy:
         headers.update(verdict_headers(outcome.report, outcome.action))
         log.info("chat %s -> %s in %.1f ms", model, outcome.action, _ms(started))
         if outcome.blocked:
-            blocked_body = _blocked_completion(outcome.text or self.block_text, model)
+            blocked_body = blocked_completion(outcome.text or self.block_text, model)
             blocked_body[REQUEST_EXTENSION] = report_summary(outcome.report, outcome.action)
             return JSONResponse(blocked_body, headers=verdict_headers(outcome.report, outcome.action))
         if outcome.action is Action.ANNOTATE:
@@ -425,14 +369,14 @@ class _Proxy:
         headers = verdict_headers(outcome.report, outcome.action)
         headers["x-faithguard-blocked"] = outcome.stage
         if stream:
-            events = _blocked_stream(text, model)
+            events = blocked_stream(text, model)
 
             async def gen() -> AsyncIterator[bytes]:
                 for ev in events:
                     yield ev
 
             return StreamingResponse(gen(), media_type="text/event-stream", headers=headers)
-        body = _blocked_completion(text, model)
+        body = blocked_completion(text, model)
         body[REQUEST_EXTENSION] = report_summary(outcome.report, outcome.action)
         return JSONResponse(body, headers=headers)
 
@@ -450,7 +394,7 @@ class _Proxy:
             except (httpx.HTTPError, TimeoutError) as exc:
                 # The status line is sent: say it in the stream (OpenAI clients raise on an error event).
                 failed = True
-                problem = _upstream_problem(exc)
+                problem = upstream_problem(exc)
                 self._fail(problem, path, call)
                 # after a cut-off line, end it first so that the error event is a line of its own
                 lead = b"\n\n" if sse.pending else b""
@@ -464,7 +408,7 @@ class _Proxy:
                 if not failed:
                     self._score_later(call, sse.text, source)
 
-        headers = _forward_headers(resp.headers, response=True)
+        headers = forward_headers(resp.headers, response=True)
         headers["x-faithguard-score"] = "pending"
         media = resp.headers.get("content-type", "text/event-stream")
         body = gen()
