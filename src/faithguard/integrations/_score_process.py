@@ -24,6 +24,7 @@ import gc
 import logging
 import multiprocessing
 import os
+import pickle
 import signal
 import threading
 from collections.abc import Callable, Iterator
@@ -114,7 +115,10 @@ def _serve(conn: Connection, factory: Callable[[], Guard], nice: int) -> None:
                 reply: tuple[str, Any] = ("ok", ScoreResult(report, call.run.input_verdicts))
             except Exception as exc:  # noqa: BLE001 - one answer's failure, reported by type
                 reply = ("error", type(exc).__name__)
-            conn.send(reply)
+            try:
+                conn.send(reply)
+            except (pickle.PicklingError, TypeError, AttributeError) as exc:  # a finding that cannot travel
+                conn.send(("error", type(exc).__name__))
     finally:
         guard.close()
 

@@ -196,6 +196,7 @@ class _Proxy:
             "default_action": str(self.policy.default),
             "scoring": ("process" if self.process else "background") if self.background else "inline",
             "queue": self.scoring.stats(),
+            "process": dict(self.process.counts) if self.process else None,
         }
         return JSONResponse(body)
 
