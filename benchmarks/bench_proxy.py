@@ -5,15 +5,20 @@ Traffic is real and varied (``benchmarks/traffic.py``): the distinct queries of 
 both split parts, timed only -- no label is read), each answered with the answer recorded for it by
 a scripted OpenAI-compatible upstream, so answers have their real lengths. The proxy (uvicorn,
 offline ``Guard(judge=None)``, the chosen policy and scoring mode) runs in one child process, the
-upstream in another; this process generates the load. For each concurrency it sends the same
-request list directly and through the proxy and prints p50/p99, the difference (added latency),
-errors, the proxy's CPU per request, the scoring queue's counts and the proxy's RSS. The first pass
+upstream in another (``--upstream``: one asyncio loop by default, or the library's threaded fake);
+this process generates the load, one connection per simulated client. For each concurrency it sends
+the same request list directly and through the proxy and prints p50/p99, the difference (added
+latency), errors, the CPU per request of the proxy and of its scoring process, the scoring queue's
+counts and the proxy's RSS. ``--scoring off`` (bench only) forwards without scoring, to see the
+forwarding cost alone; ``--profile FILE`` writes a CPU-time cProfile of the proxy's event-loop
+thread; ``--upstream-delay-ms`` makes each answer wait as a model's generation would. The first pass
 over the queries meets empty caches ("new"); later passes are cached -- both are printed. CPU is
 not pinned: the machine's cores are shared with the load generator (and whatever else runs: the
 load average is printed), so added latency includes contention. Bounded: it stops by itself.
 
     PYTHONPATH=src python benchmarks/bench_proxy.py [--data ../shared/data] [--requests 10000]
-        [--concurrency 1,8,32] [--policy observe] [--scoring auto]
+        [--concurrency 1,8,32] [--policy observe] [--scoring auto|inline|background|process|off]
+        [--upstream async|threaded] [--upstream-delay-ms 0] [--profile FILE]
 """
 
 from __future__ import annotations
