@@ -60,17 +60,30 @@ def process_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def children_cpu(pid: int) -> float:
-    """CPU seconds the live child processes of ``pid`` have used (the proxy's scoring process), from /proc."""
-    total = 0.0
+def children(pid: int) -> list[int]:
+    """The live child processes of ``pid`` (the proxy's scoring process), from /proc."""
+    kids: list[int] = []
     for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
-            kids = (task / "children").read_text().split()
-        except OSError:
-            continue
-        for kid in kids:
-            with contextlib.suppress(OSError, IndexError, ValueError):  # a child that just ended
-                total += process_cpu(int(kid))
+        with contextlib.suppress(OSError, ValueError):
+            kids += [int(k) for k in (task / "children").read_text().split()]
+    return kids
+
+
+def children_cpu(pid: int) -> float:
+    """CPU seconds the live child processes of ``pid`` have used."""
+    total = 0.0
+    for kid in children(pid):
+        with contextlib.suppress(OSError, IndexError, ValueError):  # a child that just ended
+            total += process_cpu(kid)
+    return total
+
+
+def children_rss(pid: int) -> float:
+    """Resident set size of the live child processes of ``pid``, MiB (0 without any)."""
+    total = 0.0
+    for kid in children(pid):
+        with contextlib.suppress(OSError, ValueError):
+            total += rss_mb(kid)
     return total
 
 
@@ -306,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         proxy_base = parent.recv()
         direct_url, proxy_url = direct_base + "/chat/completions", proxy_base + "/v1/chat/completions"
-        rss = [rss_mb(pid)]
+        rss, kids_rss = [rss_mb(pid)], [children_rss(pid)]
         print(f"{'path':<44}{'reqs':>8}{'errors':>7}{'req/s':>8}{'p50 ms':>9}{'p99 ms':>9}")
         first = True
         for c in levels:
@@ -322,6 +335,7 @@ def main(argv: list[str] | None = None) -> int:
             psec = time.perf_counter() - t0
             cpu1, kids1 = process_cpu(pid), children_cpu(pid)
             rss.append(rss_mb(pid))
+            kids_rss.append(children_rss(pid))
             cache = "first pass new, then cached" if first else "cached"
             first = False
             print(row(f"direct, {c} clients", direct, derr, dsec))
@@ -342,6 +356,7 @@ def main(argv: list[str] | None = None) -> int:
             f"sampled out {queue['sampled_out']}, dropped {queue['dropped']}, still queued {queue['depth']}"
         )
         print("proxy RSS MiB after start and each level: " + ", ".join(f"{r:.0f}" for r in rss))
+        print("scoring process RSS MiB, the same points: " + ", ".join(f"{r:.0f}" for r in kids_rss))
     finally:
         with contextlib.suppress(OSError):  # a proxy that died has closed its end
             parent.send("stop")
