@@ -160,6 +160,9 @@ def test_scoring_process_stops_and_reports_a_stall_as_failed() -> None:
     assert scorer.start()
     pid = scorer.pid()
     assert pid is not None and pid != os.getpid()
+    with pytest.raises(ScorerFailed, match=r"PicklingError|AttributeError|TypeError"):  # cannot be sent
+        scorer.score(ScoreRequest([{"role": "user", "content": lambda: 0}], None, "m", GOOD), timeout=60)
+    assert scorer.pid() == pid  # nothing was written: the same child carries on
     request = ScoreRequest(CHAT["messages"], None, "m", GOOD)  # type: ignore[arg-type]
     with pytest.raises(ScorerFailed):
         scorer.score(request, timeout=0.5)  # the child sleeps far longer: it is ended, not waited for

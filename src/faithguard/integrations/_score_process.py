@@ -190,11 +190,16 @@ class ScoringProcess:
             conn = self._conn
             assert conn is not None
             try:
-                conn.send(request)
+                conn.send(request)  # pickled whole before a byte is written: a failure leaves the pipe clean
+            except (pickle.PicklingError, TypeError, AttributeError, RecursionError) as exc:
+                raise ScorerFailed(type(exc).__name__) from None
+            except (OSError, ValueError):
+                pass  # the child is gone: poll and recv below say so
+            try:
                 if not conn.poll(timeout):
                     raise TimeoutError
                 kind, value = conn.recv()
-            except (OSError, EOFError, TimeoutError, ValueError) as exc:
+            except (OSError, EOFError, TimeoutError, ValueError, pickle.UnpicklingError) as exc:
                 self.counts["crashed"] += 1
                 log.warning("scoring process lost (%s); a new one starts with the next answer", type(exc).__name__)
                 self._close()
