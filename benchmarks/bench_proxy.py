@@ -5,26 +5,36 @@ Traffic is real and varied (``benchmarks/traffic.py``): the distinct queries of 
 both split parts, timed only -- no label is read), each answered with the answer recorded for it by
 a scripted OpenAI-compatible upstream, so answers have their real lengths. The proxy (uvicorn,
 offline ``Guard(judge=None)``, the chosen policy and scoring mode) runs in one child process, the
-upstream in another; this process generates the load. For each concurrency it sends the same
-request list directly and through the proxy and prints p50/p99, the difference (added latency),
-errors, the proxy's CPU per request, the scoring queue's counts and the proxy's RSS. The first pass
+upstream in another (``--upstream``: one asyncio loop by default, or the library's threaded fake);
+this process generates the load, one connection per simulated client. For each concurrency it sends
+the same request list directly and through the proxy and prints p50/p99, the difference (added
+latency), errors, the CPU per request of the proxy and of its scoring process, the scoring queue's
+counts and the proxy's RSS. ``--scoring off`` (bench only) forwards without scoring, to see the
+forwarding cost alone; ``--profile FILE`` writes a CPU-time cProfile of the proxy's event-loop
+thread; ``--upstream-delay-ms`` makes each answer wait as a model's generation would. The first pass
 over the queries meets empty caches ("new"); later passes are cached -- both are printed. CPU is
 not pinned: the machine's cores are shared with the load generator (and whatever else runs: the
 load average is printed), so added latency includes contention. Bounded: it stops by itself.
 
     PYTHONPATH=src python benchmarks/bench_proxy.py [--data ../shared/data] [--requests 10000]
-        [--concurrency 1,8,32] [--policy observe] [--scoring auto]
+        [--concurrency 1,8,32] [--policy observe] [--scoring auto|inline|background|process|off]
+        [--upstream async|threaded] [--upstream-delay-ms 0] [--profile FILE]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import cProfile
+import functools
+import json
 import multiprocessing
 import os
 import sys
 import threading
 import time
+from inspect import signature
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -50,6 +60,33 @@ def process_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def children(pid: int) -> list[int]:
+    """The live child processes of ``pid`` (the proxy's scoring process), from /proc."""
+    kids: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError, ValueError):
+            kids += [int(k) for k in (task / "children").read_text().split()]
+    return kids
+
+
+def children_cpu(pid: int) -> float:
+    """CPU seconds the live child processes of ``pid`` have used."""
+    total = 0.0
+    for kid in children(pid):
+        with contextlib.suppress(OSError, IndexError, ValueError):  # a child that just ended
+            total += process_cpu(kid)
+    return total
+
+
+def children_rss(pid: int) -> float:
+    """Resident set size of the live child processes of ``pid``, MiB (0 without any)."""
+    total = 0.0
+    for kid in children(pid):
+        with contextlib.suppress(OSError, ValueError):
+            total += rss_mb(kid)
+    return total
+
+
 def traffic(data: Path) -> list[Call]:
     """One call per distinct query of the dev sets (both split parts), in the interleaved order."""
     calls, _ = load_traffic(data)
@@ -64,21 +101,66 @@ def request_body(call: Call) -> dict[str, Any]:
     return body
 
 
-def serve_upstream(conn: Connection, pairs: list[tuple[str, str]]) -> None:
-    """Child process: the scripted upstream (its own process, so it never competes with the proxy's GIL)."""
-    from faithguard.integrations.fake_upstream import FakeOpenAIServer
+def serve_upstream(conn: Connection, pairs: list[tuple[str, str]], kind: str, delay: float) -> None:
+    """Child process: the scripted upstream (its own process, so it never competes with the proxy's GIL).
 
+    ``threaded`` is the library's ``FakeOpenAIServer`` (a thread per connection: at 32 connections its
+    threads queue on its GIL and its own p99 reaches hundreds of ms); ``async`` answers on one asyncio
+    loop, like the event-driven servers LLM APIs run on, so its latency stays flat with the client count.
+    ``delay`` (async only): seconds each answer waits before it is sent, as a model's generation time
+    would (0: answers at once).
+    """
     answers = dict(pairs)
 
     def reply(body: dict[str, Any]) -> str:
         return answers.get(str(body["messages"][-1]["content"]), "I do not know.")
+
+    if kind == "async":
+        asyncio.run(_async_upstream(conn, reply, delay))
+        return
+    from faithguard.integrations.fake_upstream import FakeOpenAIServer
 
     with FakeOpenAIServer(reply) as upstream:
         conn.send(upstream.url)
         conn.recv()  # stop
 
 
-def serve_proxy(conn: Connection, upstream: str, policy: str, scoring: str) -> None:
+async def _async_upstream(conn: Connection, reply: Any, delay: float) -> None:
+    """A minimal HTTP/1.1 keep-alive chat-completions server on one event loop (bench traffic only)."""
+    from faithguard.integrations.fake_upstream import completion_body
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                length = 0
+                for line in head.split(b"\r\n")[1:]:
+                    name, _, value = line.partition(b":")
+                    if name.strip().lower() == b"content-length":
+                        length = int(value)
+                body = json.loads(await reader.readexactly(length)) if length else {}
+                data = json.dumps(completion_body(reply(body), str(body.get("model") or "fake-1"))).encode()
+                if delay:
+                    await asyncio.sleep(delay)
+                writer.write(
+                    b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n"
+                    + f"content-length: {len(data)}\r\n\r\n".encode()
+                    + data
+                )
+                await writer.drain()
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0, backlog=256)
+    port = server.sockets[0].getsockname()[1]
+    conn.send(f"http://127.0.0.1:{port}/v1")
+    await asyncio.get_running_loop().run_in_executor(None, conn.recv)  # stop
+    server.close()
+
+
+def serve_proxy(conn: Connection, upstream: str, policy: str, scoring: str, profile: str | None) -> None:
     """Child process: the proxy on loopback until the parent says stop."""
     import uvicorn
 
@@ -88,9 +170,26 @@ def serve_proxy(conn: Connection, upstream: str, policy: str, scoring: str) -> N
 
     sys.setswitchinterval(SWITCH_INTERVAL)  # as `faithguard serve` does
     guard = Guard(judge=None)
-    app = create_app(guard, upstream, policy=build_policy(policy), scoring=scoring)
+    off = scoring == "off"  # bench only: forwarding cost alone, every answer left unscored
+    mode = "background" if off else scoring
+    # the scoring process (auto under observe, or process) builds a guard like this one; a proxy
+    # without scoring processes (an older checkout, to compare with) is run without the argument
+    extra = {"scorer": functools.partial(Guard, judge=None)} if "scorer" in signature(create_app).parameters else {}
+    app = create_app(guard, upstream, policy=build_policy(policy), scoring=mode, **extra)
+    if off:
+        app.state.proxy.scoring.submit = lambda run, skip: (skip(), "dropped")[1]
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error"))
-    thread = threading.Thread(target=server.run, daemon=True)
+    prof = cProfile.Profile(time.thread_time) if profile else None  # CPU time: the machine is shared
+
+    def run() -> None:  # the event loop's thread, profiled when asked (--profile)
+        if prof is not None:
+            prof.enable()
+        server.run()
+        if prof is not None:
+            prof.disable()
+            prof.dump_stats(str(profile))
+
+    thread = threading.Thread(target=run, daemon=True)
     thread.start()
     while not server.started:  # the app's startup warms the guard's models
         time.sleep(0.05)
@@ -108,7 +207,7 @@ async def load(url: str, bodies: list[dict[str, Any]], concurrency: int) -> tupl
     errors = 0
     reasons: dict[str, int] = {}
     work = iter(bodies)
-    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
 
     async def worker(client: httpx.AsyncClient) -> None:
         nonlocal errors
@@ -128,8 +227,14 @@ async def load(url: str, bodies: list[dict[str, Any]], concurrency: int) -> tupl
                 errors += 1
                 reasons[reason] = reasons.get(reason, 0) + 1
 
-    async with httpx.AsyncClient(limits=limits, timeout=120.0) as client:
-        await asyncio.gather(*(worker(client) for _ in range(concurrency)))
+    # one client (one keep-alive connection) per worker: a shared pool would cost the load generator
+    # time linear in the connection count on every request (httpcore scans its pool), inflating both paths
+    clients = [httpx.AsyncClient(limits=limits, timeout=120.0) for _ in range(concurrency)]
+    try:
+        await asyncio.gather(*(worker(client) for client in clients))
+    finally:
+        for client in clients:
+            await client.aclose()
     if reasons:  # what failed, by status or exception type (no content)
         print(f"{'':<4}errors at {concurrency} clients on {url.split('/')[2]}: {reasons}", flush=True)
     return latencies, errors
@@ -159,7 +264,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--requests", type=int, default=10000, help="requests per concurrency and path")
     parser.add_argument("--concurrency", default="1,8,32", help="comma-separated client counts")
     parser.add_argument("--policy", default="observe", choices=("observe", "annotate", "block"))
-    parser.add_argument("--scoring", default="auto", choices=("auto", "inline", "background"))
+    parser.add_argument(
+        "--scoring",
+        default="auto",
+        choices=("auto", "inline", "background", "process", "off"),
+        help="the proxy's scoring mode; off (bench only): forward without scoring, to see forwarding alone",
+    )
+    parser.add_argument("--upstream", default="async", choices=("async", "threaded"), help="scripted upstream kind")
+    parser.add_argument(
+        "--upstream-delay-ms",
+        type=float,
+        default=0.0,
+        help="async upstream: wait this long before each answer, like a model generating it (default 0)",
+    )
+    parser.add_argument("--profile", default=None, help="write a cProfile of the proxy's event-loop thread here")
     args = parser.parse_args(argv)
     calls = traffic(args.data)
     if not calls:
@@ -173,12 +291,16 @@ def main(argv: list[str] | None = None) -> int:
     levels = [int(c) for c in args.concurrency.split(",")]
     ctx = multiprocessing.get_context("spawn")
     up_parent, up_child = ctx.Pipe()
-    upstream_proc = ctx.Process(target=serve_upstream, args=(up_child, pairs), daemon=True)
+    upstream_proc = ctx.Process(
+        target=serve_upstream, args=(up_child, pairs, args.upstream, args.upstream_delay_ms / 1000), daemon=True
+    )
     upstream_proc.start()
     direct_base = up_parent.recv()
     parent, child = ctx.Pipe()
-    proc = ctx.Process(target=serve_proxy, args=(child, direct_base, args.policy, args.scoring), daemon=True)
+    # not daemonic: the proxy may start its own scoring process
+    proc = ctx.Process(target=serve_proxy, args=(child, direct_base, args.policy, args.scoring, args.profile))
     proc.start()
+    child.close()  # a proxy that dies before answering then reads as EOF here, not as a hang
     pid = proc.pid
     assert pid is not None
     print(f"bench_proxy on {machine()}; CPU unpinned (load generator shares the cores)")
@@ -190,13 +312,14 @@ def main(argv: list[str] | None = None) -> int:
         f"traffic: {len(calls)} distinct dev queries ({sets}; split parts {parts}, timed only), each with its "
         f"recorded answer (chars p50 {pct(lengths, 0.5):.0f}, p99 {pct(lengths, 0.99):.0f}, max {max(lengths):.0f}); "
         f"{args.requests} requests per level = {args.requests / len(calls):.1f} passes; "
-        f"policy {args.policy}, scoring {args.scoring}"
+        f"policy {args.policy}, scoring {args.scoring}, {args.upstream} upstream"
+        + (f" answering after {args.upstream_delay_ms:g} ms" if args.upstream_delay_ms else "")
     )
     failed = 0
     try:
         proxy_base = parent.recv()
         direct_url, proxy_url = direct_base + "/chat/completions", proxy_base + "/v1/chat/completions"
-        rss = [rss_mb(pid)]
+        rss, kids_rss = [rss_mb(pid)], [children_rss(pid)]
         print(f"{'path':<44}{'reqs':>8}{'errors':>7}{'req/s':>8}{'p50 ms':>9}{'p99 ms':>9}")
         first = True
         for c in levels:
@@ -206,12 +329,13 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.perf_counter()
             direct, derr = asyncio.run(load(direct_url, direct_bodies, c))
             dsec = time.perf_counter() - t0
-            cpu0 = process_cpu(pid)
+            cpu0, kids0 = process_cpu(pid), children_cpu(pid)
             t0 = time.perf_counter()
             proxied, perr = asyncio.run(load(proxy_url, proxied_bodies, c))
             psec = time.perf_counter() - t0
-            cpu1 = process_cpu(pid)
+            cpu1, kids1 = process_cpu(pid), children_cpu(pid)
             rss.append(rss_mb(pid))
+            kids_rss.append(children_rss(pid))
             cache = "first pass new, then cached" if first else "cached"
             first = False
             print(row(f"direct, {c} clients", direct, derr, dsec))
@@ -222,6 +346,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{'':<4}added latency at {c} clients: p50 {added[0]:+.1f} ms, p99 {added[1]:+.1f} ms")
             cpu_ms = (cpu1 - cpu0) / len(chosen) * 1000
             print(f"{'':<4}proxy process CPU per request (request path and background scoring): {cpu_ms:.1f} ms")
+            kids_ms = (kids1 - kids0) / len(chosen) * 1000
+            print(f"{'':<4}scoring process CPU per request (while the level ran; 0 without one): {kids_ms:.1f} ms")
             failed += derr + perr
         health = httpx.get(proxy_base + "/healthz", timeout=10).json()
         queue = health["queue"]
@@ -230,9 +356,13 @@ def main(argv: list[str] | None = None) -> int:
             f"sampled out {queue['sampled_out']}, dropped {queue['dropped']}, still queued {queue['depth']}"
         )
         print("proxy RSS MiB after start and each level: " + ", ".join(f"{r:.0f}" for r in rss))
+        print("scoring process RSS MiB, the same points: " + ", ".join(f"{r:.0f}" for r in kids_rss))
     finally:
-        parent.send("stop")
+        with contextlib.suppress(OSError):  # a proxy that died has closed its end
+            parent.send("stop")
         proc.join(timeout=60)
+        if proc.is_alive():
+            proc.terminate()
         up_parent.send("stop")
         upstream_proc.join(timeout=30)
     if failed:

@@ -223,23 +223,51 @@ class GuardedCall:
             return Decision(action, report, self.policy.fallback, "output")
         return Decision(action, report)
 
-    def unscored(self, reason: str) -> Decision:
+    def unscored(self, reason: str, *, checks: bool = True) -> Decision:
         """Do not score the answer (e.g. it is over a size limit): an ``undetermined`` report saying ``reason``.
 
-        The input stage runs (its verdicts stand and the policy decides on them); the output stage
-        does not. The report reaches telemetry, ``on_report`` observers and :attr:`report` like a
-        scored one, and the root span ends. ``reason`` must not quote content.
+        The input stage runs (its verdicts stand and the policy decides on them) unless ``checks`` is
+        False (the scorer itself failed: nothing more runs); the output stage does not. The report
+        reaches telemetry, ``on_report`` observers and :attr:`report` like a scored one, and the root
+        span ends. ``reason`` must not quote content.
         """
         if self.run is None or self.root is None:
             self.end()
             return Decision(Action.OBSERVE, None)
         try:
-            self._input()
+            if checks:
+                self._input()
             self.run.undetermined.append(reason)
             report = self.run.report("", self.guard.weights, self.model)
             self.root.set_attribute("faithguard.unscored", reason.split(":", 1)[0])
             self.guard.telemetry.record_report(self.root, report, self.guard.name, self.response_id)
             self.guard._notify(report)
+        finally:
+            self.end()
+        self._deliver(report)
+        action = self.policy.decide(report.verdicts)
+        return Decision(action, report, self.policy.fallback if action is Action.BLOCK else None)
+
+    def complete(self, report: Report, input_verdicts: int) -> Decision:
+        """Finish the call with ``report``, scored elsewhere (a worker process with an equally built guard).
+
+        ``report.verdicts[:input_verdicts]`` are the input stage's. Telemetry, observers and the
+        root span get what the stages would have given them here (the input verdicts only when the
+        input stage did not already run here); the policy decides on the report.
+        """
+        if self.run is None or self.root is None:
+            self.end()
+            return Decision(Action.OBSERVE, None)
+        guard, run, span, rid = self.guard, self.run, self.root, self.response_id
+        try:
+            with trace.use_span(span, end_on_exit=False):
+                if not self._input_done:
+                    self._input_done = True
+                    guard.telemetry.record_input_content(span, run.ctx.query, run.ctx.documents)
+                    guard.telemetry.record_verdicts(span, report.verdicts[:input_verdicts], "input", guard.name)
+                guard.telemetry.record_verdicts(span, report.verdicts[input_verdicts:], "output", guard.name, rid)
+                guard.telemetry.record_report(span, report, guard.name, rid)
+                guard._notify(report)
         finally:
             self.end()
         self._deliver(report)

@@ -6,15 +6,36 @@ what the client sent, 502/504 for what the upstream did. None of the messages qu
 
 from __future__ import annotations
 
+import itertools
 import json
+import time
+import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+import httpx
+
 from faithguard import calls
 from faithguard.errors import InputError
 
-__all__ = ["MAX_BODY_BYTES", "MAX_JSON_DEPTH", "Problem", "SSEText", "parse_json", "read_limited", "redact_url"]
+__all__ = [
+    "BLOCK_FINISH_REASON",
+    "HOP_BY_HOP",
+    "MAX_BODY_BYTES",
+    "MAX_JSON_DEPTH",
+    "Problem",
+    "SSEText",
+    "UpstreamClients",
+    "blocked_completion",
+    "blocked_stream",
+    "forward_headers",
+    "parse_json",
+    "read_limited",
+    "redact_url",
+    "split_credentials",
+    "upstream_problem",
+]
 
 #: Default limit on a request body. The library reads at most 1M characters of text per call
 #: (``calls.MAX_INPUT_CHARS``); 8 MiB leaves room for UTF-8 and the JSON around that text.
@@ -24,6 +45,16 @@ MAX_BODY_BYTES = 8 * 1024 * 1024
 MAX_JSON_DEPTH = 64
 #: Longest SSE line buffered while looking for its end; a longer line is passed on but not read.
 MAX_SSE_LINE = 4 * 1024 * 1024
+#: ``finish_reason`` of the answer the proxy returns for a blocked call.
+BLOCK_FINISH_REASON = "content_filter"
+#: Upstream connections the proxy's own clients may open and keep, in all.
+UPSTREAM_CONNECTIONS = 256
+#: Clients the proxy's upstream connections are spread over. Provenance: httpcore 1.0's pool walks its
+#: connections (and, for each idle one, all of them again) every time it assigns a request; at 32
+#: concurrent requests through one client that walk took ~40% of the event loop's CPU (cProfile, CPU
+#: time, ``benchmarks/bench_proxy.py --scoring off --profile``). Eight clients used in turn hold a few
+#: connections each.
+UPSTREAM_SHARDS = 8
 
 
 class Problem(Exception):
@@ -181,3 +212,106 @@ class SSEText:
         if self.tool_call or self.broken:
             return None
         return "".join(self.parts)
+
+
+class UpstreamClients:
+    """The HTTP clients the proxy forwards with: the caller's one, or ``shards`` of its own used in turn.
+
+    Its own clients share ``connections`` between them, every one kept alive for reuse (httpx keeps 20
+    by default, and httpcore 1.0 closes a connection that turns idle while more than that are open: at
+    32 concurrent requests most of them reconnected). A caller's client is used as given and not closed.
+    """
+
+    def __init__(
+        self,
+        client: httpx.AsyncClient | None,
+        timeout: float,
+        *,
+        shards: int = UPSTREAM_SHARDS,
+        connections: int = UPSTREAM_CONNECTIONS,
+    ) -> None:
+        if client is not None:
+            self.own, self.clients = False, [client]
+        else:
+            per = max(1, connections // shards)
+            limits = httpx.Limits(max_connections=per, max_keepalive_connections=per)
+            timeouts = httpx.Timeout(timeout, connect=min(timeout, 5.0))
+            self.own = True
+            self.clients = [httpx.AsyncClient(timeout=timeouts, limits=limits) for _ in range(shards)]
+        self._turn = itertools.cycle(self.clients)
+
+    def next(self) -> httpx.AsyncClient:
+        """The client for the next exchange."""
+        return next(self._turn)
+
+    async def aclose(self) -> None:
+        """Close the clients this object made (a caller's client stays open)."""
+        if self.own:
+            for client in self.clients:
+                await client.aclose()
+
+
+HOP_BY_HOP = {
+    "connection",
+    "keep-alive",
+    "proxy-authenticate",
+    "proxy-authorization",
+    "te",
+    "trailers",
+    "transfer-encoding",
+    "upgrade",
+    "host",
+    "content-length",
+    "content-encoding",
+}
+
+
+def forward_headers(headers: Any, *, response: bool = False) -> dict[str, str]:
+    """Headers to pass on: hop-by-hop ones dropped (and, for a response, ``server`` and ``date``)."""
+    drop = HOP_BY_HOP | ({"server", "date"} if response else {"accept-encoding"})
+    return {k: v for k, v in headers.items() if k.lower() not in drop}
+
+
+def blocked_completion(text: str, model: str) -> dict[str, Any]:
+    """The ``chat.completion`` returned instead of a blocked answer."""
+    return {
+        "id": f"chatcmpl-faithguard-{uuid.uuid4().hex[:12]}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": BLOCK_FINISH_REASON}
+        ],
+        "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
+    }
+
+
+def blocked_stream(text: str, model: str) -> list[bytes]:
+    """The SSE events returned instead of a blocked streamed answer."""
+    base: dict[str, Any] = {"id": f"chatcmpl-faithguard-{uuid.uuid4().hex[:12]}", "object": "chat.completion.chunk"}
+    base.update(created=int(time.time()), model=model)
+    first = {**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": text}, "finish_reason": None}]}
+    last = {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": BLOCK_FINISH_REASON}]}
+    return [b"data: " + json.dumps(d).encode() + b"\n\n" for d in (first, last)] + [b"data: [DONE]\n\n"]
+
+
+def split_credentials(url: str) -> tuple[str, Any]:
+    """The upstream URL without ``user:password@``, and those credentials as httpx Basic auth.
+
+    Requests then go to a URL that holds no secret, so httpx's own request log cannot show it.
+    """
+    parsed = httpx.URL(url)
+    if not parsed.userinfo:
+        return url, httpx.USE_CLIENT_DEFAULT
+    auth = httpx.BasicAuth(parsed.username, parsed.password)
+    return str(parsed.copy_with(username=None, password=None)), auth
+
+
+def upstream_problem(exc: BaseException) -> Problem:
+    """502 for an upstream that failed, 504 for one that took too long; the message names only the error type."""
+    if isinstance(exc, Problem):
+        return exc
+    name = type(exc).__name__
+    if isinstance(exc, TimeoutError | httpx.TimeoutException):
+        return Problem(504, f"upstream timed out ({name})", "upstream_error", "gateway_timeout")
+    return Problem(502, f"upstream unreachable or failed: {name}", "upstream_error", "bad_gateway")

@@ -28,10 +28,10 @@ def register_commands(subparsers: Any) -> None:
     p.add_argument("--policy", choices=_POLICIES, default="observe", help="what verdicts do (default observe)")
     p.add_argument(
         "--scoring",
-        choices=("auto", "inline", "background"),
+        choices=("auto", "inline", "background", "process"),
         default="auto",
-        help="score before answering (inline) or after, in a bounded queue (background); auto: background "
-        "under observe, inline otherwise",
+        help="score before answering (inline) or after, in a bounded queue: on a thread (background) or in a "
+        "scoring process at lower CPU priority (process); auto: process under observe, inline otherwise",
     )
     p.add_argument("--queue-size", type=int, default=256, help="background scoring queue (default 256)")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds per upstream exchange before 504")
@@ -113,6 +113,7 @@ def serve(args: argparse.Namespace) -> int:
             metrics=metrics,
             timeout=args.timeout,
             scoring=args.scoring,
+            scorer=Guard,  # the scoring process builds its guard as this one is (telemetry stays here)
             queue_size=args.queue_size,
             max_body_bytes=args.max_body_bytes,
             max_score_chars=args.max_score_chars or None,

@@ -5,7 +5,9 @@ answer is scored depends on ``scoring``: ``"inline"`` scores before answering an
 verdicts in ``x-faithguard-*`` headers (and, under annotate and block, a ``faithguard`` field of
 the JSON body); ``"background"`` answers at upstream speed (``x-faithguard-score: pending``) and
 scores in a bounded queue (see :class:`~faithguard.integrations._scoring.ScoringQueue`);
-``"auto"`` (default) is background under an observe policy, inline otherwise. Streams pass
+``"process"`` is background with the scoring done in a child process built by ``scorer`` (see
+:mod:`~faithguard.integrations._score_process`), so it never holds this interpreter; ``"auto"``
+(default) is process under an observe policy (background without ``scorer``), inline otherwise. Streams pass
 through chunk by chunk and are always scored in the background after the last chunk. A
 completion that asks for tool calls is passed through unscored (``x-faithguard-outcome:
 tool_call``).
@@ -36,12 +38,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import gc
 import json
 import logging
 import time
-import uuid
 import weakref
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import httpx
@@ -54,7 +56,22 @@ from starlette.routing import Route
 
 from faithguard import calls
 from faithguard.errors import FaithGuardError
-from faithguard.integrations._proxy_io import MAX_BODY_BYTES, Problem, SSEText, parse_json, read_limited, redact_url
+from faithguard.integrations._proxy_io import (
+    BLOCK_FINISH_REASON,
+    MAX_BODY_BYTES,
+    Problem,
+    SSEText,
+    UpstreamClients,
+    blocked_completion,
+    blocked_stream,
+    forward_headers,
+    parse_json,
+    read_limited,
+    redact_url,
+    split_credentials,
+    upstream_problem,
+)
+from faithguard.integrations._score_process import ScoreRequest, ScorerFailed, ScorerUnavailable, ScoringProcess
 from faithguard.integrations._scoring import ScoringQueue
 from faithguard.integrations._spans import record_response
 from faithguard.integrations.session import (
@@ -78,26 +95,21 @@ __all__ = ["BLOCK_FINISH_REASON", "MAX_SCORE_CHARS", "create_app", "error_body",
 
 log = logging.getLogger("faithguard.proxy")
 
-#: ``finish_reason`` of the answer the proxy returns for a blocked call.
-BLOCK_FINISH_REASON = "content_filter"
 #: Request field (an object) read and removed before forwarding: ``{"documents": [...]}``.
 REQUEST_EXTENSION = "faithguard"
-_HOP_BY_HOP = {
-    "connection",
-    "keep-alive",
-    "proxy-authenticate",
-    "proxy-authorization",
-    "te",
-    "trailers",
-    "transfer-encoding",
-    "upgrade",
-    "host",
-    "content-length",
-    "content-encoding",
-}
-_SCORING_MODES = ("auto", "inline", "background")
+_SCORING_MODES = ("auto", "inline", "background", "process")
+#: The request's messages and documents, as the scoring process is sent them.
+_Source = tuple[Any, Any] | None
+#: Reason code of the report of an answer the scoring process could not score.
+SCORING_FAILED = "scoring_failed"
+#: Share of time the scoring thread may hold this interpreter when it scores here (see ScoringQueue).
+IN_PROCESS_DUTY = 0.5
 #: Bodies up to this size are parsed on the event loop (well under a millisecond); larger ones in a thread.
 _INLINE_PARSE_BYTES = 64 * 1024
+#: Requests with at most this many messages (and a body within ``_INLINE_PARSE_BYTES``) are read on the
+#: event loop. Provenance: starting a call took ~10 us CPU for one short message, ~50 us for 32 (AMD EPYC,
+#: Python 3.11), less than handing it to a thread (a wake-up and GIL hand-overs under load).
+_INLINE_MESSAGES = 32
 #: Longest answer (characters) the proxy scores by default. Provenance: the dev traffic
 #: (``benchmarks/traffic.py``, 831 answers) has one answer of 153,226 characters, then none over 8,500.
 MAX_SCORE_CHARS = 200_000
@@ -116,46 +128,8 @@ def policy_name(policy: Policy) -> str:
     return str(max(actions, key=lambda a: a.rank))
 
 
-def _forward_headers(headers: Any, *, response: bool = False) -> dict[str, str]:
-    drop = _HOP_BY_HOP | ({"server", "date"} if response else {"accept-encoding"})
-    return {k: v for k, v in headers.items() if k.lower() not in drop}
-
-
 def _problem(exc: Problem) -> JSONResponse:
     return JSONResponse(exc.body(), status_code=exc.status)
-
-
-def _blocked_completion(text: str, model: str) -> dict[str, Any]:
-    return {
-        "id": f"chatcmpl-faithguard-{uuid.uuid4().hex[:12]}",
-        "object": "chat.completion",
-        "created": int(time.time()),
-        "model": model,
-        "choices": [
-            {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": BLOCK_FINISH_REASON}
-        ],
-        "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
-    }
-
-
-def _blocked_stream(text: str, model: str) -> list[bytes]:
-    base: dict[str, Any] = {"id": f"chatcmpl-faithguard-{uuid.uuid4().hex[:12]}", "object": "chat.completion.chunk"}
-    base.update(created=int(time.time()), model=model)
-    first = {**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": text}, "finish_reason": None}]}
-    last = {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": BLOCK_FINISH_REASON}]}
-    return [b"data: " + json.dumps(d).encode() + b"\n\n" for d in (first, last)] + [b"data: [DONE]\n\n"]
-
-
-def _split_credentials(url: str) -> tuple[str, Any]:
-    """The upstream URL without ``user:password@``, and those credentials as httpx Basic auth.
-
-    Requests then go to a URL that holds no secret, so httpx's own request log cannot show it.
-    """
-    parsed = httpx.URL(url)
-    if not parsed.userinfo:
-        return url, httpx.USE_CLIENT_DEFAULT
-    auth = httpx.BasicAuth(parsed.username, parsed.password)
-    return str(parsed.copy_with(username=None, password=None)), auth
 
 
 def _abandoned(call: GuardedCall, state: dict[str, bool]) -> None:
@@ -167,38 +141,30 @@ def _ms(started: float) -> float:
     return (time.perf_counter() - started) * 1000
 
 
-def _upstream_problem(exc: BaseException) -> Problem:
-    """502 for an upstream that failed, 504 for one that took too long; the message names only the error type."""
-    if isinstance(exc, Problem):
-        return exc
-    name = type(exc).__name__
-    if isinstance(exc, TimeoutError | httpx.TimeoutException):
-        return Problem(504, f"upstream timed out ({name})", "upstream_error", "gateway_timeout")
-    return Problem(502, f"upstream unreachable or failed: {name}", "upstream_error", "bad_gateway")
-
-
 class _Proxy:
     def __init__(
         self,
         guard: Guard,
         upstream: str,
         policy: Policy,
-        client: httpx.AsyncClient,
+        clients: UpstreamClients,
         metrics: PrometheusMetrics | None,
         on_report: Callable[[Report], None] | None,
         block_text: str,
         *,
         background: bool,
         scoring: ScoringQueue,
+        process: ScoringProcess | None,
         timeout: float,
         max_body_bytes: int,
         max_score_chars: int | None,
     ) -> None:
-        upstream, self.auth = _split_credentials(upstream)
-        self.guard, self.upstream, self.policy, self.client = guard, upstream.rstrip("/"), policy, client
+        upstream, self.auth = split_credentials(upstream)
+        self.guard, self.upstream, self.policy, self.clients = guard, upstream.rstrip("/"), policy, clients
         self.metrics, self.on_report, self.block_text = metrics, on_report, block_text
         self.background, self.scoring, self.timeout, self.max_body_bytes = background, scoring, timeout, max_body_bytes
         self.max_score_chars = max_score_chars
+        self.process = process
         # A policy that can only observe never acts on input verdicts: in background mode its input
         # stage runs in the scoring queue too, so nothing of the guard's work is on the request path.
         self.defer_input = background and policy_name(policy) == "observe"
@@ -228,8 +194,9 @@ class _Proxy:
             "guard": self.guard.name,
             "policy": policy_name(self.policy),
             "default_action": str(self.policy.default),
-            "scoring": "background" if self.background else "inline",
+            "scoring": ("process" if self.process else "background") if self.background else "inline",
             "queue": self.scoring.stats(),
+            "process": dict(self.process.counts) if self.process else None,
         }
         return JSONResponse(body)
 
@@ -241,16 +208,16 @@ class _Proxy:
         data = await run_in_threadpool(self.metrics.exposition)
         return Response(data, media_type=CONTENT_TYPE)
 
-    async def _read_json(self, request: Request) -> Any:
+    async def _read_json(self, request: Request) -> tuple[Any, int]:
         try:
             async with asyncio.timeout(self.timeout):
                 data = await read_limited(request.headers.get("content-length"), request.stream(), self.max_body_bytes)
         except TimeoutError:
             raise Problem(408, "the request body took too long to arrive", "invalid_request_error", "timeout") from None
         if len(data) <= _INLINE_PARSE_BYTES:
-            return parse_json(data)
+            return parse_json(data), len(data)
         # a large body takes tens of milliseconds to parse and check: not on the event loop
-        return await run_in_threadpool(parse_json, data)
+        return await run_in_threadpool(parse_json, data), len(data)
 
     async def passthrough(self, request: Request) -> Response:
         """Forward any other /v1 request unguarded."""
@@ -258,23 +225,24 @@ class _Proxy:
             body = await read_limited(request.headers.get("content-length"), request.stream(), self.max_body_bytes)
         except Problem as exc:
             return self._fail(exc, request.url.path)
-        headers = _forward_headers(request.headers)
-        req = self.client.build_request(
+        headers = forward_headers(request.headers)
+        client = self.clients.next()
+        req = client.build_request(
             request.method, self._url(request.url.path), params=request.query_params, headers=headers, content=body
         )
         try:
             async with asyncio.timeout(self.timeout):
-                resp = await self.client.send(req, auth=self.auth)
+                resp = await client.send(req, auth=self.auth)
         except (httpx.HTTPError, TimeoutError) as exc:
-            return self._fail(_upstream_problem(exc), request.url.path)
+            return self._fail(upstream_problem(exc), request.url.path)
         return Response(
-            resp.content, status_code=resp.status_code, headers=_forward_headers(resp.headers, response=True)
+            resp.content, status_code=resp.status_code, headers=forward_headers(resp.headers, response=True)
         )
 
     async def check(self, request: Request) -> Response:
         """``POST /faithguard/check``: score an answer the caller already has; the report as JSON."""
         try:
-            body = await self._read_json(request)
+            body, _ = await self._read_json(request)
             if not isinstance(body, dict) or "response" not in body:
                 raise Problem(
                     400, "the body must be an object with 'response' and a query or messages", "invalid_request_error"
@@ -303,7 +271,7 @@ class _Proxy:
         started = time.perf_counter()
         path = request.url.path
         try:
-            body = await self._read_json(request)
+            body, size = await self._read_json(request)
             if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
                 raise Problem(400, "the body must be a JSON object with a 'messages' list", "invalid_request_error")
             ext = body.pop(REQUEST_EXTENSION, None)
@@ -315,8 +283,12 @@ class _Proxy:
         model = str(body.get("model") or "unknown")
         stream = bool(body.get("stream"))
         try:
-            # reading the messages costs ~50 us each (100k messages: seconds): off the event loop
-            call = await run_in_threadpool(self._start_call, request, body, documents, model)
+            # reading messages is linear in their number and size (100k messages: seconds): a large request
+            # is read off the event loop; a small one here, where it costs less than a thread hand-over
+            if size <= _INLINE_PARSE_BYTES and len(body["messages"]) <= _INLINE_MESSAGES:
+                call = self._start_call(request, body, documents, model)
+            else:
+                call = await run_in_threadpool(self._start_call, request, body, documents, model)
         except FaithGuardError as exc:  # malformed messages/documents are the client's error
             return self._fail(Problem(400, f"cannot read the request: {exc}", "invalid_request_error"), path)
         if not self.defer_input:
@@ -326,15 +298,16 @@ class _Proxy:
                 log.info("blocked before the call: %s", ",".join(kinds))
                 return self._blocked(blocked, model, stream)
         with call.chat_span() as span:
-            headers = _forward_headers(request.headers)
+            headers = forward_headers(request.headers)
             inject_context(headers)  # the upstream's spans become children of the chat span
-            req = self.client.build_request("POST", self._url("/v1/chat/completions"), headers=headers, json=body)
+            client = self.clients.next()
+            req = client.build_request("POST", self._url("/v1/chat/completions"), headers=headers, json=body)
             try:
                 async with asyncio.timeout(self.timeout):
-                    resp = await self.client.send(req, stream=True, auth=self.auth)
+                    resp = await client.send(req, stream=True, auth=self.auth)
                     span.set_attribute("http.response.status_code", resp.status_code)
                     if stream and resp.status_code == 200:
-                        return self._stream(call, resp, path)
+                        return self._stream(call, resp, path, (body["messages"], documents))
                     try:
                         data = await resp.aread()
                     finally:
@@ -343,7 +316,7 @@ class _Proxy:
                     status_error = RuntimeError(f"upstream status {resp.status_code}")
                     mark_error(span, status_error)
                     call.fail(status_error)
-                    return Response(data, resp.status_code, headers=_forward_headers(resp.headers, response=True))
+                    return Response(data, resp.status_code, headers=forward_headers(resp.headers, response=True))
                 if len(data) <= _INLINE_PARSE_BYTES:
                     completion = parse_json(data, upstream=True)
                 else:  # a long answer: milliseconds of parsing and checking, off the event loop
@@ -356,8 +329,8 @@ class _Proxy:
                     raise Problem(502, "upstream sent a message whose content is not text", "upstream_error") from None
                 record_response(call, span, completion)
             except (httpx.HTTPError, TimeoutError, Problem) as exc:
-                return self._fail(_upstream_problem(exc), path, call, span)
-        headers = _forward_headers(resp.headers, response=True)
+                return self._fail(upstream_problem(exc), path, call, span)
+        headers = forward_headers(resp.headers, response=True)
         if calls.tool_calls_of(completion):
             call.after(None)  # closes the guard span unscored: a tool call is not an answer
             headers.update(verdict_headers(None, Action.OBSERVE))
@@ -365,7 +338,7 @@ class _Proxy:
             log.info("chat %s -> tool call, passed through unscored in %.1f ms", model, _ms(started))
             return Response(data, status_code=200, headers=headers)
         if self.background:
-            self._score_later(call, text)
+            self._score_later(call, text, (body["messages"], documents))
             headers.update(verdict_headers(None, Action.OBSERVE))
             headers["x-faithguard-score"] = "pending"
             log.info("chat %s -> scoring in background, answered in %.1f ms", model, _ms(started))
@@ -375,7 +348,7 @@ class _Proxy:
         headers.update(verdict_headers(outcome.report, outcome.action))
         log.info("chat %s -> %s in %.1f ms", model, outcome.action, _ms(started))
         if outcome.blocked:
-            blocked_body = _blocked_completion(outcome.text or self.block_text, model)
+            blocked_body = blocked_completion(outcome.text or self.block_text, model)
             blocked_body[REQUEST_EXTENSION] = report_summary(outcome.report, outcome.action)
             return JSONResponse(blocked_body, headers=verdict_headers(outcome.report, outcome.action))
         if outcome.action is Action.ANNOTATE:
@@ -397,18 +370,18 @@ class _Proxy:
         headers = verdict_headers(outcome.report, outcome.action)
         headers["x-faithguard-blocked"] = outcome.stage
         if stream:
-            events = _blocked_stream(text, model)
+            events = blocked_stream(text, model)
 
             async def gen() -> AsyncIterator[bytes]:
                 for ev in events:
                     yield ev
 
             return StreamingResponse(gen(), media_type="text/event-stream", headers=headers)
-        body = _blocked_completion(text, model)
+        body = blocked_completion(text, model)
         body[REQUEST_EXTENSION] = report_summary(outcome.report, outcome.action)
         return JSONResponse(body, headers=headers)
 
-    def _stream(self, call: GuardedCall, resp: httpx.Response, path: str) -> Response:
+    def _stream(self, call: GuardedCall, resp: httpx.Response, path: str, source: _Source = None) -> Response:
         sse = SSEText()
         state = {"started": False}
 
@@ -422,7 +395,7 @@ class _Proxy:
             except (httpx.HTTPError, TimeoutError) as exc:
                 # The status line is sent: say it in the stream (OpenAI clients raise on an error event).
                 failed = True
-                problem = _upstream_problem(exc)
+                problem = upstream_problem(exc)
                 self._fail(problem, path, call)
                 # after a cut-off line, end it first so that the error event is a line of its own
                 lead = b"\n\n" if sse.pending else b""
@@ -434,9 +407,9 @@ class _Proxy:
             finally:
                 await resp.aclose()
                 if not failed:
-                    self._score_later(call, sse.text)
+                    self._score_later(call, sse.text, source)
 
-        headers = _forward_headers(resp.headers, response=True)
+        headers = forward_headers(resp.headers, response=True)
         headers["x-faithguard-score"] = "pending"
         media = resp.headers.get("content-type", "text/event-stream")
         body = gen()
@@ -445,12 +418,19 @@ class _Proxy:
         weakref.finalize(body, _abandoned, call, state)
         return StreamingResponse(body, status_code=200, headers=headers, media_type=media)
 
-    def _score_later(self, call: GuardedCall, text: str | None) -> None:
+    def _score_later(self, call: GuardedCall, text: str | None, source: _Source = None) -> None:
+        """Queue the answer's scoring: in the scoring process when there is one (``source``: the request's
+        messages and documents, which it is sent), else on the queue's thread."""
         if text is None:  # a tool call, or a stream with unreadable lines: nothing to score
             call.after(None)
             return
 
         def run() -> None:
+            if self.process is not None and source is not None and self._too_long(text) is None:
+                outcome = self._score_elsewhere(call, text, source)
+                if outcome is not None:
+                    self._notify(outcome)
+                    return
             if self.defer_input:
                 call.before()  # an observe policy never blocks: the input stage ran off the path too
             self._notify(self._after(call, text))
@@ -459,6 +439,28 @@ class _Proxy:
             call.after(None)
 
         self.scoring.submit(run, skip)
+
+    def _score_elsewhere(self, call: GuardedCall, text: str, source: tuple[Any, Any]) -> Outcome | None:
+        """Score in the scoring process; None when it cannot start (the caller scores here instead)."""
+        assert self.process is not None
+        request = ScoreRequest(source[0], source[1], call.model, text)
+        try:
+            result = self.process.score(request, self.timeout)
+        except ScorerUnavailable:
+            if self.process.stopped:
+                return call.unscored(f"{SCORING_FAILED}: the proxy is stopping", checks=False)
+            self.score_here()
+            return None
+        except ScorerFailed as exc:  # the answer in flight is lost; the next one starts a new process
+            return call.unscored(f"{SCORING_FAILED}: the scoring process failed ({exc})", checks=False)
+        return call.complete(result.report, result.input_verdicts)
+
+    def score_here(self) -> None:
+        """No scoring process could start: score in this process from now on."""
+        if self.process is not None:
+            log.warning("no scoring process: scoring in the proxy's process from now on")
+            self.process = None
+            self.scoring.duty = IN_PROCESS_DUTY  # scoring holds this interpreter again: leave the loop time
 
     def _too_long(self, text: str) -> str | None:
         """The ``undetermined`` reason for an answer over ``max_score_chars`` (its length, never its text)."""
@@ -516,6 +518,7 @@ def create_app(
     block_text: str = DEFAULT_BLOCK_TEXT,
     timeout: float = 120.0,
     scoring: str = "auto",
+    scorer: Callable[[], Guard] | None = None,
     queue_size: int = 256,
     max_body_bytes: int = MAX_BODY_BYTES,
     max_score_chars: int | None = MAX_SCORE_CHARS,
@@ -528,7 +531,9 @@ def create_app(
     :func:`faithguard.integrations.prometheus.prometheus_metrics`, whose meter provider the
     guard should use) enables ``GET /metrics``. ``timeout`` bounds each upstream exchange
     (504 past it) and, for streams, each wait for the next chunk. ``scoring`` is "auto",
-    "inline" or "background" (module docs); ``queue_size`` bounds the background queue.
+    "inline", "background" or "process" (module docs); ``queue_size`` bounds the background queue.
+    ``scorer`` builds, in the scoring process, a guard configured like ``guard``: a picklable callable
+    such as ``Guard`` or ``functools.partial(Guard, judge=None)``; "process" needs it.
     Answers over ``max_score_chars`` characters get an unscored ``undetermined`` report (None: no limit).
     With ``warmup``, the app's startup loads the guard's models before the server accepts
     connections (uvicorn runs the lifespan before it binds).
@@ -537,21 +542,28 @@ def create_app(
         raise ValueError(f"scoring must be one of {', '.join(_SCORING_MODES)}, not {scoring!r}")
     if max_body_bytes < 1 or timeout <= 0 or (max_score_chars is not None and max_score_chars < 1):
         raise ValueError("max_body_bytes and max_score_chars must be >= 1 and timeout > 0")
+    if scoring == "process" and scorer is None:
+        raise ValueError("scoring='process' needs scorer: a picklable callable that builds the guard")
     chosen = policy or guard.policy
-    background = scoring == "background" or (scoring == "auto" and policy_name(chosen) == "observe")
-    own = http_client is None
-    client = http_client or httpx.AsyncClient(timeout=httpx.Timeout(timeout, connect=min(timeout, 5.0)))
-    queue = ScoringQueue(queue_size, meter=guard.telemetry.meter)
+    observe = policy_name(chosen) == "observe"
+    background = scoring in ("background", "process") or (scoring == "auto" and observe)
+    # auto: under observe, in a scoring process when the guard can be built there
+    in_process = scoring == "process" or (scoring == "auto" and observe and scorer is not None)
+    process = ScoringProcess(scorer) if in_process and scorer is not None else None
+    clients = UpstreamClients(http_client, timeout)
+    # the scoring thread only waits on the scoring process: it need not rest to leave the event loop time
+    queue = ScoringQueue(queue_size, meter=guard.telemetry.meter, duty=1.0 if process else IN_PROCESS_DUTY)
     proxy = _Proxy(
         guard,
         upstream,
         chosen,
-        client,
+        clients,
         metrics,
         on_report,
         block_text,
         background=background,
         scoring=queue,
+        process=process,
         timeout=timeout,
         max_body_bytes=max_body_bytes,
         max_score_chars=max_score_chars,
@@ -559,14 +571,23 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        warming: Awaitable[object] = run_in_threadpool(warm, guard) if warmup else asyncio.sleep(0)
+        # the scoring process loads its models meanwhile (without a lifespan: on first use)
+        starting = run_in_threadpool(process.start) if process is not None else asyncio.sleep(0, True)
+        _, started = await asyncio.gather(warming, starting)
+        if not started:
+            proxy.score_here()
         if warmup:
-            await run_in_threadpool(warm, guard)
+            # The loaded models are ~460k objects that live as long as the process; a full collection
+            # over them took ~130 ms, a stall of every request in flight. Keep them out of its reach.
+            gc.freeze()
         try:
             yield
         finally:
             queue.stop()
-            if own:
-                await client.aclose()
+            if process is not None:
+                await run_in_threadpool(process.stop)
+            await clients.aclose()
 
     routes = [
         Route("/healthz", proxy.healthz, methods=["GET"]),
