@@ -118,28 +118,41 @@ def clear_parse_cache() -> None:
         _answers.clear()
 
 
-#: Whole-answer parses (every pipe, NER included) kept for a call checked again (a retry, a second report):
-#: few and short, as an answer is rarely re-checked and its Doc is large. Longer answers are not kept.
+#: Whole-answer parses kept for a call checked again (a retry, a second report) and shared between the
+#: answer's readers in one check (the introduced-names check, then the acceptance cues): few and short, as an
+#: answer is rarely re-checked and its Doc is large. Longer answers are not kept.
 ANSWER_PARSE_CACHE_SIZE = 16
 ANSWER_PARSE_MAX_CHARS = 20_000
-_answers: OrderedDict[str, Any] = OrderedDict()
+#: text -> (Doc, whether the named-entity pipe has run on it)
+_answers: OrderedDict[str, tuple[Any, bool]] = OrderedDict()
 
 
-def parse_answer(text: str) -> Any:
-    """The full parse (NER included) of a whole answer, as ``next(parse_many([text], exclude=()))`` gives it.
+def parse_answer(text: str, *, ner: bool = True) -> Any:
+    """The whole-answer parse of ``text``: every pipe, or every pipe but NER with ``ner=False``.
 
-    A few recent short answers are kept (:data:`ANSWER_PARSE_CACHE_SIZE`), apart from the query cache, so
-    a call checked twice does not parse its answer twice. Treat the returned ``Doc`` as read-only.
+    It is the parse ``next(parse_many([text], exclude=()))`` gives (``exclude=("ner",)`` without NER). A
+    parse made without NER is completed by running the NER pipe alone on a copy when entities are asked
+    for later: the NER pipe reads no other pipe's output (it has its own token vectors), so the tags, arcs
+    and lemmas are unchanged and the entities are those of the full pipeline. A parse with entities also
+    serves a reader that does not look at them. A few recent short answers are kept
+    (:data:`ANSWER_PARSE_CACHE_SIZE`), apart from the query cache. Treat the returned ``Doc`` as read-only.
     """
     with _parse_lock:
-        doc = _answers.get(text)
-        if doc is not None:
+        entry = _answers.get(text)
+        if entry is not None:
             _answers.move_to_end(text)
-            return doc
-    doc = next(parse_many([text], exclude=()))
+            if entry[1] or not ner:
+                return entry[0]
+    if entry is not None:
+        doc = get_nlp().get_pipe("ner")(entry[0].copy())
+    else:
+        doc = next(parse_many([text], exclude=() if ner else ("ner",)))
     if len(text) <= ANSWER_PARSE_MAX_CHARS:
         with _parse_lock:
-            _answers[text] = doc
+            kept = _answers.get(text)
+            if kept is None or ner >= kept[1]:
+                _answers[text] = (doc, ner)
+            _answers.move_to_end(text)
             while len(_answers) > ANSWER_PARSE_CACHE_SIZE:
                 _answers.popitem(last=False)
     return doc
