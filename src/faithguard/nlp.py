@@ -92,11 +92,10 @@ def blas_choice() -> str:
 def use_numpy_blas(nlp: Any) -> None:
     """Run every layer of ``nlp``'s components on thinc's ``NumpyOps(use_blis=False)``: numpy's BLAS multiplies.
 
-        The layers compute the same functions; only the library doing the matrix products changes, so scores
-        can differ in the last float bits and never did in an annotation on the dev traffic (every query and
-        answer: tags, parts of speech, arcs, lemmas, entities and sentence starts equal for 1,662 of 1,662
-        texts; ``benchmarks/bench_check.py``, issue 16). numpy's BLAS (OpenBLAS in the wheels) is about 3x blis
-        on a 400x288x288 product here, and a whole parse takes about 0.72x the CPU single-threaded.
+    The layers compute the same functions; only the library doing the matrix products changes, so scores
+    can differ in the last float bits, and no annotation did on the dev traffic: tags, parts of speech, arcs,
+    lemmas, entities and sentence starts equal for 1,662 of 1,662 texts (every query and answer, both split
+    parts), at 15.4 against 21.3 ms of CPU per text single-threaded (``benchmarks/bench_blas.py``).
     Fixture: tests/core/test_nlp_blas.py.
     """
     from thinc.api import NumpyOps
