@@ -452,6 +452,10 @@ def main() -> int:
     print(f"load at start: {load_line()}")
     semantic = os.environ.get("FAITHGUARD_SEMANTIC", "")
     print(f"semantic encoder: FAITHGUARD_SEMANTIC={semantic or '(unset: on when installed)'}; judge off")
+    from faithguard.nlp import blas_choice
+
+    threads = ", ".join(f"{v}={os.environ.get(v, '(unset)')}" for v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS"))
+    print(f"spaCy matrix products: {blas_choice()} (FAITHGUARD_SPACY_BLAS, nlp.blas_choice; {threads})")
     calls_all, missing = load_traffic(args.data)
     if not calls_all:
         print(f"no traffic under {args.data}: pass --data (the shared dev sets)")

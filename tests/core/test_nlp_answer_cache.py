@@ -30,3 +30,28 @@ def test_the_cache_holds_a_bounded_number_of_answers() -> None:
     assert len(nlp._answers) == nlp.ANSWER_PARSE_CACHE_SIZE
     nlp.clear_parse_cache()
     assert not nlp._answers
+
+
+def test_a_parse_without_entities_is_completed_to_the_full_parse() -> None:
+    nlp.clear_parse_cache()
+    text = "Grace Hopper worked on the Harvard Mark I and later joined Remington Rand in Philadelphia."
+    plain = nlp.parse_answer(text, ner=False)
+    assert not plain.ents  # negative: the NER pipe did not run
+    assert nlp.parse_answer(text, ner=False) is plain  # kept for the next reader that needs no entities
+    full = nlp.parse_answer(text)
+    assert full is not plain and not plain.ents  # the kept Doc is not changed under its readers
+    assert _annotations(full) == _annotations(next(nlp.parse_many([text], exclude=())))
+    assert [(t.text, t.tag_, t.dep_, t.head.i, t.lemma_) for t in plain] == [
+        (t.text, t.tag_, t.dep_, t.head.i, t.lemma_) for t in full
+    ]
+    assert nlp.parse_answer(text, ner=False) is full  # the parse with entities serves both kinds of reader
+    nlp.clear_parse_cache()
+
+
+def test_a_reader_without_entities_shares_the_parse_with_entities() -> None:
+    nlp.clear_parse_cache()
+    text = "Rosalind Franklin studied at Newnham College in Cambridge."
+    full = nlp.parse_answer(text)
+    assert nlp.parse_answer(text, ner=False) is full
+    assert nlp.parse_answer(text) is full
+    nlp.clear_parse_cache()

@@ -258,9 +258,10 @@ def classify_terms(
     if not cues:
         return labels
     if doc is None:
-        from faithguard.nlp import get_nlp
+        from faithguard.nlp import parse_answer
 
-        doc = get_nlp()(response, disable=["ner"])
+        # the answer's shared parse (entities not needed): the introduced-names check may have made it
+        doc = parse_answer(response, ner=False)
     all_terms = list(dict.fromkeys([*present, *(c for c in context_terms if c not in present)]))
     mentions: list[tuple[int, int, str, Any]] = []
     for t in all_terms:
