@@ -5,12 +5,13 @@ Every plugin call is isolated: an exception or a timeout is recorded as a
 
 Budgets stop work. Each plugin call runs in a worker thread under a time budget; long loops
 inside plugins call :func:`checkpoint`, which raises :class:`BudgetSpent` once the budget is
-gone, so an abandoned call stops at its next checkpoint. A plugin that ignores its budget keeps
-its thread, and the pool grows by one thread for each abandoned call, so other calls never wait
-behind it. At most :data:`MAX_ABANDONED_PER_PLUGIN` calls of one plugin can be abandoned at once:
-beyond that the plugin is reported ``stuck`` and not run until one of them returns (its reports say
-so and their outcome is undetermined), so a plugin that hangs on every call holds a bounded number
-of threads.
+gone, so an abandoned call stops at its next checkpoint. A call that never checks (a pure-Python
+loop) is interrupted: an exception is raised in its thread at its next bytecode. A call blocked in
+C keeps its thread until it returns to Python, and the pool grows by one thread for each abandoned
+call, so other calls never wait behind it. At most :data:`MAX_ABANDONED_PER_PLUGIN` calls of one
+plugin can be abandoned at once: beyond that the plugin is reported ``stuck`` and not run until one
+of them returns (its reports say so and their outcome is undetermined), so a plugin that hangs on
+every call holds a bounded number of threads.
 """
 
 from __future__ import annotations
@@ -92,6 +93,24 @@ def _under_budget(budget: _Budget, fn: Callable[[], Any]) -> Any:
     return fn()
 
 
+class _Interrupted(BaseException):
+    """Raised *inside* a worker thread whose call was abandoned: a call that never reaches a checkpoint (a
+    pure-Python loop) is stopped at its next bytecode instead of burning CPU forever. A call blocked in C (a
+    lock, a socket) gets it when it returns to Python. Not an ``Exception``, so a plugin's ``except
+    Exception`` does not swallow it."""
+
+
+def _interrupt(ident: int) -> bool:
+    """Raise :class:`_Interrupted` in thread ``ident`` at its next bytecode (CPython's async exception)."""
+    import ctypes
+
+    done = int(ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(_Interrupted)))
+    if done > 1:  # more than one thread state touched: undo (cannot happen for a live ident)
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), None)
+        return False
+    return done == 1
+
+
 class IsolationPool:
     """Worker threads for plugin calls that an abandoned (hung) call cannot starve.
 
@@ -109,6 +128,8 @@ class IsolationPool:
         self._abandoned = 0
         self._stuck: Counter[str] = Counter()
         self._closed = False
+        #: thread ident -> the future its worker is running now (so an abandoned call can be interrupted)
+        self._running: dict[int, Future[Any]] = {}
 
     def submit(self, fn: Callable[[], Any]) -> Future[Any]:
         """Run ``fn`` in a worker; RuntimeError once the pool is shut down."""
@@ -126,6 +147,7 @@ class IsolationPool:
         return future
 
     def _work(self) -> None:
+        ident = threading.get_ident()
         while True:
             item = self._queue.get()
             if item is None:
@@ -133,11 +155,35 @@ class IsolationPool:
                     self._threads -= 1
                 return
             future, fn = item
-            if future.set_running_or_notify_cancel():
-                try:
-                    future.set_result(fn())
-                except BaseException as exc:  # noqa: BLE001 - handed to the waiting caller
-                    future.set_exception(exc)
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                with self._lock:
+                    self._running[ident] = future
+                self._run(future, fn)
+            finally:
+                self._settle(ident)
+
+    @staticmethod
+    def _run(future: Future[Any], fn: Callable[[], Any]) -> None:
+        try:
+            result = fn()
+        except BaseException as exc:  # noqa: BLE001 - handed to the waiting caller
+            if not future.done():
+                future.set_exception(exc)
+            return
+        if not future.done():
+            future.set_result(result)
+
+    def _settle(self, ident: int) -> None:
+        """Forget the call this worker ran; an interrupt still pending from it lands here and is dropped."""
+        while True:
+            try:
+                with self._lock:
+                    self._running.pop(ident, None)
+                return
+            except _Interrupted:
+                continue
             with self._lock:
                 self._idle += 1
 
@@ -158,12 +204,17 @@ class IsolationPool:
             return self._stuck[name] >= MAX_ABANDONED_PER_PLUGIN
 
     def abandon(self, name: str, future: Future[Any]) -> None:
-        """Stop waiting for ``future``; its thread is replaced until it returns."""
+        """Stop waiting for ``future`` and interrupt its thread; the thread is replaced until the call returns."""
         if future.cancel():
             return
         with self._lock:
             self._abandoned += 1
             self._stuck[name] += 1
+            # interrupt only while the worker still runs this very call (checked under the lock the worker
+            # takes before it forgets the call, so the interrupt can never reach its next call)
+            ident = next((i for i, f in self._running.items() if f is future), None)
+            if ident is not None:
+                _interrupt(ident)
 
         def released(_: Future[Any]) -> None:
             with self._lock:

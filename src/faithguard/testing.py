@@ -19,6 +19,7 @@ __all__ = [
     "SkippingDetector",
     "SlowDetector",
     "SlowLoadingDecomposer",
+    "SpinningDetector",
     "StaticDecomposer",
     "StaticDetector",
 ]
@@ -140,6 +141,28 @@ class HungDetector:
 
 
 @dataclass
+class SpinningDetector:
+    """Ignores its budget in a pure-Python loop (no checkpoint, no C call); records when the loop ended."""
+
+    name: str = "spinning"
+    stage: str = "output"
+    order: int = 150
+    timeout: float | None = 0.2
+    stopped: threading.Event = field(default_factory=threading.Event)
+
+    def run(self, ctx: CallContext) -> DetectorResult:
+        """Spin until interrupted, swallowing ordinary exceptions as a careless plugin would."""
+        try:
+            while True:
+                try:
+                    sum(range(1000))
+                except Exception:  # noqa: BLE001 - the careless plugin this fake stands for
+                    continue
+        finally:
+            self.stopped.set()
+
+
+@dataclass
 class CooperativeDetector:
     """A long loop that calls :func:`faithguard.checkpoint`; records whether it stopped at its budget."""
 
@@ -160,6 +183,9 @@ class CooperativeDetector:
                 checkpoint()
                 time.sleep(0.005)
         except BudgetSpent:
+            self.stopped.set()
+            raise
+        except BaseException:  # interrupted by the guard after its budget, before its next checkpoint
             self.stopped.set()
             raise
         return DetectorResult()

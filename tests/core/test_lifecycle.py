@@ -11,6 +11,7 @@ from faithguard.testing import (
     HungDetector,
     SkippingDetector,
     SlowLoadingDecomposer,
+    SpinningDetector,
 )
 
 from .helpers import PARIS, bare_guard
@@ -78,6 +79,29 @@ def test_a_timed_out_detector_stops_at_its_next_checkpoint() -> None:
     report = guard.check("q", "Paris museum three")
     assert [e.error_type for e in report.errors] == ["timeout"]
     assert coop.stopped.wait(10.0), "the abandoned call kept running past its budget"
+
+
+def test_a_call_that_never_checks_its_budget_is_interrupted() -> None:
+    # a pure-Python loop that never reaches a checkpoint and swallows ordinary exceptions
+    spin = SpinningDetector(timeout=0.2)
+    guard = bare_guard(extra=[spin], max_workers=2)
+    report = guard.check("q", "Paris museum three")
+    assert [e.error_type for e in report.errors] == ["timeout"]
+    assert spin.stopped.wait(10.0), "the abandoned loop kept burning CPU past its budget"
+    # its thread served its call to the end and was released: the plugin is not held as stuck
+    later = guard.check("q2", "Paris museum three")
+    assert [e.error_type for e in later.errors] == ["timeout"]
+
+
+def test_an_interrupt_never_reaches_the_next_call_of_its_thread() -> None:
+    # many short calls on one worker while abandoned ones are interrupted: ordinary calls never fail
+    spin = SpinningDetector(timeout=0.05)
+    guard = bare_guard(extra=[spin], max_workers=1)
+    for i in range(5):
+        report = guard.check(f"q{i}", "Paris museum three")
+        assert [e.error_type for e in report.errors] in (["timeout"], ["stuck"])
+        assert report.judged == 4
+    assert spin.stopped.wait(10.0)
 
 
 def test_skipped_is_not_an_error(otel) -> None:  # type: ignore[no-untyped-def]
