@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -167,8 +168,23 @@ def _cmd_plugins(args: argparse.Namespace) -> int:
     return 0
 
 
+#: BLAS thread variables the CLI sets to 1 when the user set none: one BLAS thread lets spaCy multiply through
+#: numpy (about a quarter less parse CPU, the same annotations: ``faithguard.nlp.blas_choice``); a threaded
+#: OpenBLAS was three times slower per text here (``benchmarks/bench_blas.py``).
+_BLAS_THREADS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def _single_threaded_blas() -> None:
+    """In the CLI's own process, before numpy loads: one BLAS thread unless the user chose a number."""
+    if "numpy" in sys.modules or any(os.environ.get(v) for v in _BLAS_THREADS):
+        return
+    for var in _BLAS_THREADS:
+        os.environ[var] = "1"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit code (0 ok, 1 failure, 2 bad input or usage, 3 verdicts at ``--fail-on``)."""
+    _single_threaded_blas()
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.version:

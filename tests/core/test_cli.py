@@ -72,3 +72,22 @@ def test_table_output_and_plugins() -> None:
 def test_stdin_only_once(capsys: pytest.CaptureFixture[str]) -> None:
     proc = run("check", "-q", "-", "-r", "-", stdin=b"hello")
     assert proc.returncode == 2 and b"only once" in proc.stderr
+
+
+_SHOW_BLAS = (
+    "import os; from faithguard.cli import main; main(['--version']); "
+    "print(os.environ.get('OMP_NUM_THREADS'), os.environ.get('OPENBLAS_NUM_THREADS'))"
+)
+
+
+@pytest.mark.parametrize(("given", "expected"), [(None, "1 1"), ("3", "3 None")])
+def test_the_cli_runs_blas_single_threaded_unless_told(given: str | None, expected: str) -> None:
+    import os
+
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+    }
+    if given is not None:
+        env["OMP_NUM_THREADS"] = given
+    out = subprocess.run([sys.executable, "-c", _SHOW_BLAS], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines()[-1] == expected
