@@ -184,6 +184,9 @@ def test_questions_the_request_asked_for_are_the_deliverable() -> None:
     for query in ("Write a short quiz about photosynthesis.", "Draft two interview questions about plants."):
         _, verdicts = judge(query, quiz)
         assert not [v for v in verdicts if "question" in (v.explanation or "").lower()], query
+    # the quiz may be asked by a later verb of a multi-part request
+    _, verdicts = judge("Write a short article about tides. Additionally, create a quiz with two questions.", quiz)
+    assert not [v for v in verdicts if "question" in (v.explanation or "").lower()]
     # a request to answer a question asks for none: invented extra ones are still extra
     _, verdicts = judge(
         "Answer the following question: what is the capital of Peru?",

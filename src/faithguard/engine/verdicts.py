@@ -127,14 +127,17 @@ def _mismatch(family: str | None, view: ResponseView) -> str | None:
 
 
 def _asks_for_questions(ctx: CallContext) -> bool:
-    """Whether the request's write or list verb takes as its object a thing made of questions ("write a quiz",
-    "give me five interview questions"), read from the parse; "answer the question" asks for none."""
-    task = _task_constraint(ctx.constraints)
-    if task is None or task_family(task) not in ("write", "list") or not ctx.query.strip():
+    """Whether one of the request's write or list verbs takes as its object a thing made of questions ("write a
+    quiz", "give me five interview questions"), read from the parse; "answer the question" asks for none."""
+    verbs = {
+        c.text.split()[0].lower()
+        for c in ctx.constraints
+        if str(c.category) == "action" and task_family(c) in ("write", "list") and c.text.split()
+    }
+    if not verbs or not ctx.query.strip():
         return False
-    verb = task.text.split()[0].lower()
-    for tok in parse_query(ctx.query):
-        if tok.lower_ != verb:
+    for tok in parse_query(ctx.query):  # any write or list verb of the request ("... Additionally, create a quiz")
+        if tok.lower_ not in verbs:
             continue
         objects = [c for c in tok.children if c.dep_ == "dobj"]
         objects += [x for o in objects for x in o.conjuncts]
