@@ -251,3 +251,22 @@ def test_followup_with_arbitrary_references_never_crashes(response: str, refs: l
 def test_requests_without_documents_never_crash(query: str) -> None:
     # no documents or history: the deictic parse path runs on arbitrary text
     assert isinstance(DET.run(CallContext(query=query)).findings["missing_content"], list)
+
+
+@pytest.mark.parametrize(
+    ("query", "missing"),
+    [
+        # the question the request points to is there, however it opens
+        (
+            "Please answer the following question.\n\nYou rent a flat for two years. Who pays the repairs?",
+            False,
+        ),
+        ("Answer the next question in one line. What makes a rainbow appear after rain?", False),
+        # no question supplied, or the reference is not to a question
+        ("Please answer the following question for my exam prep.", True),
+        ("Answer the question below.\n\nKeep it short, please.", True),
+        ("Summarise the following report. Why does it matter?", True),
+    ],
+)
+def test_a_question_the_request_points_to_is_supplied_by_a_question(query: str, missing: bool) -> None:
+    assert bool(DET.run(CallContext(query=query)).findings["missing_content"]) is missing

@@ -65,12 +65,14 @@ def _placeholder_like(doc: str) -> bool:
     return bool(s.empties) and word_count(s.masked) == 0
 
 
-def _add_scan(supply: Supply, sc: Scan, exclude: list[tuple[int, int]], min_para: int = 0) -> None:
+def _add_scan(
+    supply: Supply, sc: Scan, exclude: list[tuple[int, int]], min_para: int = 0, *, questions: bool = False
+) -> None:
     for b in sc.typed:
         supply.typed[group_of(b.kind or "document")] += 1
         if b.index is not None and b.kind is not None:
             supply.indices.add((b.kind, b.index))
-    for u in free_units(sc, exclude):
+    for u in free_units(sc, exclude, questions=questions):
         if u.origin == "paragraph" and u.words < min_para:
             continue
         if u.full:
@@ -256,7 +258,7 @@ def analyse(ctx: CallContext, parser: Callable[[str], Any] | None = None) -> lis
         sup = Supply()
         sup.attached = sum(1 for d in ctx.documents if d and d.strip() and not _placeholder_like(d))
         sup.full += sup.attached
-        _add_scan(sup, q, [r.sentence for r in q_refs])
+        _add_scan(sup, q, [r.sentence for r in q_refs], questions=any(r.kind == "query" for r in q_refs))
         _add_scan(sup, s, [r.sentence for r in s_refs], min_para=25)
         for m in ctx.history:
             if m.role != "system" and m.content:

@@ -386,10 +386,12 @@ def _inline_items(tail: str) -> list[int]:
     return counts if len(counts) >= 2 and all(0 < c <= _INLINE_ITEM_WORDS for c in counts) else []
 
 
-def free_units(result: Scan, exclude: Sequence[tuple[int, int]] = ()) -> list[Block]:
+def free_units(result: Scan, exclude: Sequence[tuple[int, int]] = (), *, questions: bool = False) -> list[Block]:
     """Untyped blocks of ``result`` plus free prose units (colon tails, content paragraphs).
 
-    Sentences overlapping ``exclude`` (the sentences holding references) never count as content.
+    Sentences overlapping ``exclude`` (the sentences holding references) never count as content. With
+    ``questions`` (the request points to a question it holds: "answer the following question"), a question
+    sentence outside the referring sentence is that question, however it opens ("How can you ...?").
     """
     units = list(result.untyped)
     masked = result.masked
@@ -433,7 +435,8 @@ def free_units(result: Scan, exclude: Sequence[tuple[int, int]] = ()) -> list[Bl
             if _taken(list(exclude), start + s, start + e):
                 continue
             sent = para[s:e]
-            if not is_instruction(sent) or (after_colon and not _META_RE.search(sent)):
+            asked = questions and sent.rstrip().endswith("?")
+            if asked or not is_instruction(sent) or (after_colon and not _META_RE.search(sent)):
                 content += word_count(sent)
         if content and _SALUTATION_RE.match(para) and not _taken(list(exclude), start, start + len(para)):
             # "Hi Sam, ... Thanks, Priya": a whole letter or email, greeting and all, however short
