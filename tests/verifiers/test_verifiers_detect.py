@@ -232,21 +232,3 @@ def test_keyword_lists_still_read_beside_a_counted_length() -> None:
     found = _by_id("Do not use the words cheap or easy, and keep it under 50 words.")
     assert found["keywords:forbidden_words"] == [{"forbidden_words": ["cheap", "easy"]}]
     assert found["length_constraints:number_words"] == [{"relation": "less than", "num_words": 50}]
-
-
-@pytest.mark.parametrize(
-    "query",
-    [
-        "Rewrite the title so its letters alternate between lower case and upper case.",
-        "Use upper case for nouns and lower case for everything else.",
-    ],
-)
-def test_a_sentence_naming_both_cases_asks_for_neither_all_lower_nor_all_caps(query: str) -> None:
-    found = _by_id(query)
-    assert "change_case:english_lowercase" not in found and "change_case:english_capital" not in found
-
-
-def test_all_lowercase_with_no_capitals_is_still_read() -> None:
-    found = _by_id("Answer in lowercase letters only, with no uppercase letters at all.")
-    assert "change_case:english_lowercase" in found
-

@@ -403,14 +403,6 @@ def detect_case(text: str) -> list[VerifiableSpec]:
                 )
             )
     lower = _LOWER.search(text)
-    if (
-        lower
-        and _UPPER.search(sentence_at(text, lower.start()))
-        and not re.search(r"(?i)\bno\s+(?:uppercase|upper\s+case|capital)", sentence_at(text, lower.start()))
-    ):
-        # one sentence naming both cases ("alternate between lower case and upper case") asks for neither
-        # an all-lowercase nor an all-capitals answer
-        return specs
     if lower:
         specs.append(make_spec("change_case:english_lowercase", {}, sentence_at(text, lower.start())))
     else:
