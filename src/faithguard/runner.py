@@ -16,6 +16,7 @@ every call holds a bounded number of threads.
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import copy
 import functools
@@ -24,7 +25,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import Future, InvalidStateError
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeGuard, runtime_checkable
@@ -155,14 +156,25 @@ class IsolationPool:
                     self._threads -= 1
                 return
             future, fn = item
-            if not future.set_running_or_notify_cancel():
-                continue
+            if future.set_running_or_notify_cancel():
+                self._serve(ident, future, fn)
+            with self._lock:
+                self._idle += 1
+
+    def _serve(self, ident: int, future: Future[Any], fn: Callable[[], Any]) -> None:
+        """Run one call; an interrupt meant for it (its call was abandoned) ends here, wherever it lands."""
+        try:
             try:
                 with self._lock:
                     self._running[ident] = future
                 self._run(future, fn)
             finally:
                 self._settle(ident)
+        except _Interrupted:
+            pass  # it landed between the call and its result: the caller stopped waiting long ago
+        if not future.done():
+            with contextlib.suppress(InvalidStateError):
+                future.set_exception(BudgetSpent("abandoned call", "interrupted after its time budget"))
 
     @staticmethod
     def _run(future: Future[Any], fn: Callable[[], Any]) -> None:
@@ -176,7 +188,8 @@ class IsolationPool:
             future.set_result(result)
 
     def _settle(self, ident: int) -> None:
-        """Forget the call this worker ran; an interrupt still pending from it lands here and is dropped."""
+        """Forget the call this worker ran. An interrupt is sent only while this entry is present and under the
+        lock taken here, so a pending one lands at the latest in this block (and is dropped), never later."""
         while True:
             try:
                 with self._lock:
@@ -184,8 +197,6 @@ class IsolationPool:
                 return
             except _Interrupted:
                 continue
-            with self._lock:
-                self._idle += 1
 
     @property
     def max_workers(self) -> int:
