@@ -1,5 +1,5 @@
 """``python -m faithguard``."""
 
-from faithguard.cli import main
+from faithguard.cli import console
 
-raise SystemExit(main())
+raise SystemExit(console())

@@ -175,16 +175,22 @@ _BLAS_THREADS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 
 
 def _single_threaded_blas() -> None:
-    """In the CLI's own process, before numpy loads: one BLAS thread unless the user chose a number."""
+    """In the command's own process, before numpy loads: one BLAS thread unless the user chose a number."""
     if "numpy" in sys.modules or any(os.environ.get(v) for v in _BLAS_THREADS):
         return
     for var in _BLAS_THREADS:
         os.environ[var] = "1"
 
 
+def console() -> int:
+    """The ``faithguard`` command and ``python -m faithguard``: :func:`main` in a process of its own, where one
+    BLAS thread is set first (a host calling :func:`main` keeps its environment)."""
+    _single_threaded_blas()
+    return main()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit code (0 ok, 1 failure, 2 bad input or usage, 3 verdicts at ``--fail-on``)."""
-    _single_threaded_blas()
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.version:

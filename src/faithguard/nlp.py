@@ -85,8 +85,9 @@ def blas_choice() -> str:
     asked = os.environ.get("FAITHGUARD_SPACY_BLAS", "auto").strip().lower()
     if asked in ("numpy", "blis"):
         return asked
-    single = any(os.environ.get(name, "").strip() == "1" for name in _BLAS_THREAD_VARS)
-    return "numpy" if single else "blis"
+    # OpenBLAS reads its own variable before OMP_NUM_THREADS (and MKL its own): the first one set decides
+    first = next((os.environ[n].strip() for n in _BLAS_THREAD_VARS if os.environ.get(n, "").strip()), "")
+    return "numpy" if first == "1" else "blis"
 
 
 def use_numpy_blas(nlp: Any) -> None:

@@ -21,6 +21,7 @@ import contextvars
 import copy
 import functools
 import queue
+import sys
 import threading
 import time
 from collections import Counter
@@ -102,14 +103,24 @@ class _Interrupted(BaseException):
 
 
 def _interrupt(ident: int) -> bool:
-    """Raise :class:`_Interrupted` in thread ``ident`` at its next bytecode (CPython's async exception)."""
-    import ctypes
+    """Raise :class:`_Interrupted` in thread ``ident`` at its next bytecode (CPython's async exception).
 
-    done = int(ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(_Interrupted)))
-    if done > 1:  # more than one thread state touched: undo (cannot happen for a live ident)
-        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), None)
+    False, and nothing else happens, where the interpreter offers no such call (not CPython): the abandoned
+    call then keeps its thread until it returns, as a call blocked in C does.
+    """
+    if sys.implementation.name != "cpython":
         return False
-    return done == 1
+    try:
+        import ctypes
+
+        set_async = ctypes.pythonapi.PyThreadState_SetAsyncExc
+        done = int(set_async(ctypes.c_ulong(ident), ctypes.py_object(_Interrupted)))
+        if done > 1:  # more than one thread state touched: undo (cannot happen for a live ident)
+            set_async(ctypes.c_ulong(ident), None)
+            return False
+        return done == 1
+    except Exception:  # noqa: BLE001 - interrupting is best effort; it never breaks the guarded call
+        return False
 
 
 class IsolationPool:
@@ -131,6 +142,8 @@ class IsolationPool:
         self._closed = False
         #: thread ident -> the future its worker is running now (so an abandoned call can be interrupted)
         self._running: dict[int, Future[Any]] = {}
+        #: thread ident -> the plugin whose abandoned call that worker still runs
+        self._abandoned_by: dict[int, str] = {}
 
     def submit(self, fn: Callable[[], Any]) -> Future[Any]:
         """Run ``fn`` in a worker; RuntimeError once the pool is shut down."""
@@ -156,18 +169,22 @@ class IsolationPool:
                     self._threads -= 1
                 return
             future, fn = item
-            if future.set_running_or_notify_cancel():
-                self._serve(ident, future, fn)
+            self._serve(ident, future, fn)
             with self._lock:
                 self._idle += 1
 
     def _serve(self, ident: int, future: Future[Any], fn: Callable[[], Any]) -> None:
-        """Run one call; an interrupt meant for it (its call was abandoned) ends here, wherever it lands."""
+        """Run one call; an interrupt meant for it (its call was abandoned) ends here, wherever it lands.
+
+        The worker registers the call before it marks it running, so a call the caller abandons once it
+        runs is always found (counted and interrupted), never left to run unseen.
+        """
         try:
             try:
                 with self._lock:
                     self._running[ident] = future
-                self._run(future, fn)
+                if future.set_running_or_notify_cancel():
+                    self._run(future, fn)
             finally:
                 self._settle(ident)
         except _Interrupted:
@@ -193,7 +210,12 @@ class IsolationPool:
         while True:
             try:
                 with self._lock:
+                    # the first call absorbs a pending interrupt; a retry finds this entry gone and goes on
                     self._running.pop(ident, None)
+                    name = self._abandoned_by.pop(ident, None)
+                    if name is not None:
+                        self._abandoned -= 1
+                        self._stuck[name] -= 1
                 return
             except _Interrupted:
                 continue
@@ -215,24 +237,23 @@ class IsolationPool:
             return self._stuck[name] >= MAX_ABANDONED_PER_PLUGIN
 
     def abandon(self, name: str, future: Future[Any]) -> None:
-        """Stop waiting for ``future`` and interrupt its thread; the thread is replaced until the call returns."""
+        """Stop waiting for ``future`` and interrupt its thread; the thread is replaced until the call returns.
+
+        The counts are kept under the pool's lock and undone by the worker itself when it forgets the call
+        (:meth:`_settle`), never by a future callback, which an interrupt could cut short.
+        """
         if future.cancel():
             return
         with self._lock:
+            # only while the worker still runs this very call (checked under the lock the worker takes
+            # before it forgets the call, so the interrupt can never reach its next call)
+            ident = next((i for i, f in self._running.items() if f is future), None)
+            if ident is None:
+                return  # it finished meanwhile: nothing is held
             self._abandoned += 1
             self._stuck[name] += 1
-            # interrupt only while the worker still runs this very call (checked under the lock the worker
-            # takes before it forgets the call, so the interrupt can never reach its next call)
-            ident = next((i for i, f in self._running.items() if f is future), None)
-            if ident is not None:
-                _interrupt(ident)
-
-        def released(_: Future[Any]) -> None:
-            with self._lock:
-                self._abandoned -= 1
-                self._stuck[name] -= 1
-
-        future.add_done_callback(released)
+            self._abandoned_by[ident] = name
+            _interrupt(ident)
 
     def shutdown(self) -> None:
         """Let idle workers exit; abandoned calls end on their own (threads are daemons)."""

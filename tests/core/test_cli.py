@@ -75,9 +75,10 @@ def test_stdin_only_once(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 _SHOW_BLAS = (
-    "import os; from faithguard.cli import main; main(['--version']); "
+    "import os, sys; from faithguard.cli import console; sys.argv = ['faithguard', '--version']; console(); "
     "print(os.environ.get('OMP_NUM_THREADS'), os.environ.get('OPENBLAS_NUM_THREADS'))"
 )
+_HOST_CALL = "import os; from faithguard.cli import main; main(['--version']); print(os.environ.get('OMP_NUM_THREADS'))"
 
 
 @pytest.mark.parametrize(("given", "expected"), [(None, "1 1"), ("3", "3 None")])
@@ -91,3 +92,13 @@ def test_the_cli_runs_blas_single_threaded_unless_told(given: str | None, expect
         env["OMP_NUM_THREADS"] = given
     out = subprocess.run([sys.executable, "-c", _SHOW_BLAS], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == expected
+
+
+def test_a_host_calling_main_keeps_its_environment() -> None:
+    import os
+
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+    }
+    out = subprocess.run([sys.executable, "-c", _HOST_CALL], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "None"

@@ -69,6 +69,8 @@ def test_switching_a_pipeline_changes_every_layer() -> None:
         ({"OMP_NUM_THREADS": "1"}, "numpy"),
         ({"OPENBLAS_NUM_THREADS": "1"}, "numpy"),
         ({"OMP_NUM_THREADS": "4"}, "blis"),
+        # OpenBLAS reads its own variable first: a threaded OpenBLAS stays on blis whatever OMP says
+        ({"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "16"}, "blis"),
         ({}, "blis"),
     ],
 )

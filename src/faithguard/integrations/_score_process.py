@@ -117,7 +117,7 @@ def _serve(conn: Connection, factory: Callable[[], Guard], nice: int) -> None:
                 reply = ("error", type(exc).__name__)
             try:
                 conn.send(reply)
-            except (pickle.PicklingError, TypeError, AttributeError) as exc:  # a finding that cannot travel
+            except Exception as exc:  # noqa: BLE001 - a finding that cannot travel (pickled whole before a byte)
                 conn.send(("error", type(exc).__name__))
     finally:
         guard.close()
@@ -151,6 +151,9 @@ class ScoringProcess:
             return self._ensure()
 
     def _ensure(self) -> bool:
+        if self._stopped:
+            self._close()  # a stop() that could not take the lock while a start was in progress
+            return False
         if self._conn is not None and self._proc is not None and self._proc.is_alive():
             return True
         self._close()
@@ -176,6 +179,9 @@ class ScoringProcess:
             return False
         self._proc, self._conn = proc, parent
         self.counts["started"] += 1
+        if self._stopped:  # stopped while it was starting: end it now rather than keep a child nobody stops
+            self._close()
+            return False
         return True
 
     def score(self, request: ScoreRequest, timeout: float) -> ScoreResult:

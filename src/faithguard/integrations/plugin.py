@@ -114,6 +114,7 @@ def serve(args: argparse.Namespace) -> int:
             timeout=args.timeout,
             scoring=args.scoring,
             scorer=Guard,  # the scoring process builds its guard as this one is (telemetry stays here)
+            freeze_gc=True,  # this process is the proxy's own: its loaded models leave the collector's reach
             queue_size=args.queue_size,
             max_body_bytes=args.max_body_bytes,
             max_score_chars=args.max_score_chars or None,

@@ -523,6 +523,7 @@ def create_app(
     max_body_bytes: int = MAX_BODY_BYTES,
     max_score_chars: int | None = MAX_SCORE_CHARS,
     warmup: bool = True,
+    freeze_gc: bool = False,
 ) -> Starlette:
     """The guarding proxy as an ASGI app forwarding to ``upstream`` (e.g. ``http://127.0.0.1:11434/v1``).
 
@@ -536,7 +537,9 @@ def create_app(
     such as ``Guard`` or ``functools.partial(Guard, judge=None)``; "process" needs it.
     Answers over ``max_score_chars`` characters get an unscored ``undetermined`` report (None: no limit).
     With ``warmup``, the app's startup loads the guard's models before the server accepts
-    connections (uvicorn runs the lifespan before it binds).
+    connections (uvicorn runs the lifespan before it binds); with ``freeze_gc`` too (``faithguard serve``
+    sets it, an app that mounts this one chooses) the loaded models are moved out of the garbage collector's
+    reach, which changes the whole process's collector.
     """
     if scoring not in _SCORING_MODES:
         raise ValueError(f"scoring must be one of {', '.join(_SCORING_MODES)}, not {scoring!r}")
@@ -577,7 +580,7 @@ def create_app(
         _, started = await asyncio.gather(warming, starting)
         if not started:
             proxy.score_here()
-        if warmup:
+        if warmup and freeze_gc:
             # The loaded models are ~460k objects that live as long as the process; a full collection
             # over them took ~130 ms, a stall of every request in flight. Keep them out of its reach.
             gc.freeze()
