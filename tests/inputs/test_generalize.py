@@ -64,6 +64,8 @@ SPECS = [
         [
             Case("Write a poem about rain. Separate the stanzas with a blank line.", False, wordnet=True),
             Case("Write an email to a landlord. The second paragraph must mention the heating.", False, wordnet=True),
+            # any cardinal counts the new text (the one number table), not only the small ones
+            Case("Write eight short poems about frost. Separate the stanzas with a blank line.", False, wordnet=True),
             Case("Compose a ballad for a child. Give the headings in bold.", False, wordnet=True),
             # no creation before: the parts belong to a text the user holds
             Case("Separate the stanzas with a blank line.", True, wordnet=True),

@@ -12,6 +12,7 @@ import re
 
 from faithguard.inputs.content_kinds import lexname_test
 from faithguard.inputs.vocab import CREATION_VERBS, PART_KINDS, kind_of
+from faithguard.numwords import CARDINALS
 
 __all__ = ["OUTPUT_AFTER", "introduced_earlier", "part_of_creation", "sentence_of", "sentences"]
 
@@ -42,7 +43,9 @@ OUTPUT_AFTER = re.compile(
 _CREATION_OPENING = re.compile(
     r"(?:^|[.!?\n]\s*|\b(?:please|and|then|also)\s+)(?:"
     + "|".join(sorted(CREATION_VERBS, key=len, reverse=True))
-    + r")\s+(?:me\s+|us\s+)?(?:a|an|one|two|three|four|five|some|\d+)\b",
+    + r")\s+(?:me\s+|us\s+)?(?:a|an|some|\d+|"
+    + "|".join(sorted(CARDINALS, key=len, reverse=True))
+    + r")\b",
     re.I,
 )
 
