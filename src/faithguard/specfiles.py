@@ -14,7 +14,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["SPEC_FILES", "read_specs", "validate_specs"]
+__all__ = ["SPEC_FILES", "read_spec_file", "read_specs", "validate_specs"]
 
 #: Every spec file shipped in the package: (package, path inside it). ``tests/test_spec_fixtures.py`` reads each
 #: one and runs every fixture through the function of the module that owns the file.
@@ -57,7 +57,14 @@ def validate_specs(raw: object, where: str) -> tuple[dict[str, Any], ...]:
 
 
 @cache
+def read_spec_file(package: str, path: str) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
+    """The parsed file ``path`` inside ``package`` (for its other keys, e.g. regex macros) and its validated
+    specs, read once per process."""
+    text = resources.files(package).joinpath(path).read_text(encoding="utf-8")
+    raw = json.loads(text)
+    return raw, validate_specs(raw, f"{package}:{path}")
+
+
 def read_specs(package: str, path: str) -> tuple[dict[str, Any], ...]:
     """The validated specs of ``path`` inside ``package`` (read once per process)."""
-    text = resources.files(package).joinpath(path).read_text(encoding="utf-8")
-    return validate_specs(json.loads(text), f"{package}:{path}")
+    return read_spec_file(package, path)[1]

@@ -89,13 +89,13 @@ def load_specs() -> tuple[LanguageSpec, ...]:
     for item in read_specs("faithguard.engine", "data/language_request.json"):
         kind = str(item["kind"])
         if kind not in _KINDS:
-            raise ValueError(f"language spec {item['name']!r}: unknown kind {kind!r}")
+            raise ValueError(f"language spec {item['id']!r}: unknown kind {kind!r}")
         langs: list[int] = []
         verbs: list[int | None] = []
         for pat in item["patterns"]:
             lang = _node_index(pat, kind, "lang")
             if lang is None:
-                raise ValueError(f"language spec {item['name']!r}: a pattern has no 'lang' node")
+                raise ValueError(f"language spec {item['id']!r}: a pattern has no 'lang' node")
             langs.append(lang)
             verbs.append(_node_index(pat, kind, "verb"))
         out.append(

@@ -40,10 +40,10 @@ def load_specs() -> tuple[SyntaxSpec, ...]:
     for item in read_specs("faithguard.inputs", "specs/syntax.json"):
         role = str(item["role"])
         if role not in _ROLES:
-            raise ValueError(f"syntax spec {item['name']!r}: unknown role {role!r}")
+            raise ValueError(f"syntax spec {item['id']!r}: unknown role {role!r}")
         for pat in item["patterns"]:
             if not any(node.get("RIGHT_ID") == "anchor" for node in pat):
-                raise ValueError(f"syntax spec {item['name']!r}: a pattern has no 'anchor' node")
+                raise ValueError(f"syntax spec {item['id']!r}: a pattern has no 'anchor' node")
         out.append(
             SyntaxSpec(
                 name=str(item["id"]),

@@ -17,15 +17,13 @@ static ``params``, ``groups`` (regex group -> ``[param, type]``) and its own ``p
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from typing import Any
 
-from faithguard.specfiles import read_specs
+from faithguard.specfiles import read_spec_file
 from faithguard.verifiers.langid import LANGUAGE_NAMES
 from faithguard.verifiers.spec import REL, VerifiableSpec, make_spec, relation_of, sentence_at, split_list
 from faithguard.verifiers.text import NUMBER_RE, ORDINAL_RE, parse_number
@@ -83,13 +81,13 @@ def _expand(pattern: str, macros: dict[str, str]) -> str:
 @cache
 def load_specs(name: str) -> tuple[DetectionSpec, ...]:
     """The compiled specs of ``data/{name}.json`` (cached)."""
-    path = f"data/{name}.json"
-    raw = json.loads(resources.files("faithguard.verifiers").joinpath(path).read_text("utf-8"))
+    # the one reader (read once) refuses a spec without its fixtures
+    raw, specs = read_spec_file("faithguard.verifiers", f"data/{name}.json")
     macros = dict(_BUILTIN_MACROS)
     for key, value in raw.get("macros", {}).items():
         macros[key] = _expand(value, macros)
     out = []
-    for s in read_specs("faithguard.verifiers", path):  # the one reader refuses a spec without its fixtures
+    for s in specs:
         out.append(
             DetectionSpec(
                 id=s["id"],
