@@ -360,31 +360,29 @@ def _whole_of(wn: Any, name: str) -> frozenset[str] | None:
     )
 
 
-#: WordNet roots of nouns that name a stretch of time ("century", "reign", "childhood", "the Renaissance").
-_TIME_ROOTS = frozenset({"time_period.n.01", "time_unit.n.01", "historic_period.n.01"})
-#: Senses read per noun: its most frequent only (WordNet orders senses by tagged frequency): a rarer sense
-#: ("sentence" as a prison term, "term" as a period) must not turn "in three sentences" into a time.
-_TIME_SENSES = 1
-
-
-def is_time_noun(noun: str) -> bool | None:
-    """Whether the noun's most frequent sense is a period or unit of time; None without WordNet.
-
-    It waits for WordNet to load (the guard's warmup has loaded it already): the decomposition it feeds
-    is cached, so it must not depend on how far loading had come.
-    """
+def _first_sense_under(noun: str, roots: frozenset[str]) -> bool | None:
+    """Whether the noun's most frequent sense (WordNet orders senses by tagged frequency) falls under one of
+    ``roots``; None without WordNet. Only the first sense: a rarer one ("sentence" as a prison term, "term"
+    as a period) must not decide. It waits for WordNet to load (the guard's warmup has loaded it already):
+    the decomposition it feeds is cached, so it must not depend on how far loading had come."""
     wn = _reader(wait=True)
     if wn is None:
         return None
-    return _is_time_noun(wn, noun.lower())
+    return _under(wn, noun.lower(), roots)
 
 
-@lru_cache(maxsize=8192)
-def _is_time_noun(wn: Any, noun: str) -> bool:
-    for synset in _type_synsets(wn, noun)[:_TIME_SENSES]:
-        if {a.name() for a in _ancestors(synset)} & _TIME_ROOTS:
-            return True
-    return False
+@lru_cache(maxsize=16384)
+def _under(wn: Any, noun: str, roots: frozenset[str]) -> bool:
+    return any({a.name() for a in _ancestors(s)} & roots for s in _type_synsets(wn, noun)[:1])
+
+
+#: WordNet roots of nouns that name a stretch of time ("century", "reign", "childhood", "the Renaissance").
+_TIME_ROOTS = frozenset({"time_period.n.01", "time_unit.n.01", "historic_period.n.01"})
+
+
+def is_time_noun(noun: str) -> bool | None:
+    """Whether the noun's most frequent sense is a period or unit of time; None without WordNet."""
+    return _first_sense_under(noun, _TIME_ROOTS)
 
 
 #: WordNet roots of nouns whose thing is made of questions: a question or interview (questioning.n.01), a
@@ -394,11 +392,7 @@ _QUESTION_ROOTS = frozenset({"questioning.n.01", "question.n.02", "examination.n
 
 def names_questions(noun: str) -> bool | None:
     """Whether the noun's most frequent sense is made of questions ("quiz", "interview questions", "FAQ")."""
-    wn = _reader(wait=True)
-    if wn is None:
-        return None
-    senses = _type_synsets(wn, noun.lower())[:1]
-    return any({a.name() for a in _ancestors(s)} & _QUESTION_ROOTS for s in senses)
+    return _first_sense_under(noun, _QUESTION_ROOTS)
 
 
 def has_kinds(noun: str) -> bool | None:
@@ -420,8 +414,4 @@ _SEVERAL_ROOTS = frozenset({"list.n.01", "collection.n.01", "series.n.01"})
 
 def names_several(noun: str) -> bool | None:
     """Whether the noun's most frequent sense is a list or collection: "provide a list" asks for several."""
-    wn = _reader(wait=True)
-    if wn is None:
-        return None
-    senses = _type_synsets(wn, noun.lower())[:1]
-    return any({a.name() for a in _ancestors(s)} & _SEVERAL_ROOTS for s in senses)
+    return _first_sense_under(noun, _SEVERAL_ROOTS)

@@ -10,10 +10,9 @@ from typing import Any
 from faithguard.models import Status
 from faithguard.verifiers.registry import (
     CheckerTable,
-    Count,
     ParamError,
     VerifierOutcome,
-    compare,
+    counted,
     get_int,
     get_relation,
     get_str,
@@ -41,9 +40,7 @@ def _relation(params: Mapping[str, Any]) -> str:
 def _count_check(count: int, params: Mapping[str, Any], key: str, what: str) -> VerifierOutcome:
     target = get_int(params, key)
     relation = _relation(params)
-    msg = f"{count} {what} (need {relation} {target})"
-    status = Status.SATISFIED if compare(count, relation, target) else Status.VIOLATED
-    return VerifierOutcome(status, msg, Count(count, relation, target))
+    return counted(count, relation, target, what)
 
 
 @CHECKS.add("creative:lines")

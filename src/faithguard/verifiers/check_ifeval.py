@@ -11,9 +11,9 @@ from faithguard.models import Status
 from faithguard.verifiers.langid import LANGUAGE_NAMES, identify, script_letters
 from faithguard.verifiers.registry import (
     CheckerTable,
-    Count,
     VerifierOutcome,
     compare,
+    counted,
     get_int,
     get_relation,
     get_str,
@@ -42,13 +42,6 @@ def _ok(cond: bool, yes: str, no: str) -> VerifierOutcome:
 
 def _rel_text(relation: str, n: int) -> str:
     return f"{relation} {n}"
-
-
-def _counted(count: int, relation: str, target: int, unit: str) -> VerifierOutcome:
-    """A count's outcome with its measure (the engine reads it as a bound when the count is scoped)."""
-    msg = f"{count} {unit} (need {_rel_text(relation, target)})"
-    ok = compare(count, relation, target)
-    return VerifierOutcome(Status.SATISFIED if ok else Status.VIOLATED, msg, Count(count, relation, target))
 
 
 @CHECKS.add("keywords:existence")
@@ -112,7 +105,7 @@ def _response_language(params: Mapping[str, Any], response: str) -> VerifierOutc
 def _number_sentences(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     target = get_int(params, "num_sentences")
     relation = get_relation(params, "relation", _IFEVAL_RELATIONS)
-    return _counted(count_sentences(response), relation, target, "sentences")
+    return counted(count_sentences(response), relation, target, "sentences")
 
 
 @CHECKS.add("length_constraints:number_paragraphs")
@@ -126,16 +119,14 @@ def _number_paragraphs(params: Mapping[str, Any], response: str) -> VerifierOutc
                 count -= 1
             else:
                 return VerifierOutcome(Status.VIOLATED, "empty paragraph between *** dividers")
-    msg = f"{count} paragraphs separated by *** (need exactly {target})"
-    status = Status.SATISFIED if count == target else Status.VIOLATED
-    return VerifierOutcome(status, msg, Count(count, "exactly", target))
+    return counted(count, "exactly", target, "paragraphs separated by ***")
 
 
 @CHECKS.add("length_constraints:number_words")
 def _number_words(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     target = get_int(params, "num_words")
     relation = get_relation(params, "relation", _IFEVAL_RELATIONS)
-    return _counted(count_words(response), relation, target, "words")
+    return counted(count_words(response), relation, target, "words")
 
 
 @CHECKS.add("length_constraints:nth_paragraph_first_word")

@@ -27,6 +27,7 @@ __all__ = [
     "VerifierOutcome",
     "VerifierRegistry",
     "compare",
+    "counted",
     "get_int",
     "get_relation",
     "get_str",
@@ -196,6 +197,14 @@ def get_str_list(params: Mapping[str, Any], name: str) -> list[str]:
 RELATION_SYMBOLS = {"less than": "<", "at least": ">=", "at most": "<=", "exactly": "=="}
 
 _RELATIONS = frozenset(RELATION_SYMBOLS)
+
+
+def counted(found: int, relation: str, want: int, unit: str) -> VerifierOutcome:
+    """A count verifier's outcome with its measure: "12 words (need at least 10)" and the :class:`Count` the
+    engine reads as a bound when the count applies to a part of the answer."""
+    reason = f"{found} {unit} (need {relation} {want})"
+    status = Status.SATISFIED if compare(found, relation, want) else Status.VIOLATED
+    return VerifierOutcome(status, reason, Count(found, relation, want))
 
 
 def get_relation(params: Mapping[str, Any], name: str = "relation", allowed: set[str] | None = None) -> str:
