@@ -151,8 +151,6 @@ def _extra_questions(ctx: CallContext, view: ResponseView) -> list[str]:
 
     None when the request asks for questions (a quiz, interview questions, an FAQ): they are the deliverable.
     """
-    if _asks_for_questions(ctx):
-        return []
     asked = [set(w.lower() for w in content_terms(sq.text)) for sq in ctx.decomposition.subquestions]
     if not asked:
         asked = [set(w.lower() for w in content_terms(ctx.query))]
@@ -169,7 +167,8 @@ def _extra_questions(ctx: CallContext, view: ResponseView) -> list[str]:
         new_name = any(n.lower() not in ctx.query.lower() for n in names)
         if overlap < 0.5 or new_name:
             extra.append(q.strip())
-    return extra
+    # read the request's parse and WordNet only when the answer holds questions nobody asked
+    return [] if extra and _asks_for_questions(ctx) else extra
 
 
 #: An answer reads as another language when py3langid gives English under this probability...

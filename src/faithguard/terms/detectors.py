@@ -219,7 +219,13 @@ class FabricatedTermsDetector:
         response = ctx.response or ""
         original = " ".join([ctx.query or "", ctx.sources_text or "", *asked])
         seen = original.lower()
-        input_names = [set(_WORD.findall(m.group(0).lower())) for m in _NAME_RUN.finditer(original)]
+        found: list[list[set[str]]] = []  # read on first need: most answers name nothing new
+
+        def input_names() -> list[set[str]]:
+            if not found:
+                found.append([set(_WORD.findall(m.group(0).lower())) for m in _NAME_RUN.finditer(original)])
+            return found[0]
+
         out: list[TermFinding] = []
         sources = self._answer_sources(ctx)
         unknown: list[TermFinding] = []
@@ -241,7 +247,7 @@ class FabricatedTermsDetector:
             if cand.source != "title_case" or cand.text.lower() in seen:
                 continue
             words = set(_WORD.findall(cand.text.lower()))
-            if any(words <= name for name in input_names):
+            if any(words <= name for name in input_names()):
                 continue  # one input name's own words reordered ("Kettle K9 Zentrova"): not a new name
             if layout_label(response, cand.start, cand.end):  # a heading or label, not a claim (compose.py)
                 continue
