@@ -10,6 +10,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from faithguard.detector import CallContext
+from faithguard.inputs.forward import FORWARD_TRIGGER, forward_findings, settled_pointers
 from faithguard.inputs.parsed import (
     DEICTIC_TRIGGER,
     HISTORY_TRIGGER,
@@ -110,12 +111,23 @@ def _joined(refs: list[Reference]) -> bool:
     return all(r.kind in STRONG_KINDS or r.strong for r in refs)
 
 
-def _resolve(refs: list[Reference], supply: Supply) -> list[dict[str, Any]]:
+def _settled_by(spans: list[tuple[int, int]]) -> Callable[[Reference], bool]:
+    """Whether a one-item query reference is a forward pointer that needs nothing more (``settled_pointers``):
+    "Translate the following - the museum opens at nine." gives the item after it; "while writing the following
+    piece" names the output."""
+    return lambda r: r.source == "query" and r.expected == 1 and any(a < r.end and r.start < b for a, b in spans)
+
+
+def _resolve(
+    refs: list[Reference], supply: Supply, settled: Callable[[Reference], bool] = lambda r: False
+) -> list[dict[str, Any]]:
     findings: list[dict[str, Any]] = []
     full, small, attached, small_para = supply.full, supply.small, supply.attached, supply.small_para
     needs = _needs([r for r in refs if not _index_present(r, supply)])
     for grp in sorted(needs, key=lambda g: _GROUP_ORDER.index(g) if g in _GROUP_ORDER else 9):
         need, drivers = needs[grp]
+        if all(settled(r) for r in drivers):
+            continue
         have = supply.typed.get(grp, 0)
         deficit = need - have
         if all(r.kind in _NOT_INLINE for r in drivers):
@@ -227,10 +239,11 @@ def analyse(ctx: CallContext, parser: Callable[[str], Any] | None = None) -> lis
     s = scan(ctx.system or "")
     s_refs = [r for r in find_references(s.text, s.masked, "system") if r.strong and r.kind in _SYSTEM_KINDS]
     findings = _empty_findings(q, q_refs, "request") + _empty_findings(s, s_refs, "system prompt")
-    if any(d and d.strip() for d in ctx.documents):
+    has_docs = any(d and d.strip() for d in ctx.documents)
+    if has_docs:
         # an empty section of a name the content lists do not know may be what the attached document fills
         findings = [f for f in findings if not f.get("section")]
-    if not any(d and d.strip() for d in ctx.documents):
+    if not has_docs:
         findings += _link_findings(ctx.query or "")
         if not findings and not ctx.history and (ctx.query or "").rstrip().endswith((":", "：")):
             findings.append(
@@ -252,7 +265,7 @@ def analyse(ctx: CallContext, parser: Callable[[str], Any] | None = None) -> lis
         if doc is not None:
             findings += recalled_exchange(doc, q.masked)
     if not q_refs and not s_refs:
-        return findings
+        return findings or _ahead(q, doc, parser, has_docs)
 
     def supply_for(q_refs: list[Reference], s_refs: list[Reference]) -> Supply:
         sup = Supply()
@@ -273,8 +286,17 @@ def analyse(ctx: CallContext, parser: Callable[[str], Any] | None = None) -> lis
     if missing and doc is not None:
         q_refs = parse_filter(q_refs, doc, q.masked)
         refs = q_refs + s_refs
-        missing = _resolve(refs, supply_for(q_refs, s_refs))
-    return findings + missing
+        missing = _resolve(refs, supply_for(q_refs, s_refs), _settled_by(settled_pointers(doc, q.text, q.masked)))
+    return findings + missing or _ahead(q, doc, parser, has_docs)
+
+
+def _ahead(q: Scan, doc: Any, parser: Callable[[str], Any] | None, has_docs: bool) -> list[dict[str, Any]]:
+    """Forward pointers with nothing after them ("Add docstrings to the following class.", "It is below."),
+    checked only when nothing else was found and no document came with the request."""
+    if parser is None or has_docs or not FORWARD_TRIGGER.search(q.masked):
+        return []
+    doc = parser(q.text) if doc is None else doc
+    return forward_findings(doc, q.text, q.masked) if doc is not None else []
 
 
 def clarification_text(findings: list[dict[str, Any]]) -> str:
