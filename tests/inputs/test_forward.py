@@ -30,6 +30,7 @@ POSITIVE = [
     "My questions are as follows.",
     "Rank the designs below from best to worst and explain your order.",
     "Don't rewrite the paragraph below, just tell me if it's too long.",
+    "Which of the three headlines below is clearest? We sell handmade soap.",
 ]
 
 NEGATIVE = [
@@ -45,6 +46,8 @@ NEGATIVE = [
     "Close your reply with the following sign-off 'Warm regards from the garden team' and nothing else.",
     "Use the words below in a limerick, \u2018lantern\u2019 and \u2018harbour\u2019, and keep it clean.",
     "Here's the thing, my oven runs hot and every cake burns on the bottom. Any tips?",
+    "Which of the three headlines below is clearest?\n1. Soap that loves you back\n2. Clean hands\n3. Made by hand",
+    "Score the twelve answers below.\n\n" + PROSE,
     # the words point at nothing
     "The following week the team shipped the redesign. Write a short retrospective about such launches.",
     "Why do pipes burst when the temperature drops below freezing?",

@@ -13,8 +13,9 @@ import re
 from typing import Any
 
 from faithguard.inputs.content_kinds import lexname_test
-from faithguard.inputs.supply import free_units, is_instruction, scan, sentence_spans, word_count
+from faithguard.inputs.supply import free_units, scan, word_count
 from faithguard.inputs.vocab import CREATION_VERBS, kind_of
+from faithguard.numwords import CARDINALS
 
 __all__ = ["FORWARD_TRIGGER", "forward_findings", "settled_pointers"]
 
@@ -29,6 +30,9 @@ _QUOTED = re.compile(r"(?:^|\s)[\"'“‘«]\S[^\n]{0,300}?[\"'”’»](?=[\s.,
 #: A presentative sentence that runs on past its subject with a statement of at least this many words says the
 #: thing it presents ("Here's the thing, I can't cook."). Fixtures: tests/inputs/test_forward.py.
 _RUN_ON_WORDS = 4
+#: Up to this many promised items are counted one unit each ("the three reviews below"); a larger count is often
+#: written as one inline run the scan reads as one unit, so it only needs something. Fixtures: test_forward.py.
+_MAX_PROMISED = 10
 
 
 def _pointers(doc: Any, masked: str) -> list[tuple[Any, tuple[int, int]]]:
@@ -109,23 +113,61 @@ def _followed(tok: Any, phrase: tuple[int, int], text: str, masked: str) -> bool
     """Whether anything after the pointer is material rather than the request's own words."""
     if text[tok.idx :] != masked[tok.idx :]:
         return True  # a quote, code block or template block the scan took as supplied content comes after it
-    sent_end = tok.sent.end_char
+    doc = tok.doc
+    line_end = text.find("\n", tok.idx)
+    # the parser's sentence, cut at the line's end (it may run on into a list below: "...clearest?\n1. ...")
+    sent_end = tok.sent.end_char if line_end < 0 else min(tok.sent.end_char, line_end)
     after_word = text[tok.idx + len(tok.text) : sent_end]
     if _QUOTED.search(after_word):
         return True  # "Close with the following line 'Stay curious'"
     intro = _INTRODUCER.search(after_word)
-    if intro is not None and _material(after_word[intro.start() :], after_word[intro.end() :]):
-        return True  # "Here are my notes: eggs, flour", "Translate the following - the station is near."
-    rest = text[max(phrase[1], tok.idx + len(tok.text)) : sent_end]
-    if tok.lower_ == "here" and _states(rest):
-        return True  # "Here's the thing, I can't cook": the run-on says what it presents
+    if intro is not None:
+        at = tok.idx + len(tok.text) + intro.end()
+        colon = intro.group().startswith(":")
+        # after a colon a question is material ("Here is my problem: why does bread go stale?")
+        words = word_count(text[at:sent_end])
+        if words and not _requested(doc, text, at, sent_end, questions_are_material=colon, voice=not colon):
+            return True  # "Here are my notes: eggs, flour", "Translate the following - the station is near."
+    rest = max(phrase[1], tok.idx + len(tok.text))
+    run_on = tok.lower_ == "here" and word_count(text[rest:sent_end]) >= _RUN_ON_WORDS
+    if run_on and not _requested(doc, text, rest, sent_end, questions_are_material=False, voice=False):
+        return True  # "Here's the thing, my oven runs hot": the run-on says what it presents
     tail = text[sent_end:]
     if not tail.strip():
         return False
     after = scan(tail)
     # "Answer the following question. Why ...?": a pointer to questions is followed by a question
     asks = kind_of(_head(tok).text) == "query"
-    return bool(after.typed) or any(u.words for u in free_units(after, questions=asks))
+    units = len(after.typed) + sum(1 for u in free_units(after, questions=asks) if u.words)
+    # "Here are three slogans ... We're going for cozy.": a counted promise needs as many pieces
+    return units >= max(1, _promised(_head(tok)))
+
+
+def _promised(noun: Any) -> int:
+    """How many items the pointer's noun promises: its cardinal ("the three reviews below"), else one."""
+    for c in noun.children:
+        if c.dep_ == "nummod":
+            word = c.text.lower()
+            value = int(word) if word.isdigit() else CARDINALS.get(word)
+            if value is not None and 1 < value <= _MAX_PROMISED:
+                return value
+    return 1
+
+
+def _requested(doc: Any, text: str, start: int, end: int, *, questions_are_material: bool, voice: bool) -> bool:
+    """Whether the words in ``text[start:end]`` are the user's own request rather than material: a question
+    (unless ``questions_are_material``), an order (a base-form verb heading a clause without a subject, "- turn
+    them into a guide"), or, with ``voice``, words that speak as the user or to the assistant (a first- or
+    second-person pronoun, read from spaCy's morphology: "- we're going for cozy")."""
+    if text[start:end].rstrip(" .!").endswith("?") and not questions_are_material:
+        return True
+    toks = [t for t in doc if start <= t.idx < end and not t.is_space and not t.is_punct]
+    if not toks:
+        return True
+    if voice and any({"1", "2"} & set(t.morph.get("Person")) for t in toks):
+        return True
+    heads = [t for t in toks if t.pos_ in ("VERB", "AUX") and (t.head.i == t.i or not start <= t.head.idx < end)]
+    return any(t.tag_ == "VB" and not any(c.dep_.startswith("nsubj") for c in t.children) for t in heads)
 
 
 def _creates(tok: Any) -> bool:
@@ -135,23 +177,10 @@ def _creates(tok: Any) -> bool:
 
 
 def _head(tok: Any) -> Any:
-    """The noun a pointer word belongs to ("following" -> "question" in "the following question")."""
+    """The noun a pointer word belongs to: "question" in "the following question", "reviews" in "the reviews
+    below", "slogans" in "Here are three slogans" (the word itself when there is none)."""
+    if tok.lower_ == "here":
+        return next((c for c in tok.head.children if c.dep_ in ("nsubj", "attr") and c.i != tok.i), tok)
+    if tok.lower_ == "below" and tok.i > tok.sent.start and tok.nbor(-1).pos_ in ("NOUN", "PROPN"):
+        return tok.nbor(-1)
     return tok.head if tok.dep_ in ("amod", "advmod", "prep") and tok.head.pos_ in ("NOUN", "PROPN") else tok
-
-
-def _material(opener: str, tail: str) -> bool:
-    """Whether the words after a colon or dash inside the pointer's sentence are material: anything after a
-    colon; after a dash, only what is not the request's own question or order ("- which sounds best?")."""
-    if not word_count(tail):
-        return False
-    if opener.startswith(":"):
-        return True
-    return not all(is_instruction(tail[a:b]) for a, b in sentence_spans(tail))
-
-
-def _states(rest: str) -> bool:
-    """Whether the rest of a presentative sentence is a statement of its own (not a question or an order)."""
-    body = rest.strip(" ,;.!")
-    if body.endswith("?") or word_count(body) < _RUN_ON_WORDS:
-        return False
-    return not any(is_instruction(body[a:b]) for a, b in sentence_spans(body))

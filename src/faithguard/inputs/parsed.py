@@ -127,8 +127,10 @@ POINTER_TRIGGER = re.compile(
     # a hand-over still to come: "I'll paste three reviews", "we're going to upload the slides"
     r"|\b(?:I|we)(?:['’](?:ll|m|re)|\s+will|\s+am|\s+are)?\s+(?:going\s+to\s+)?(?:send|paste|share|upload|attach|"
     r"forward|post)\b"
-    # the message a reply is to: "respond to the review"
-    r"|\b(?:respond|reply)\s+to\s+(?:the|this|that|these|those)\b",
+    # the message a reply is to: "respond to the review", "reply to her message"
+    r"|\b(?:respond|reply)\s+to\s+(?:the|this|that|these|those|my|your|his|her|our|their)\b"
+    # a free relative the user received: "sum up what my landlord sent me"
+    r"|\bwhat\s+(?:my|our|his|her|their|the)\s+",
     re.I,
 )
 
@@ -144,6 +146,23 @@ _HANDED_OVER = re.compile(
     r"(?!\s+(?:to|off|out)\b)",
     re.I,
 )
+
+
+def _received(anchor: Any) -> bool:
+    """Whether a recipient clause hands the item to the user ("sent me", "gave us") rather than to the assistant."""
+    verb = anchor.head if anchor.tag_ == "WP" else next((c for c in anchor.children if c.dep_ == "relcl"), None)
+    return verb is not None and any(c.dep_ in ("dobj", "dative") and c.lower_ in ("me", "us") for c in verb.children)
+
+
+def _acted_on(anchor: Any) -> bool:
+    """Whether the request's own verb acts on the item: its object (or a preposition's) in a clause addressed to
+    the assistant ("Translate the letter my landlord sent me", "can u sum up what my landlord sent me")."""
+    node = anchor.head if anchor.tag_ == "WP" else anchor
+    if node.dep_ == "pobj":
+        node = node.head
+    if node.dep_ not in ("dobj", "ccomp", "prep"):
+        return False
+    return _asked_of_assistant(node.head)
 
 
 def _sent_elsewhere(noun: Any) -> bool:
@@ -171,7 +190,7 @@ def pointer_refs(refs: list[Reference], doc: Any, masked: str, source: str = "qu
     not know becomes a reference when WordNet reads it as information (the 'pointer' lexname test), never a
     physical thing ("the plant I just got").
     """
-    from faithguard.inputs.syntax import role_anchors
+    from faithguard.inputs.syntax import anchors, role_anchors
 
     offs = role_anchors(doc, "pointer")
     if not offs:
@@ -185,6 +204,10 @@ def pointer_refs(refs: list[Reference], doc: Any, masked: str, source: str = "qu
         for o in offs
         if not any(c.dep_ == "neg" for k in at[o].children for c in k.children if k.dep_ in ("relcl", "acl"))
     }
+    # received by the user ("the card my aunt sent me"): material only when the request acts on it
+    found = anchors(doc)
+    others = set().union(*(v for k, v in found.items() if k != "recipient_clause"))
+    offs -= {o for o in found.get("recipient_clause", set()) - others if _received(at[o]) and not _acted_on(at[o])}
     sents = _sentences(masked)
     out = [replace(r, strong=True) if r.noun_start in offs else r for r in refs]
     have = {r.noun_start for r in refs}
@@ -193,6 +216,13 @@ def pointer_refs(refs: list[Reference], doc: Any, masked: str, source: str = "qu
         if not masked[off : off + len(tok.text)].strip():
             continue  # inside supplied content
         word = tok.text
+        if tok.tag_ == "WP":
+            # a free relative, "sum up what my landlord sent me": the clause is the reference
+            end = max(t.idx + len(t.text) for t in tok.head.subtree)
+            start = min(t.idx for t in tok.head.subtree)
+            sent = _sentence_of(sents, off)
+            out.append(Reference(masked[start:end], "content", 1, start, end, sent, source, True, None, off))
+            continue
         cls = classify_noun(word)
         handed = bool(_HANDED_OVER.match(masked, off + len(word))) and (
             lexname_test("handed", word) or not _known_noun(word)
@@ -249,7 +279,7 @@ def deictic_refs(doc: Any, masked: str, source: str = "query") -> list[Reference
 def _asked_of_assistant(verb: Any) -> bool:
     """Whether ``verb`` is addressed to the assistant: an imperative (no subject) or with 'you' as its subject."""
     subjects = [t for t in verb.children if t.dep_ in ("nsubj", "nsubjpass")]
-    return not subjects or any(t.lower_ == "you" for t in subjects)
+    return not subjects or any(t.lower_ in ("you", "u") for t in subjects)  # "u": the chat spelling of "you"
 
 
 def _do_support_subject(doc: Any, tok: Any) -> bool:
