@@ -71,8 +71,8 @@ def test_pointer_with_material_or_no_pointer_is_not_missing(query: str) -> None:
 
 
 @pytest.mark.parametrize("query", POSITIVE)
-def test_an_attached_document_supplies_it(query: str) -> None:
-    assert not DET.run(CallContext(query=query, documents=[PROSE])).findings["missing_content"]
+def test_attached_documents_supply_it(query: str) -> None:
+    assert not DET.run(CallContext(query=query, documents=[PROSE] * 3)).findings["missing_content"]
 
 
 def test_earlier_turns_do_not_supply_what_a_pointer_promises_next() -> None:
