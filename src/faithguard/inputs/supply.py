@@ -364,6 +364,32 @@ def _list_items(para: str, start: int, exclude: Sequence[tuple[int, int]]) -> li
     return [Block("item", None, start + m.start(), start + m.end(), word_count(m.group("body"))) for m in keep]
 
 
+#: An inline enumeration marker, "(1) ", "(b) " or "2) ", opening a sentence or following a space.
+_ENUM_RE = re.compile(r"(?:^|(?<=\s))\(?(?P<label>\d{1,2}|[a-hA-H])\)[ \t]+")
+
+
+def _inline_enumeration(para: str, start: int, exclude: Sequence[tuple[int, int]]) -> list[Block]:
+    """The items of an enumeration run inside a paragraph: "Do they agree? (1) 'Rain is wet.' (2) 'Rain is dry.'".
+
+    The markers outside the request's sentences must count up from 1 (or a) without a gap; each item runs to the
+    next marker. Fixtures: tests/inputs/test_enumeration.py.
+    """
+    marks = [m for m in _ENUM_RE.finditer(para) if not _taken(list(exclude), start + m.start(), start + m.end())]
+    labels = [m.group("label").lower() for m in marks]
+    first = labels[0] if labels else ""
+    expect = (
+        [str(i) for i in range(1, len(labels) + 1)] if first.isdigit() else [chr(97 + i) for i in range(len(labels))]
+    )
+    if len(marks) < 2 or labels != expect:
+        return []
+    ends = [m.start() for m in marks[1:]] + [len(para)]
+    return [
+        Block("item", None, start + m.start(), start + end, word_count(para[m.end() : end]))
+        for m, end in zip(marks, ends, strict=True)
+        if word_count(para[m.end() : end])
+    ]
+
+
 #: Separators of an inline list after a colon ("tides, erosion and dunes"); each item is at most this many words.
 _INLINE_SEP_RE = re.compile(r"\s*(?:,|;)\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
 _INLINE_ITEM_WORDS = 6
@@ -425,7 +451,7 @@ def free_units(result: Scan, exclude: Sequence[tuple[int, int]] = (), *, questio
             else:
                 after_colon = True
             continue
-        items = _list_items(para, start, exclude)
+        items = _list_items(para, start, exclude) or _inline_enumeration(para, start, exclude)
         if len(items) >= 2:
             units.extend(items)  # "1. Council backs bike lanes\n2. ...": each enumerated item is one unit
             after_colon = False
