@@ -15,7 +15,11 @@ Sets (all written for this project, none copied from an evaluation set); every l
   (round 5) scored it without reading its rows.
 - ``missing_content_fresh5.jsonl`` (fresh #5, 70 requests, 35 missing) and ``misinterpretation_fresh5.jsonl``
   (30 pairs): written blind by a separate writer (helper sw, 2026-11-23 17:38 UTC) who read no code, test or
-  data of the project; merged before any mechanism of round 5 was merged and never read: the generalization set.
+  data of the project; the generalization set of session 4 (first scored 0.543/0.029 at 01cad01); read and
+  tuned on from 2026-11-23 19:52 UTC, so now study.
+- ``missing_content_fresh6.jsonl`` (fresh #6, 70 requests, 35 missing) and ``misinterpretation_fresh6.jsonl``
+  (30 pairs): written blind by a separate writer (helper bw, 2026-11-23 ~20:05 UTC) who read no code, test, doc
+  or data of the project; committed before being scored; never read: the generalization set.
 
 Run from the repo root: PYTHONPATH=src python benchmarks/eval_missing.py [-v]
 """
@@ -297,8 +301,12 @@ def eval_misinterpretation(path: Path, verbose: bool) -> float:
 #: The generalization set of rounds 4-5: written before the mechanisms of branch sk changed, scored once then; partly
 #: read since (by the lead), so no longer blind. Branch sm (round 5) scored it without reading its rows.
 FRESH4 = "fresh #4 (written 2026-11-23 before branch sk; partly read since, not blind)"
-#: The blind set: written by a separate writer who read no code, never read by anyone who changes the rules.
-FRESH5 = "fresh #5 (written blind by sw 2026-11-23 17:38 UTC; never read)"
+#: Written blind by a separate writer who read no code; scored blind through session 4, read and studied from
+#: 2026-11-23 19:52 UTC (session 5), so now study.
+FRESH5 = "fresh #5 (written blind by sw 2026-11-23 17:38 UTC; read and TUNED-ON since 19:52 UTC)"
+#: The blind set: written by a separate writer (helper bw, 2026-11-23 ~20:05 UTC) who read no code, test, doc or data
+#: of the project; never read by anyone who changes the rules.
+FRESH6 = "fresh #6 (written blind by bw 2026-11-23 20:05 UTC; never read)"
 
 #: (file, split label) of the input sets, in print order. The split says what the set may be used for.
 INPUT_SETS = (
@@ -313,7 +321,8 @@ INPUT_SETS = (
         "study: fresh #3 (first scored 0.750/0.030 at 7e52789, never tuned on then), TUNED-ON since 2026-11-23 14:00",
     ),
     ("missing_content_fresh4.jsonl", f"study: {FRESH4}"),
-    ("missing_content_fresh5.jsonl", f"generalization: {FRESH5}"),
+    ("missing_content_fresh5.jsonl", f"study: {FRESH5}"),
+    ("missing_content_fresh6.jsonl", f"generalization: {FRESH6}"),
 )
 MISREAD_SETS = (
     (
@@ -321,7 +330,8 @@ MISREAD_SETS = (
         "study: fresh #3 responses (first scored 0.833 at 7e52789), TUNED-ON since 2026-11-23 14:00",
     ),
     ("misinterpretation_fresh4.jsonl", f"study: {FRESH4} responses"),
-    ("misinterpretation_fresh5.jsonl", f"generalization: {FRESH5} responses"),
+    ("misinterpretation_fresh5.jsonl", f"study: {FRESH5} responses"),
+    ("misinterpretation_fresh6.jsonl", f"generalization: {FRESH6} responses"),
 )
 
 

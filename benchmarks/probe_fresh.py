@@ -8,7 +8,8 @@ and committed before anything was run on it; it has since been partly studied (s
 FAITHGUARD_SEMANTIC=0 (the offline checker only), or with the embedding layer on (``--embeddings``).
 ``semantic_fresh5.jsonl`` (off-topic, neighbouring-question and ignored-content-constraint answers beside
 good ones) was written blind by sw on 2026-11-23 17:38 UTC, without reading code or data; it is scored,
-never read (do not run it with ``-v``).
+never read (do not run it with ``-v``); ``semantic_fresh6.jsonl`` likewise (written blind by bw, 2026-11-23
+~20:05 UTC).
 
 A row is *flagged* when the outcome is ``hallucination`` or any verdict fired, *passed* when the outcome
 is ``ok`` (and no verdict), otherwise *undetermined*. For each verifiable family the probe also reports
@@ -31,6 +32,9 @@ LABELS = {
     "probe_fresh_sm.jsonl": "fresh probe written by sm on 2026-11-23 (partly studied since session 3)",
     "semantic_fresh5.jsonl": (
         "fresh #5 semantic probe written blind by sw on 2026-11-23 17:38 UTC (never read, never tuned on)"
+    ),
+    "semantic_fresh6.jsonl": (
+        "fresh #6 semantic probe written blind by bw on 2026-11-23 ~20:05 UTC (never read, never tuned on)"
     ),
 }
 
