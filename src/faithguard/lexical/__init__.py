@@ -1,7 +1,7 @@
 """Lexical resources several built-in plugins read: WordNet, word frequency, language identification.
 
 Each resource has one home here, so no plugin imports another plugin to reach it
-(``tests/test_plugin_imports.py`` checks that):
+(``tests/core/test_plugin_imports.py`` checks that):
 
 - :mod:`~faithguard.lexical.wordnet_mmap`: WordNet's noun index and data files, memory-mapped and
   binary-searched (nouns: senses, lexicographer file, hypernym closure; is a word a verb). Opens in
