@@ -14,7 +14,7 @@ import pytest
 @pytest.fixture(scope="session", autouse=True)
 def _wordnet_loaded() -> None:
     """Load WordNet once before any engine test, as ``Guard.warmup`` does, so no check pays for it."""
-    from faithguard.engine import wordnet
+    from faithguard.lexical import wordnet
 
     wordnet.available()
 

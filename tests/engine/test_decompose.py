@@ -8,8 +8,8 @@ import pytest
 from golden import context_for, load_golden, matches, missing
 
 from faithguard.detector import CallContext, Decomposer
-from faithguard.engine import wordnet
 from faithguard.engine.decompose import OfflineDecomposer, decompose_text, is_followup
+from faithguard.lexical import wordnet
 from faithguard.models import Category, Message, Tier
 from faithguard.scoring import tier_for
 

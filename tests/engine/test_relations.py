@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from helpers import judge, status_of
 
-from faithguard.engine import wordnet
+from faithguard.lexical import wordnet
 
 needs_wordnet = pytest.mark.skipif(not wordnet.available(), reason="Debian wordnet-base (or nltk) not installed")
 

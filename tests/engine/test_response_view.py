@@ -11,7 +11,7 @@ from faithguard.engine.names import find_names
 from faithguard.engine.places import contains, is_place
 from faithguard.engine.response import view_of
 from faithguard.engine.wordforms import stem
-from faithguard.engine.wordnet import exception_forms
+from faithguard.lexical.wordnet import exception_forms
 
 #: Irregular forms come from WordNet's exception lists (Debian wordnet-base).
 needs_exceptions = pytest.mark.skipif(not exception_forms(), reason="Debian wordnet-base not installed")

@@ -10,11 +10,11 @@ from helpers import judge, status_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from faithguard.engine import wordnet
 from faithguard.engine.counts import measure_noun, table_unit
 from faithguard.engine.response import pipe_tables
 from faithguard.engine.satisfy import check_constraint, software_form
 from faithguard.engine.scope import bound_verdict, request_scope
+from faithguard.lexical import wordnet
 from faithguard.models import Category, Constraint, Status, Tier
 
 needs_wordnet = pytest.mark.skipif(not wordnet.available(), reason="Debian wordnet-base (or nltk) not installed")

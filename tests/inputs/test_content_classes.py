@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from faithguard.inputs.content_kinds import classify_noun
-from faithguard.terms.wordnet import WordNet, available
+from faithguard.lexical.wordnet_mmap import WordNet, available
 
 # (key, lexfile, lemmas, hypernym keys): a miniature noun hierarchy shaped like WordNet's.
 _SYNSETS = [

@@ -12,8 +12,8 @@ import pytest
 
 from faithguard.detector import CallContext
 from faithguard.inputs.missing import MissingContentDetector
+from faithguard.lexical.wordnet_mmap import available as wordnet_available
 from faithguard.models import Message
-from faithguard.terms.wordnet import available as wordnet_available
 
 PROSE = (
     "The ferry operator added a second evening crossing in June after queues at the harbour grew past the "

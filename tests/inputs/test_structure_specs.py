@@ -12,8 +12,8 @@ import pytest
 
 from faithguard.detector import CallContext
 from faithguard.inputs.missing import MissingContentDetector
+from faithguard.lexical.wordnet_mmap import available as wordnet_available
 from faithguard.models import Message
-from faithguard.terms.wordnet import available as wordnet_available
 
 TEXT = (
     "The allotment society voted to share one rainwater tank between every four plots, after a dry summer "

@@ -7,8 +7,8 @@ import argparse
 import pytest
 
 from faithguard.detector import Detector, KnowledgeSource
+from faithguard.lexical.wordnet_mmap import available as wordnet_available
 from faithguard.terms import plugin
-from faithguard.terms.wordnet import available as wordnet_available
 
 
 def test_plugin_hooks(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from faithguard.lexical.langid import script_letters
 from faithguard.models import Status
 from faithguard.verifiers import verify
-from faithguard.verifiers.langid import script_letters
 
 
 def _status(code: str, response: str) -> Status:

@@ -10,9 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from faithguard.errors import ConfigError
+from faithguard.lexical.langid import identify
 from faithguard.models import Status
 from faithguard.verifiers import verify
-from faithguard.verifiers.langid import identify
 from faithguard.verifiers.rhyme import rhymes
 from faithguard.verifiers.text import count_sentences, parse_number
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 
-from faithguard.engine import wordnet
 from faithguard.engine.bridge import Checked
 from faithguard.engine.lexicon import number_value
 from faithguard.engine.response import ResponseView, norm
 from faithguard.engine.scope import RequestScope, bound_verdict
+from faithguard.lexical import wordnet
 from faithguard.models import Constraint, Status
 
 __all__ = ["bounded", "compare", "measure_noun", "scoped_verifier", "table_quantity", "table_unit", "whole"]

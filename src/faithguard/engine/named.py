@@ -12,7 +12,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from faithguard.engine import wordnet
+from faithguard.lexical import wordnet
 from faithguard.models import Constraint
 
 __all__ = ["COORDINATION", "asks_for_one", "capitalised_names", "code_names", "excluded_objects"]

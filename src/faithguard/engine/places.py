@@ -13,8 +13,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from faithguard.engine import wordnet
 from faithguard.engine.lexicon import words
+from faithguard.lexical import wordnet
 
 __all__ = [
     "CITY_MIN_POPULATION",

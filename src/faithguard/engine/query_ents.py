@@ -117,7 +117,7 @@ def set_rule_entities(doc: Any) -> Any:
         if span is not None and len(span) > 0:
             spans.append(span)
     doc.ents = filter_spans(spans)
-    from faithguard.engine import wordnet
+    from faithguard.lexical import wordnet
 
     if wordnet.settled():  # while WordNet loads, place names read differently: set them again next time
         doc.user_data[_SET] = True

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from faithguard.engine import wordnet
+from faithguard.lexical import wordnet
 from faithguard.models import Category, Constraint
 
 __all__ = ["of_place", "related_names"]

@@ -6,8 +6,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from faithguard.engine import wordnet
 from faithguard.engine.lexicon import TASK_VERBS, TEMPORAL_PREPS, VAGUE_ADJECTIVES, number_value, words
+from faithguard.lexical import wordnet
 from faithguard.models import Category
 
 __all__ = ["RawConstraint", "SpanRoles", "analyse_span"]

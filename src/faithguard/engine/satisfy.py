@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from faithguard.engine import bridge, wordnet
+from faithguard.engine import bridge
 from faithguard.engine.counts import bounded, compare, measure_noun, scoped_verifier, table_quantity, table_unit, whole
 from faithguard.engine.lexicon import (
     CONTRAST_MARKERS,
@@ -21,6 +21,7 @@ from faithguard.engine.response import ResponseView, norm, view_of
 from faithguard.engine.scope import RequestScope, request_scope
 from faithguard.engine.timespan import allowed_interval, mentioned_intervals
 from faithguard.engine.wordforms import stem
+from faithguard.lexical import wordnet
 from faithguard.models import Category, Constraint, Status
 
 __all__ = [

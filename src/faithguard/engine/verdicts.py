@@ -6,13 +6,13 @@ import re
 from typing import Literal
 
 from faithguard.detector import CallContext
-from faithguard.engine import wordnet
 from faithguard.engine.content import language_of
 from faithguard.engine.decompose import parse_query, undetermined_reason
 from faithguard.engine.named import asks_for_one
 from faithguard.engine.parts import unanswered_parts
 from faithguard.engine.response import ResponseView, view_of
 from faithguard.engine.satisfy import check_constraint, content_terms, software_form, task_family, write_form
+from faithguard.lexical import wordnet
 from faithguard.models import Constraint, DetectorResult, Severity, Status, Tier, Verdict
 
 __all__ = ["ConstraintsDetector", "MisinterpretationDetector", "OmissionDetector"]

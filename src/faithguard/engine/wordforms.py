@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from faithguard.engine.wordnet import exception_forms
+from faithguard.lexical.wordnet import exception_forms
 
 __all__ = ["stem"]
 

@@ -15,7 +15,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Literal
 
-from faithguard.terms.wordnet import WordNet, get_wordnet
+from faithguard.lexical.wordnet_mmap import WordNet, get_wordnet
 
 __all__ = ["ContentClass", "classify_noun", "load_classes"]
 
@@ -161,7 +161,7 @@ def _classify_compound(word: str, wn: WordNet, classes: _Classes) -> ContentClas
     The head (last part) decides when it is content ("audiobook" is a book); otherwise a content modifier makes the
     compound a weak content noun, counted only with a possessive or demonstrative ("my codebase", "this dataset").
     """
-    from faithguard.terms.sources import zipf
+    from faithguard.lexical.frequency import zipf
 
     if zipf(word) < IN_USE_ZIPF or word.endswith(_INFLECTED):
         return None  # rare, or a verb/adverb form WordNet lacks in this spelling ("labelled": not "label" + "led")

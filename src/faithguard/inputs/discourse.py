@@ -76,7 +76,7 @@ def _same_noun(word: str, noun: str) -> bool:
     ka, kb = kind_of(a), kind_of(b)
     if ka is not None or kb is not None:
         return ka == kb and a.rstrip("s") == b.rstrip("s")
-    from faithguard.terms.wordnet import get_wordnet
+    from faithguard.lexical.wordnet_mmap import get_wordnet
 
     wn = get_wordnet()
     return bool(set(wn.base_forms(a)) & set(wn.base_forms(b)))

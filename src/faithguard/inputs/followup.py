@@ -215,7 +215,7 @@ _DISTINCT_RE = re.compile(r"[^\W\d_]{4,}|\d+(?:[.,]\d+)?")
 
 
 def _distinct_words(text: str, skip: set[str]) -> set[str]:
-    from faithguard.terms.sources import zipf
+    from faithguard.lexical.frequency import zipf
 
     out: set[str] = set()
     for w in _DISTINCT_RE.findall(text.lower()):
@@ -256,7 +256,7 @@ def _engagement(ctx: CallContext, detector: str) -> DetectorResult:
     response = ctx.response or ""
     if word_count(material) < _MIN_ENGAGE_WORDS or word_count(response) < _MIN_ENGAGE_WORDS:
         return DetectorResult()
-    from faithguard.verifiers.langid import identify
+    from faithguard.lexical.langid import identify
 
     lang_m, lang_r = identify(material), identify(response)
     if lang_m.language != lang_r.language or min(lang_m.confidence, lang_r.confidence) < 0.5:

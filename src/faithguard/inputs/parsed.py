@@ -178,7 +178,7 @@ def _sent_elsewhere(noun: Any) -> bool:
 
 
 def _known_noun(word: str) -> bool:
-    from faithguard.terms.wordnet import get_wordnet
+    from faithguard.lexical.wordnet_mmap import get_wordnet
 
     return bool(get_wordnet().senses(word.lower()))
 

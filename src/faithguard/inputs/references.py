@@ -517,7 +517,7 @@ def _request_object(before: str) -> bool:
 
     The verb must be a WordNet verb lemma as written (an imperative is the bare form).
     """
-    from faithguard.terms.wordnet import get_wordnet
+    from faithguard.lexical.wordnet_mmap import get_wordnet
 
     mv = _REQUEST_VERB_RE.match(before)
     return mv is not None and get_wordnet().is_verb(mv.group("verb").lower())
@@ -528,7 +528,7 @@ _FIRST_WORD_RE = re.compile(r"^\W*(?:(?:please|kindly)\s+)?(?P<verb>[A-Za-z]+)\b
 
 def _imperative(sentence: str) -> bool:
     """Whether the sentence opens with a verb lemma as written (an imperative: "Pull the numbers out of ...")."""
-    from faithguard.terms.wordnet import get_wordnet
+    from faithguard.lexical.wordnet_mmap import get_wordnet
 
     mv = _FIRST_WORD_RE.match(sentence)
     return mv is not None and get_wordnet().is_verb(mv.group("verb").lower())
@@ -549,7 +549,7 @@ _VERB_COMPLEMENT = re.compile(r"\s+(?:to|for|about|that|if|whether|me|him|her|th
 
 def _wordnet_compound(first: str, second: str) -> bool:
     """Whether two nouns form one WordNet compound lemma ("press release", "warning light", "thesis statement")."""
-    from faithguard.terms.wordnet import get_wordnet
+    from faithguard.lexical.wordnet_mmap import get_wordnet
 
     if not (first.isalpha() and second.isalpha()):
         return False

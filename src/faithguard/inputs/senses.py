@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from faithguard.terms.wordnet import LEXNAMES, get_wordnet
+from faithguard.lexical.wordnet_mmap import LEXNAMES, get_wordnet
 
 __all__ = ["COMMUNICATION", "VERB_COMMUNICATION", "lexfile_share", "verb_lexfile_share"]
 

@@ -271,7 +271,7 @@ def _closing_instruction(region: str, lead: int, body: str) -> bool:
     first = _WORD_RE.match(text)
     if first is None:
         return False
-    from faithguard.terms.wordnet import get_wordnet
+    from faithguard.lexical.wordnet_mmap import get_wordnet
 
     word = first.group().lower()
     return word not in _GREETINGS and get_wordnet().is_verb(word)

@@ -55,7 +55,7 @@ Backed = Callable[[str], bool]
 
 
 def _zipf(word: str) -> float:
-    from faithguard.terms.sources import zipf
+    from faithguard.lexical.frequency import zipf
 
     return zipf(word.lower())
 

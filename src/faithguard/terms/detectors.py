@@ -132,7 +132,7 @@ GENERIC_HEAD_ZIPF = 4.0
 def _describes_known_name(term: str, ctx: CallContext, sources: Sequence[KnowledgeSource]) -> bool:
     """A backed name plus an ordinary head noun ("Chinese handball technique", "cryptocurrency market") describes
     the named thing; no title list holds such phrases, so their absence from one is not evidence."""
-    from faithguard.terms.sources import zipf
+    from faithguard.lexical.frequency import zipf
 
     words = normalize(term).split()
     if len(words) < 2 or zipf(words[-1]) < GENERIC_HEAD_ZIPF:

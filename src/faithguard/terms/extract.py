@@ -112,7 +112,7 @@ class Candidate:
 
 
 def _zipf(word: str) -> float:
-    from faithguard.terms.sources import zipf
+    from faithguard.lexical.frequency import zipf
 
     return zipf(word)
 
@@ -174,7 +174,7 @@ def _do_support_verb(doc: Any, tokens: list[Any], starts: frozenset[int]) -> boo
     nxt = doc[last.i + 1] if last.i + 1 < len(doc) else None
     if nxt is None or nxt.pos_ != "ADP" or nxt.lower_ == "of":  # "relate to", never "reach of"
         return False
-    from faithguard.terms.wordnet import get_wordnet
+    from faithguard.lexical.wordnet_mmap import get_wordnet
 
     return get_wordnet().is_verb(last.text)
 

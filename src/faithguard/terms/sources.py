@@ -9,6 +9,7 @@ from pathlib import Path
 
 from faithguard.detector import CallContext, KnowledgeSource
 from faithguard.errors import ConfigError
+from faithguard.lexical.frequency import zipf
 from faithguard.terms.combine import PLAIN_DENIAL, Evidence
 from faithguard.terms.kbindex import TermIndex
 from faithguard.terms.normalize import normalize, number_variants, strip_brackets
@@ -21,20 +22,11 @@ __all__ = [
     "PlaceSource",
     "WordNetSource",
     "default_sources",
-    "zipf",
 ]
 
 GLOSSARY_ENV = "FAITHGUARD_GLOSSARY"
 INDEX_ENV = "FAITHGUARD_KB_INDEX"
 COVERAGE_ENV = "FAITHGUARD_KB_COVERAGE"
-
-
-@lru_cache(maxsize=65536)
-def zipf(word: str) -> float:
-    """wordfreq Zipf frequency of one word in English (0.0 means not in the word list)."""
-    import wordfreq
-
-    return float(wordfreq.zipf_frequency(word, "en"))
 
 
 class ContextSource:
@@ -355,7 +347,7 @@ class WordNetSource:
     name = "wordnet"
 
     def __init__(self, wordnet: object | None = None) -> None:
-        from faithguard.terms.wordnet import WordNet, get_wordnet
+        from faithguard.lexical.wordnet_mmap import WordNet, get_wordnet
 
         self._wn: WordNet = wordnet if isinstance(wordnet, WordNet) else get_wordnet()
 

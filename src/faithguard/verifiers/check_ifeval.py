@@ -7,8 +7,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from faithguard.lexical.langid import LANGUAGE_NAMES, identify, script_letters
 from faithguard.models import Status
-from faithguard.verifiers.langid import LANGUAGE_NAMES, identify, script_letters
 from faithguard.verifiers.registry import (
     CheckerTable,
     VerifierOutcome,

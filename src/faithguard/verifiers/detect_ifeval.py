@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
+from faithguard.lexical.langid import LANGUAGE_NAMES
 from faithguard.numwords import CARDINALS
 from faithguard.verifiers.detect_counts import CountMatch, find_counts, find_times
-from faithguard.verifiers.langid import LANGUAGE_NAMES
 from faithguard.verifiers.spec import VerifiableSpec, make_spec, quoted_items, sentence_at, sentence_span, split_list
 
 __all__ = [

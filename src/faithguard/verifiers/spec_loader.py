@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from faithguard.lexical.langid import LANGUAGE_NAMES
 from faithguard.specfiles import read_spec_file
-from faithguard.verifiers.langid import LANGUAGE_NAMES
 from faithguard.verifiers.spec import REL, VerifiableSpec, make_spec, relation_of, sentence_at, split_list
 from faithguard.verifiers.text import NUMBER_RE, ORDINAL_RE, parse_number
 

@@ -1,4 +1,4 @@
-"""Stopword profiles used by :mod:`faithguard.verifiers.langid` (most frequent function words)."""
+"""Stopword profiles used by :mod:`faithguard.lexical.langid` (most frequent function words)."""
 
 from __future__ import annotations
 

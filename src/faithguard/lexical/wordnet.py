@@ -6,6 +6,10 @@ it is rebuilt once from the same package's ``lexnames(5WN)`` manual page into a 
 (``FAITHGUARD_CACHE_DIR`` or ``~/.cache/faithguard``) beside a copy of the data files (nltk refuses
 links that leave its root) and a ``PROVENANCE`` note. Without nltk or the data every function
 answers "don't know" (None / empty), never an error: the checks then stay ``unknown``.
+
+The input and term checks read the same folder with a memory-mapped noun reader,
+:mod:`faithguard.lexical.wordnet_mmap`, which answers from the first call; the package docstring
+says why nltk's reader does not serve them too.
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from faithguard.lexical.wordnet_mmap import wordnet_dir
+
 __all__ = [
     "available",
     "exception_forms",
@@ -31,7 +37,6 @@ __all__ = [
     "type_synsets",
 ]
 
-_DEFAULT_DIR = Path("/usr/share/wordnet")
 _MANPAGE = Path("/usr/share/man/man5/lexnames.5WN.gz")
 _FILES = ("data.noun", "data.verb", "data.adj", "data.adv", "index.noun", "index.verb", "index.adj", "index.adv")
 _EXC = ("noun.exc", "verb.exc", "adj.exc", "adv.exc")
@@ -57,10 +62,6 @@ def _lexnames_from_manpage(page: Path) -> str | None:
     return "\n".join(rows) + "\n" if len(rows) == 45 else None
 
 
-def _source_dir() -> Path:
-    return Path(os.environ.get("FAITHGUARD_WORDNET_DIR", _DEFAULT_DIR))
-
-
 @lru_cache(maxsize=1)
 def exception_forms() -> dict[str, str]:
     """Irregular inflections -> base form, from WordNet's ``*.exc`` files ("ran" -> "run", "mice" -> "mouse").
@@ -71,7 +72,7 @@ def exception_forms() -> dict[str, str]:
     out: dict[str, str] = {}
     for name in ("noun.exc", "verb.exc", "adj.exc"):
         try:
-            lines = (_source_dir() / name).read_text(encoding="utf-8").splitlines()
+            lines = (wordnet_dir() / name).read_text(encoding="utf-8").splitlines()
         except OSError:
             continue
         for line in lines:
@@ -83,7 +84,7 @@ def exception_forms() -> dict[str, str]:
 
 def _prepared_dir() -> Path | None:
     """A folder nltk's reader accepts: the source itself when complete, else a built cache copy."""
-    source = _source_dir()
+    source = wordnet_dir()
     if not all((source / f).is_file() for f in _FILES):
         return None
     if (source / "lexnames").is_file():

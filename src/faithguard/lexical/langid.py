@@ -11,7 +11,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 
-from faithguard.verifiers.langid_data import STOPWORDS
+from faithguard.lexical.langid_data import STOPWORDS
 
 __all__ = ["LANGUAGE_NAMES", "Identification", "identify", "script_letters"]
 

@@ -1,9 +1,11 @@
 """A small reader for the WordNet 3.0 database files (Debian package ``wordnet-base``).
 
 Only what the input and term checks need: the noun senses of a lemma, the hypernym closure of a
-synset, and the lexicographer file a synset belongs to. Lookups binary-search the memory-mapped
-sorted ``index.<pos>`` file and seek into ``data.<pos>``, so opening the database costs nothing and
-memory stays flat (a full reader that loads the lemma index first takes seconds).
+synset, and the lexicographer file a synset belongs to (the constraint engine reads the same files
+through nltk, :mod:`faithguard.lexical.wordnet`; the package docstring says why there are two).
+Lookups binary-search the memory-mapped sorted ``index.<pos>`` file and seek into ``data.<pos>``, so
+opening the database costs nothing and memory stays flat (a full reader that loads the lemma index
+first takes seconds).
 
 The data path is ``$FAITHGUARD_WORDNET_DIR``, else ``/usr/share/wordnet`` (where ``apt-get install
 wordnet-base`` puts it; WordNet 3.0 licence, Princeton University, free to use with the notice).
@@ -20,7 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["Synset", "WordNet", "available", "get_wordnet"]
+__all__ = ["LEXNAMES", "WORDNET_ENV", "Synset", "WordNet", "available", "get_wordnet", "wordnet_dir"]
 
 WORDNET_ENV = "FAITHGUARD_WORDNET_DIR"
 _DEFAULT_DIR = Path("/usr/share/wordnet")
@@ -58,6 +60,11 @@ LEXNAMES = {
 }
 
 
+def wordnet_dir() -> Path:
+    """The WordNet database folder both readers use: ``$FAITHGUARD_WORDNET_DIR``, else ``/usr/share/wordnet``."""
+    return Path(os.environ.get(WORDNET_ENV) or _DEFAULT_DIR)
+
+
 @dataclass(frozen=True)
 class Synset:
     """One noun synset: its offset, lexicographer file, lemmas and hypernym offsets."""
@@ -73,8 +80,7 @@ class WordNet:
     """Noun lookups over one WordNet database folder."""
 
     def __init__(self, folder: str | os.PathLike[str] | None = None) -> None:
-        raw = folder if folder is not None else os.environ.get(WORDNET_ENV) or _DEFAULT_DIR
-        self.folder = Path(raw)
+        self.folder = Path(folder) if folder is not None else wordnet_dir()
         self._index: mmap.mmap | None = None
         self._data: mmap.mmap | None = None
         self._exc: dict[str, str] = {}

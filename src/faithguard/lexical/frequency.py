@@ -1,0 +1,20 @@
+"""Word frequency from ``wordfreq`` (Apache-2.0 code; its word lists are CC BY-SA 4.0).
+
+One cached reader of the Zipf scale for English, shared by the term checks (is a word common?) and
+the input checks (is a capitalised word an ordinary word?). ``wordfreq`` is imported on the first
+lookup, not at import time.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+__all__ = ["zipf"]
+
+
+@lru_cache(maxsize=65536)
+def zipf(word: str) -> float:
+    """wordfreq Zipf frequency of one word in English (0.0 means not in the word list)."""
+    import wordfreq
+
+    return float(wordfreq.zipf_frequency(word, "en"))
