@@ -10,6 +10,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from faithguard.detector import CallContext
+from faithguard.inputs.attached import ATTACHMENT_TRIGGER, attachment_findings
 from faithguard.inputs.forward import FORWARD_TRIGGER, forward_findings, settled_pointers
 from faithguard.inputs.parsed import (
     DEICTIC_TRIGGER,
@@ -240,6 +241,7 @@ def analyse(ctx: CallContext, parser: Callable[[str], Any] | None = None) -> lis
     s_refs = [r for r in find_references(s.text, s.masked, "system") if r.strong and r.kind in _SYSTEM_KINDS]
     findings = _empty_findings(q, q_refs, "request") + _empty_findings(s, s_refs, "system prompt")
     has_docs = any(d and d.strip() for d in ctx.documents)
+    earlier = any(m.role != "system" and m.content and m.content.strip() for m in ctx.history)
     if has_docs:
         # an empty section of a name the content lists do not know may be what the attached document fills
         findings = [f for f in findings if not f.get("section")]
@@ -265,7 +267,7 @@ def analyse(ctx: CallContext, parser: Callable[[str], Any] | None = None) -> lis
         if doc is not None:
             findings += recalled_exchange(doc, q.masked)
     if not q_refs and not s_refs:
-        return findings or _ahead(q, doc, parser, has_docs)
+        return findings or _unsupplied(q, doc, parser, has_docs, earlier)
 
     def supply_for(q_refs: list[Reference], s_refs: list[Reference]) -> Supply:
         sup = Supply()
@@ -287,16 +289,25 @@ def analyse(ctx: CallContext, parser: Callable[[str], Any] | None = None) -> lis
         q_refs = parse_filter(q_refs, doc, q.masked)
         refs = q_refs + s_refs
         missing = _resolve(refs, supply_for(q_refs, s_refs), _settled_by(settled_pointers(doc, q.text, q.masked)))
-    return findings + missing or _ahead(q, doc, parser, has_docs)
+    return findings + missing or _unsupplied(q, doc, parser, has_docs, earlier)
 
 
-def _ahead(q: Scan, doc: Any, parser: Callable[[str], Any] | None, has_docs: bool) -> list[dict[str, Any]]:
-    """Forward pointers with nothing after them ("Add docstrings to the following class.", "It is below."),
-    checked only when nothing else was found and no document came with the request."""
-    if parser is None or has_docs or not FORWARD_TRIGGER.search(q.masked):
+def _unsupplied(
+    q: Scan, doc: Any, parser: Callable[[str], Any] | None, has_docs: bool, earlier: bool
+) -> list[dict[str, Any]]:
+    """Material the request promises with no noun to count: a forward pointer with nothing after it ("Add docstrings
+    to the following class.", "It is below."), or an attachment claim nothing carries ("Resume attached."); checked
+    only when nothing else was found and no document came with the request."""
+    if parser is None or has_docs:
+        return []
+    ahead, claims = FORWARD_TRIGGER.search(q.masked), ATTACHMENT_TRIGGER.search(q.masked)
+    if not (ahead or claims):
         return []
     doc = parser(q.text) if doc is None else doc
-    return forward_findings(doc, q.text, q.masked) if doc is not None else []
+    if doc is None:
+        return []
+    found = forward_findings(doc, q.text, q.masked) if ahead else []
+    return found or (attachment_findings(doc, q, earlier_content=earlier) if claims else [])
 
 
 def clarification_text(findings: list[dict[str, Any]]) -> str:
