@@ -19,7 +19,7 @@ POSITIVE = [
     "photo attached - is this mushroom safe to eat??",
     "Please find attached the quarterly figures and tell me what stands out.",
     "We uploaded the floor plan this morning; which room gets the most light?",
-    "I pasted the lyrics, can you explain the second verse?",
+    "I pasted the lyrics, what is the song about?",
 ]
 NEGATIVE = [
     "How do I attach a spreadsheet to an email in Outlook?",
