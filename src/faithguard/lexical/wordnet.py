@@ -416,3 +416,50 @@ _SEVERAL_ROOTS = frozenset({"list.n.01", "collection.n.01", "series.n.01"})
 def names_several(noun: str) -> bool | None:
     """Whether the noun's most frequent sense is a list or collection: "provide a list" asks for several."""
     return _first_sense_under(noun, _SEVERAL_ROOTS)
+
+
+#: WordNet roots of fixed verse forms whose gloss may state their size: a poem (poem.n.01: haiku, limerick, sonnet)
+#: or a stanza (stanza.n.01: quatrain, couplet).
+_VERSE_ROOTS = frozenset({"poem.n.01", "stanza.n.01"})
+#: The words of a gloss ("of 5 anapestic lines"): a count is read at most one word before "lines".
+_GLOSS_WORD = re.compile(r"[a-z0-9]+")
+
+
+def verse_lines(noun: str) -> int | None:
+    """The number of lines WordNet's own gloss gives a verse form the noun names: 'haiku' 3 ("three short
+    lines"), 'limerick' 5, 'sonnet' 14, 'quatrain' 4, 'couplet' 2. None when no sense under a poem or stanza
+    states exactly one count ('rondeau': "10 or 13 lines"), or without WordNet."""
+    wn = _reader(wait=True)
+    if wn is None:
+        return None
+    counts: set[int] = set()
+    for sense in wn.synsets(noun.lower(), pos="n"):
+        if not {h.name() for h in sense.closure(lambda s: s.hypernyms())} & _VERSE_ROOTS:
+            continue
+        words = _GLOSS_WORD.findall(sense.definition().lower())
+        for i in (i for i, w in enumerate(words) if w == "lines"):
+            for j in (i - 1, i - 2):
+                value = _count_word(words[j]) if j >= 0 else None
+                if value is None:
+                    continue
+                if j > 0 and words[j - 1] in ("or", "to"):
+                    return None  # "10 or 13 lines": an alternative or a range is no fixed size
+                counts.add(value)
+                break
+    return counts.pop() if len(counts) == 1 else None
+
+
+def _count_word(word: str) -> int | None:
+    from faithguard.numwords import CARDINALS
+
+    value = int(word) if word.isdigit() else CARDINALS.get(word)
+    return value if value else None
+
+
+def creates(verb: str) -> bool | None:
+    """Whether one of the verb's two most frequent senses is filed as creation ('write', 'compose', 'craft');
+    None without WordNet."""
+    wn = _reader(wait=True)
+    if wn is None:
+        return None
+    return any(s.lexname() == "verb.creation" for s in wn.synsets(verb.lower(), pos="v")[:2])

@@ -151,3 +151,19 @@ def _start_checker(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     if ok and phrase[-1].isalnum() and len(text) > len(phrase):
         ok = not text[len(phrase)].isalnum()  # "Hi" does not open "Hippos..."
     return _ok(ok, "starts with the required phrase", f"does not start with {phrase!r}")
+
+
+@CHECKS.add("creative:verse_form")
+def _verse_form(params: Mapping[str, Any], response: str) -> VerifierOutcome:
+    """A named verse form has the size its definition gives (a haiku 3 lines, a limerick 5): the content lines,
+    not counting one leading title line set off by a blank line. Unknown when the answer has no line breaks."""
+    want, form = get_int(params, "num_lines"), get_str(params, "form")
+    blocks = stanzas_of(response)
+    if not blocks:
+        return VerifierOutcome(Status.UNKNOWN, "no lines to count")
+    count = sum(len(b) for b in blocks)
+    if len(blocks) > 1 and len(blocks[0]) == 1 and count - 1 == want:
+        count -= 1  # "Autumn\n\n<three lines>": a title above the poem
+    if count == 1 and want > 1:
+        return VerifierOutcome(Status.UNKNOWN, "the answer is one line: its verse lines cannot be read")
+    return counted(count, "exactly", want, f"lines (a {form} has {want})")

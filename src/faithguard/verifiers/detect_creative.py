@@ -106,4 +106,43 @@ def detect_creative(text: str, *, has_paragraph_spec: bool = False) -> list[Veri
         )
     specs.extend(_rhyme(text))
     specs.extend(_refrain(text))
+    if not lines:
+        specs.extend(_verse_form(text))
     return specs
+
+
+#: Words that trigger the parse for a named verse form: any noun may be one, so the gate is the creation request.
+_WRITE_GATE = re.compile(r"(?i)\b(?:a|an|one)\s+\S")
+
+
+def _verse_form(text: str) -> list[VerifiableSpec]:
+    """One verse form the request asks to be written ("Write a limerick about ...") whose WordNet gloss gives its
+    size in lines: the answer must have that many (an explicit line count, found first, wins). Read from the
+    shared parse: a singular noun, object of a verb WordNet files as creation, with no count above one; two forms
+    in one request, or none known, give nothing."""
+    if not _WRITE_GATE.search(text):
+        return []
+    from faithguard.errors import ConfigError
+    from faithguard.lexical import wordnet
+    from faithguard.nlp import parse
+
+    try:
+        doc = parse(text)
+    except ConfigError:
+        return []
+    found: list[tuple[str, int, int]] = []
+    for tok in doc:
+        obj = tok.head if tok.dep_ == "conj" else tok  # "a haiku and a limerick": both are written
+        if tok.tag_ != "NN" or obj.dep_ != "dobj" or obj.head.pos_ != "VERB":
+            continue
+        if any(c.dep_ == "nummod" for c in tok.children) or any(c.dep_ == "compound" for c in tok.children):
+            continue  # "two haikus", "a haiku sequence" is caught by the tag; "a sonnet-style poem" by compound
+        if not wordnet.creates(obj.head.lemma_):
+            continue
+        n = wordnet.verse_lines(tok.lemma_)
+        if n is not None:
+            found.append((tok.lemma_, n, tok.idx))
+    if len(found) != 1:
+        return []
+    form, n, at = found[0]
+    return [make_spec("creative:verse_form", {"form": form, "num_lines": n}, sentence_at(text, at))]

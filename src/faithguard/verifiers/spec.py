@@ -47,6 +47,7 @@ QUANTITY_VERIFIERS = frozenset(
         "detectable_format:multiple_sections",
         "change_case:capital_word_frequency",
         "creative:lines",
+        "creative:verse_form",
         "creative:stanzas",
         "creative:paragraphs",
         "creative:words_per_line",
