@@ -20,6 +20,7 @@ POSITIVE = [
     "Please find attached the quarterly figures and tell me what stands out.",
     "We uploaded the floor plan this morning; which room gets the most light?",
     "I pasted the lyrics, what is the song about?",
+    "I've attached my CV to this message, is it too long?",
 ]
 NEGATIVE = [
     "How do I attach a spreadsheet to an email in Outlook?",
@@ -28,6 +29,12 @@ NEGATIVE = [
     "Can I upload files bigger than two gigabytes to a shared drive?",
     "He attached two receipts to his complaint. Was that a good idea legally?",
     "I attached my cover letter below.\n\n" + PROSE,
+    # negated or empty claims, mentions in quotes, a destination elsewhere
+    "Write a cover letter for a florist job. I've attached nothing, just invent the details.",
+    "I haven't attached anything yet. What should a good cover letter include?",
+    "What does 'see attached' mean in an email, and is it rude?",
+    "Is \u201cplease find attached\u201d too formal for a note to my landlord?",
+    "I uploaded a draft to the university portal yesterday. How long does marking usually take?",
 ]
 
 

@@ -23,6 +23,7 @@ NEGATIVE = [
     "Tell me what you think about cats.",  # 'you' thinks: nothing handed over
     "I forgot what my teacher told me about fractions, can you explain them?",  # not what the request acts on
     "Should I reply to my boss tonight or wait until Monday?",  # a person, not a message
+    "Guess what my dad bought me for my birthday!",  # a thing bought, not a message (no communication verb)
 ]
 
 

@@ -216,4 +216,3 @@ def test_topic_words_are_matched_at_word_starts_only() -> None:
     assert _words_absent("What about AI", "He said the art was fine and then left the room.")
     assert not _words_absent("What about rivers", "Long rivers cross the plain.")
     assert not _words_absent("Describe the river", "The rivers run fast.")
-

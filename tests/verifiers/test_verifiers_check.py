@@ -243,6 +243,7 @@ def test_langid_and_rhyme_helpers() -> None:
 )
 def test_a_count_outcome_carries_what_it_measured(words: int, want: int, relation: str) -> None:
     from faithguard.verifiers import RELATION_SYMBOLS
+
     outcome = verify("length_constraints:number_words", {"relation": relation, "num_words": want}, "tide " * words)
     assert outcome.count is not None
     assert (outcome.count.found, outcome.count.relation, outcome.count.want) == (words, relation, want)

@@ -3,7 +3,7 @@
 A claim (spec ``attachment_claim`` in ``specs/syntax.json``) names material that travels beside or inside the
 message, whatever the noun. It is missing when nothing carries it: no document beside the text, no piece of
 content in the text outside the claim's own sentence (a photo or a chart only as a document: it cannot be pasted as
-prose), and, for an upload said to be earlier ("i uploaded it earlier"), no earlier turn with content either.
+prose). With earlier turns that hold content nothing is claimed: which turn carries the upload is not read.
 """
 
 from __future__ import annotations
@@ -11,14 +11,19 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from faithguard.inputs.content_kinds import classify_noun, lexname_test
+from faithguard.inputs.content_kinds import classify_noun, names_information
+from faithguard.inputs.forward import MAX_CHARS
 from faithguard.inputs.supply import FULL_WORDS, Scan, free_units
-from faithguard.inputs.vocab import kind_of
 
 __all__ = ["ATTACHMENT_TRIGGER", "attachment_findings"]
 
 #: The stems the spec anchors on: the parse runs only when one of them is in the request.
 ATTACHMENT_TRIGGER = re.compile(r"\b(?:attach|upload|enclos|past)\w*", re.I)
+#: A straight quotation mark that opens a quotation (at the start or after a space; not an apostrophe).
+_STRAIGHT_OPEN = re.compile(r"(?:^|(?<=\s))[\"']")
+#: Only the first claims are read: a request that claims many attachments and carries the first ones carries the
+#: rest in the same way, and each claim costs a pass over the request (linear time overall).
+_MAX_CLAIMS = 3
 #: The speaker of a claim: the user (a first-person subject) or nobody (a participle: "CV attached").
 _SPEAKER = frozenset({"i", "we"})
 
@@ -26,25 +31,29 @@ _SPEAKER = frozenset({"i", "we"})
 def attachment_findings(doc: Any, q: Scan, *, earlier_content: bool) -> list[dict[str, Any]]:
     """Findings for attachment claims that nothing in the call carries (no document came with the request).
 
-    ``doc`` parses ``q.text``; ``earlier_content`` says whether an earlier turn holds content (it carries only
-    what the claim says was given earlier).
+    ``doc`` parses ``q.text``. With ``earlier_content`` (an earlier turn holds content) nothing is claimed missing:
+    the upload may be there, and which turn carries it is not read. The first claim decides (one finding at most).
     """
     from faithguard.inputs.syntax import role_anchors
 
+    if earlier_content or len(q.text) > MAX_CHARS:
+        return []  # an earlier turn may carry what was uploaded; a long request carries its material
     offs = role_anchors(doc, "attachment")
+    seen = 0
     for verb in doc:
         if verb.idx not in offs or not q.masked[verb.idx : verb.idx + len(verb.text)].strip():
             continue
         item = _claimed_item(verb)
-        if item is None:
+        if item is None or _quoted(verb, q.text):
             continue
+        seen += 1
+        if seen > _MAX_CLAIMS:
+            break  # bounded work: each claim reads the whole request once
         sent = (verb.sent.start_char, verb.sent.end_char)
         pictured = item.pos_ in ("NOUN", "PROPN") and _pictured(item.text)
         inline = sum(u.words >= FULL_WORDS or u.full for u in free_units(q, [sent])) + len(q.typed)
         if inline and not pictured:
             continue
-        if earlier_content and any(c.dep_ == "advmod" and c.tag_ in ("RBR", "RB") for c in verb.children):
-            continue  # "I uploaded it earlier": an earlier turn may carry it
         shown = " ".join(q.text[sent[0] : sent[1]].split()[:8])
         return [
             {
@@ -61,8 +70,10 @@ def attachment_findings(doc: Any, q: Scan, *, earlier_content: bool) -> list[dic
 def _claimed_item(verb: Any) -> Any | None:
     """The item a claim is about (its object, or the participle's noun), or None when the reading is not a claim."""
     kids = list(verb.children)
-    if any(c.dep_ == "prep" and c.lower_ == "to" for c in kids):
-        return None  # "attached to the wall", "I attached it to the form": fastened somewhere, not sent here
+    if any(c.dep_ == "neg" for c in kids):
+        return None  # "I haven't attached anything yet"
+    if _fastened_elsewhere(verb):
+        return None  # "attached to the wall", "uploaded it to the client portal": not sent here
     subjects = [c for c in kids if c.dep_ in ("nsubj", "nsubjpass")]
     passive = any(c.dep_ == "auxpass" for c in kids)
     objects = [c for c in kids if c.dep_ == "dobj"]
@@ -72,6 +83,8 @@ def _claimed_item(verb: Any) -> Any | None:
         return None  # "The shelf is attached ...": a state of a thing
     if subjects and subjects[0].tag_ != "PRP" and objects:
         return None  # "My sister uploaded a video": someone else's act
+    if objects and objects[0].pos_ == "PRON" and not {"Prs", "Dem"} & set(objects[0].morph.get("PronType")):
+        return None  # "I've attached nothing", "something": no item named
     if objects:
         item = objects[0]
     elif subjects and subjects[0].tag_ != "PRP":
@@ -81,19 +94,35 @@ def _claimed_item(verb: Any) -> Any | None:
     else:
         attr = next((c for c in verb.head.children if c.dep_ in ("attr", "nsubj") and c.i != verb.i), None)
         item = attr if attr is not None else verb  # "Attached is my letter", "see attached"
-    if item.pos_ in ("NOUN", "PROPN") and not _information(item.text):
+    if item.pos_ in ("NOUN", "PROPN") and not names_information(item.text):
         return None  # "We enclosed a cheque": a physical thing
     return item
 
 
-def _information(word: str) -> bool:
-    """Whether a noun can be material: the kind table, a WordNet content class, the 'handed' lexname test, or a
-    word WordNet does not know ("the slides deck")."""
-    from faithguard.lexical.wordnet_mmap import get_wordnet
-
-    if kind_of(word) is not None or classify_noun(word) is not None or lexname_test("handed", word):
+def _fastened_elsewhere(verb: Any) -> bool:
+    """A destination other than this chat: "to the wall", "to the client portal" (not "to this message", "to
+    you", "here")."""
+    for c in verb.children:
+        if c.dep_ != "prep" or c.lower_ not in ("to", "onto", "into"):
+            continue
+        target = next((g for g in c.children if g.dep_ == "pobj"), None)
+        if target is None or target.lower_ in ("you", "u", "here"):
+            continue
+        if any(d.dep_ == "det" and d.lower_ in ("this", "my") for d in target.children) and names_information(
+            target.text
+        ):
+            continue  # "to this message", "to my email": the message itself
         return True
-    return not get_wordnet().senses(word.lower())
+    return False
+
+
+def _quoted(verb: Any, text: str) -> bool:
+    """Whether the claim sits inside quotation marks ("What does 'see attached' mean?"): a mention, not a claim.
+    Curly quotes by their open/close balance, straight ones by the parity of those that open (after a space)."""
+    before = text[verb.sent.start_char : verb.idx]
+    if before.count("“") > before.count("”") or before.count("‘") > before.count("’"):
+        return True
+    return len(_STRAIGHT_OPEN.findall(before)) % 2 == 1
 
 
 def _pictured(word: str) -> bool:

@@ -17,7 +17,7 @@ from typing import Literal
 
 from faithguard.lexical.wordnet_mmap import WordNet, get_wordnet
 
-__all__ = ["ContentClass", "classify_noun", "load_classes"]
+__all__ = ["ContentClass", "classify_noun", "load_classes", "names_information"]
 
 Strength = Literal["strong", "weak"]
 
@@ -254,3 +254,14 @@ def _run_lexname_test(test: str, word: str, wn: WordNet) -> bool:
     raw_under = spec.get("not_under", [])
     pairs = [(str(p[0]), int(p[1])) for p in raw_under] if isinstance(raw_under, list) else []
     return not (wn.find_synsets(pairs) & wn.closure(senses[0])) if pairs else True
+
+
+def names_information(word: str) -> bool:
+    """Whether a noun can name material: the kind table, a WordNet content class, the ``handed`` lexname test, or
+    a word WordNet does not know ("the slide deck"); not a physical thing ("a cheque") or a placeholder noun whose
+    senses are neither ("the thing", "the deal")."""
+    from faithguard.inputs.vocab import kind_of
+
+    if kind_of(word) is not None or classify_noun(word) is not None or lexname_test("handed", word):
+        return True
+    return not get_wordnet().senses(word.lower())

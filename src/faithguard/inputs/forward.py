@@ -4,7 +4,10 @@ A forward-pointing deictic (spec ``forward_pointer`` in ``specs/syntax.json``) p
 same message, whatever noun names it: so the check needs no content vocabulary. It is missing when nothing but
 the request's own words comes after the pointer: no paragraph of content, no list, quote, code block or labelled
 section, nothing after a colon or dash in the pointer's own sentence, and no document supplied beside the text.
-Earlier turns never supply it: the pointer looks ahead, not back.
+Earlier turns never supply it: the pointer looks ahead, not back. Findings come from the structural readings and
+from softer ones (a dash tail that is not the request's own words, a presentative's run-on clause); the count-based
+resolution's findings are only ever settled by the structural ones. Work is bounded (``MAX_CHARS``, the first
+pointers, a window after each), so a long request costs linear time.
 """
 
 from __future__ import annotations
@@ -12,12 +15,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from faithguard.inputs.content_kinds import lexname_test
+from faithguard.inputs.content_kinds import classify_noun, lexname_test, names_information
 from faithguard.inputs.supply import free_units, scan, word_count
 from faithguard.inputs.vocab import CREATION_VERBS, kind_of
 from faithguard.numwords import CARDINALS
 
-__all__ = ["FORWARD_TRIGGER", "forward_findings", "settled_pointers"]
+__all__ = ["FORWARD_TRIGGER", "MAX_CHARS", "forward_findings", "settled_pointers"]
 
 #: The words the spec anchors on: the parse runs only when one of them is in the request.
 FORWARD_TRIGGER = re.compile(r"\b(?:following|below|follows|here)\b", re.I)
@@ -27,18 +30,23 @@ _INTRODUCER = re.compile(r":|—|–|\s-\s")
 #: Quoted words after the pointer inside its sentence ("End with the following phrase 'See you soon'"): any
 #: quotation marks, straight or curly, single or double, opening after a space and closing before one.
 _QUOTED = re.compile(r"(?:^|\s)[\"'“‘«]\S[^\n]{0,300}?[\"'”’»](?=[\s.,;:!?)]|$)")
-#: A presentative sentence that runs on past its subject with a statement of at least this many words says the
-#: thing it presents ("Here's the thing, I can't cook."). Fixtures: tests/inputs/test_forward.py.
-_RUN_ON_WORDS = 4
+#: Requests longer than this carry their material in them: the pointer check does not parse them (a pasted
+#: article is the material). Work per pointer is bounded too: the first pointers only, and the material is looked
+#: for in a window after each, so a long request costs linear time. Fixtures: tests/inputs/test_forward.py.
+MAX_CHARS = 20_000
+_MAX_POINTERS = 6
+_WINDOW = 2_000
 #: Up to this many promised items are counted one unit each ("the three reviews below"); a larger count is often
 #: written as one inline run the scan reads as one unit, so it only needs something. Fixtures: test_forward.py.
 _MAX_PROMISED = 10
 
 
 def _pointers(doc: Any, masked: str) -> list[tuple[Any, tuple[int, int]]]:
-    """The forward pointers of the request with their phrase spans (never inside supplied content)."""
+    """The first forward pointers of the request with their phrase spans (never inside supplied content)."""
     from faithguard.inputs.syntax import role_anchors
 
+    if len(masked) > MAX_CHARS:
+        return []
     offs = role_anchors(doc, "forward")
     out = []
     for tok in doc:
@@ -46,13 +54,22 @@ def _pointers(doc: Any, masked: str) -> list[tuple[Any, tuple[int, int]]]:
             phrase = _pointer_phrase(tok)
             if phrase is not None:
                 out.append((tok, phrase))
+                if len(out) == _MAX_POINTERS:
+                    break
     return out
 
 
 def settled_pointers(doc: Any, text: str, masked: str) -> list[tuple[int, int]]:
-    """Phrase spans of the forward pointers that need nothing more: material comes after them ("the following
-    list: ..."), or they name what the answer is to create ("while writing the following piece")."""
-    return [phrase for tok, phrase in _pointers(doc, masked) if _creates(tok) or _followed(tok, phrase, text, masked)]
+    """Phrase spans of the forward pointers that need nothing more, read by structure alone (a block or a quote
+    right after the pointer, a colon tail, or a piece of content after the pointer's line), or that name what the
+    answer is to create ("while writing the following piece"). Never by the softer readings (a dash tail, a
+    presentative's run-on clause): those may only keep a pointer from raising its own finding, not cancel a
+    finding of the count-based resolution."""
+    return [
+        phrase
+        for tok, phrase in _pointers(doc, masked)
+        if _creates(tok) or _followed(tok, phrase, text, masked, strict=True)
+    ]
 
 
 def forward_findings(doc: Any, text: str, masked: str) -> list[dict[str, Any]]:
@@ -78,8 +95,10 @@ def _pointer_phrase(tok: Any) -> tuple[int, int] | None:
     word = tok.lower_
     if word == "following":
         noun = tok.head if tok.dep_ == "amod" else tok
-        if noun is not tok and lexname_test("time", noun.text):
+        if noun.i != tok.i and lexname_test("time", noun.text):
             return None  # "the following year": a time, not material
+        if any(c.dep_ == "prep" and c.lower_ == "after" for c in noun.children):
+            return None  # "the following president after Lincoln": the next in a series
         return _span(noun)
     if word == "below":
         if any(c.dep_ == "pobj" for c in tok.children):
@@ -90,12 +109,20 @@ def _pointer_phrase(tok: Any) -> tuple[int, int] | None:
             return min([prev.idx] + [c.left_edge.idx for c in prev.lefts]), tok.idx + len(tok.text)
         return tok.idx, tok.idx + len(tok.text)
     if word == "here":
-        subjects = [c for c in tok.head.children if c.dep_ in ("nsubj", "attr") and c is not tok]
-        if not subjects:
-            return None  # "Here's what I think: ..." reads no presented thing
-        last = subjects[0].right_edge  # the whole subject: "the clause my landlord wants me to sign"
-        return (min(tok.idx, subjects[0].left_edge.idx), last.idx + len(last.text))
+        subject = next((c for c in tok.head.children if c.dep_ in ("nsubj", "attr") and c.i != tok.i), None)
+        if subject is None or not _presentable(subject):
+            return None  # "Here's what I think", "Here's the thing, ...": nothing handed over
+        last = subject.right_edge  # the whole subject: "the clause my landlord wants me to sign"
+        return (min(tok.idx, subject.left_edge.idx), last.idx + len(last.text))
     return (tok.idx, tok.idx + len(tok.text))  # "as follows"
+
+
+def _presentable(subject: Any) -> bool:
+    """Whether a presentative's subject can be material: a personal or demonstrative pronoun ("here it is")
+    or a noun that names information (``names_information``: "here's the email", not "here's the thing")."""
+    if subject.pos_ == "PRON":
+        return bool({"Prs", "Dem"} & set(subject.morph.get("PronType")))
+    return subject.pos_ in ("NOUN", "PROPN") and names_information(subject.text)
 
 
 def _span(tok: Any) -> tuple[int, int]:
@@ -109,30 +136,31 @@ def _span(tok: Any) -> tuple[int, int]:
     return left, right
 
 
-def _followed(tok: Any, phrase: tuple[int, int], text: str, masked: str) -> bool:
-    """Whether anything after the pointer is material rather than the request's own words."""
-    if text[tok.idx :] != masked[tok.idx :]:
-        return True  # a quote, code block or template block the scan took as supplied content comes after it
-    doc = tok.doc
+def _followed(tok: Any, phrase: tuple[int, int], text: str, masked: str, *, strict: bool = False) -> bool:
+    """Whether anything after the pointer is material rather than the request's own words (``strict``: by
+    structure alone: a block the scan took as content or a quote right after it, a colon tail, or content after
+    the pointer's line)."""
     line_end = text.find("\n", tok.idx)
     # the parser's sentence, cut at the line's end (it may run on into a list below: "...clearest?\n1. ...")
     sent_end = tok.sent.end_char if line_end < 0 else min(tok.sent.end_char, line_end)
+    window = tok.idx + len(tok.text) + _WINDOW
+    near = _next_block_end(text, sent_end, window)
+    if text[tok.idx : near] != masked[tok.idx : near]:
+        return True  # a quote, code block or template block the scan took as supplied content comes next
     after_word = text[tok.idx + len(tok.text) : sent_end]
     if _QUOTED.search(after_word):
         return True  # "Close with the following line 'Stay curious'"
     intro = _INTRODUCER.search(after_word)
-    if intro is not None:
+    if intro is not None and (not strict or intro.group().startswith(":")):
         at = tok.idx + len(tok.text) + intro.end()
         colon = intro.group().startswith(":")
         # after a colon a question is material ("Here is my problem: why does bread go stale?")
-        words = word_count(text[at:sent_end])
-        if words and not _requested(doc, text, at, sent_end, questions_are_material=colon, voice=not colon):
-            return True  # "Here are my notes: eggs, flour", "Translate the following - the station is near."
+        if word_count(text[at:sent_end]) and not _requested(tok.sent, text, at, sent_end, after_colon=colon):
+            return True  # "Here are my notes: eggs, flour", "Translate the following - the museum opens at nine."
     rest = max(phrase[1], tok.idx + len(tok.text))
-    run_on = tok.lower_ == "here" and word_count(text[rest:sent_end]) >= _RUN_ON_WORDS
-    if run_on and not _requested(doc, text, rest, sent_end, questions_are_material=False, voice=False):
-        return True  # "Here's the thing, my oven runs hot": the run-on says what it presents
-    tail = text[sent_end:]
+    if tok.lower_ == "here" and not strict and not _names_text(_head(tok)) and _states(tok.sent, text, rest, sent_end):
+        return True  # "Here's the thing, my oven runs hot": a noun that names no text presents the clause after it
+    tail = text[sent_end:window]
     if not tail.strip():
         return False
     after = scan(tail)
@@ -154,17 +182,41 @@ def _promised(noun: Any) -> int:
     return 1
 
 
-def _requested(doc: Any, text: str, start: int, end: int, *, questions_are_material: bool, voice: bool) -> bool:
-    """Whether the words in ``text[start:end]`` are the user's own request rather than material: a question
-    (unless ``questions_are_material``), an order (a base-form verb heading a clause without a subject, "- turn
-    them into a guide"), or, with ``voice``, words that speak as the user or to the assistant (a first- or
-    second-person pronoun, read from spaCy's morphology: "- we're going for cozy")."""
-    if text[start:end].rstrip(" .!").endswith("?") and not questions_are_material:
+def _next_block_end(text: str, start: int, limit: int) -> int:
+    """The end of the first block of text after ``start`` (up to the blank line that closes it), at most ``limit``:
+    material that comes "next" is there, not two paragraphs on."""
+    body = min(start + (len(text[start:limit]) - len(text[start:limit].lstrip())), limit)
+    gap = text.find("\n\n", body, limit)
+    return limit if gap < 0 else gap
+
+
+def _names_text(noun: Any) -> bool:
+    """Whether a noun names a text by the kind table or a WordNet content class ("essay", "lyrics", "email")."""
+    return noun.pos_ in ("NOUN", "PROPN") and (kind_of(noun.text) is not None or classify_noun(noun.text) is not None)
+
+
+def _states(sent: Any, text: str, start: int, end: int) -> bool:
+    """Whether the rest of a presentative sentence is a statement of its own: a clause with its own subject that
+    is neither a question nor an order ("Here's the thing, my oven runs hot")."""
+    body = text[start:end]
+    if body.rstrip(" .!").endswith("?") or not body.strip(" ,;.!"):
+        return False
+    toks = [t for t in sent if start <= t.idx < end]
+    has_clause = any(t.dep_.startswith("nsubj") and t.head.pos_ in ("VERB", "AUX") for t in toks)
+    return has_clause and not _requested(sent, text, start, end, after_colon=True)
+
+
+def _requested(sent: Any, text: str, start: int, end: int, *, after_colon: bool) -> bool:
+    """Whether the words in ``text[start:end]`` (inside the parsed sentence ``sent``) are the user's own request or
+    comment rather than material: an order (a base-form verb heading a clause without a subject: "- turn them into
+    a guide"); or, unless they follow a colon, a question, or a clause whose subject is a pronoun (the user's voice
+    or a comment on the material: "- we're going for cozy", "- it's long, sorry")."""
+    if not after_colon and text[start:end].rstrip(" .!").endswith("?"):
         return True
-    toks = [t for t in doc if start <= t.idx < end and not t.is_space and not t.is_punct]
+    toks = [t for t in sent if start <= t.idx < end and not t.is_space and not t.is_punct]
     if not toks:
         return True
-    if voice and any({"1", "2"} & set(t.morph.get("Person")) for t in toks):
+    if not after_colon and any(t.dep_.startswith("nsubj") and t.tag_ == "PRP" for t in toks):
         return True
     heads = [t for t in toks if t.pos_ in ("VERB", "AUX") and (t.head.i == t.i or not start <= t.head.idx < end)]
     return any(t.tag_ == "VB" and not any(c.dep_.startswith("nsubj") for c in t.children) for t in heads)

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from faithguard.detector import CallContext
 from faithguard.inputs.attached import ATTACHMENT_TRIGGER, attachment_findings
-from faithguard.inputs.forward import FORWARD_TRIGGER, forward_findings, settled_pointers
+from faithguard.inputs.forward import FORWARD_TRIGGER, MAX_CHARS, forward_findings, settled_pointers
 from faithguard.inputs.parsed import (
     DEICTIC_TRIGGER,
     HISTORY_TRIGGER,
@@ -298,8 +298,8 @@ def _unsupplied(
     """Material the request promises with no noun to count: a forward pointer with nothing after it ("Add docstrings
     to the following class.", "It is below."), or an attachment claim nothing carries ("Resume attached."); checked
     only when nothing else was found and no document came with the request."""
-    if parser is None or has_docs:
-        return []
+    if parser is None or has_docs or len(q.text) > MAX_CHARS:
+        return []  # a request longer than MAX_CHARS carries its material
     ahead, claims = FORWARD_TRIGGER.search(q.masked), ATTACHMENT_TRIGGER.search(q.masked)
     if not (ahead or claims):
         return []

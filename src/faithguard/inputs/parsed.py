@@ -15,6 +15,7 @@ from faithguard.inputs.discourse import sentence_of as _sentence_of
 from faithguard.inputs.discourse import sentences as _sentences
 from faithguard.inputs.references import Reference, _class_kind
 from faithguard.inputs.vocab import CREATION_VERBS, kind_of
+from faithguard.lexical import wordnet
 
 __all__ = [
     "DEICTIC_TRIGGER",
@@ -217,7 +218,10 @@ def pointer_refs(refs: list[Reference], doc: Any, masked: str, source: str = "qu
             continue  # inside supplied content
         word = tok.text
         if tok.tag_ == "WP":
-            # a free relative, "sum up what my landlord sent me": the clause is the reference
+            # a free relative, "sum up what my landlord sent me": the clause is the reference, when its verb is
+            # one of communication (WordNet); "guess what my dad bought me" is a thing
+            if not wordnet.communicates(tok.head.lemma_):
+                continue
             end = max(t.idx + len(t.text) for t in tok.head.subtree)
             start = min(t.idx for t in tok.head.subtree)
             sent = _sentence_of(sents, off)

@@ -463,3 +463,12 @@ def creates(verb: str) -> bool | None:
     if wn is None:
         return None
     return any(s.lexname() == "verb.creation" for s in wn.synsets(verb.lower(), pos="v")[:2])
+
+
+def communicates(verb: str) -> bool | None:
+    """Whether one of the verb's three most frequent senses is filed as communication ('send', 'write', 'email',
+    'tell'; not 'buy', 'bake'); None without WordNet."""
+    wn = _reader(wait=True)
+    if wn is None:
+        return None
+    return any(s.lexname() == "verb.communication" for s in wn.synsets(verb.lower(), pos="v")[:3])
