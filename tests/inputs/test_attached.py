@@ -33,6 +33,7 @@ NEGATIVE = [
     "Write a cover letter for a florist job. I've attached nothing, just invent the details.",
     "I haven't attached anything yet. What should a good cover letter include?",
     "What does 'see attached' mean in an email, and is it rude?",
+    "Should I write 'please find attached' or 'attached please find' to a client?",
     "Is \u201cplease find attached\u201d too formal for a note to my landlord?",
     "I uploaded a draft to the university portal yesterday. How long does marking usually take?",
 ]

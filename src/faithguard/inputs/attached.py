@@ -19,8 +19,8 @@ __all__ = ["ATTACHMENT_TRIGGER", "attachment_findings"]
 
 #: The stems the spec anchors on: the parse runs only when one of them is in the request.
 ATTACHMENT_TRIGGER = re.compile(r"\b(?:attach|upload|enclos|past)\w*", re.I)
-#: A straight quotation mark that opens a quotation (at the start or after a space; not an apostrophe).
-_STRAIGHT_OPEN = re.compile(r"(?:^|(?<=\s))[\"']")
+#: A straight quotation mark that is not an apostrophe (not between two letters or digits).
+_STRAIGHT_QUOTE = re.compile(r"\"|(?<![^\W_])'|'(?![^\W_])")
 #: Only the first claims are read: a request that claims many attachments and carries the first ones carries the
 #: rest in the same way, and each claim costs a pass over the request (linear time overall).
 _MAX_CLAIMS = 3
@@ -118,11 +118,12 @@ def _fastened_elsewhere(verb: Any) -> bool:
 
 def _quoted(verb: Any, text: str) -> bool:
     """Whether the claim sits inside quotation marks ("What does 'see attached' mean?"): a mention, not a claim.
-    Curly quotes by their open/close balance, straight ones by the parity of those that open (after a space)."""
+    Curly quotes by their open/close balance, straight ones by the parity of the marks that are not apostrophes
+    (a mark between two letters, "don't", is one)."""
     before = text[verb.sent.start_char : verb.idx]
     if before.count("“") > before.count("”") or before.count("‘") > before.count("’"):
         return True
-    return len(_STRAIGHT_OPEN.findall(before)) % 2 == 1
+    return len(_STRAIGHT_QUOTE.findall(before)) % 2 == 1
 
 
 def _pictured(word: str) -> bool:

@@ -109,20 +109,28 @@ def _pointer_phrase(tok: Any) -> tuple[int, int] | None:
             return min([prev.idx] + [c.left_edge.idx for c in prev.lefts]), tok.idx + len(tok.text)
         return tok.idx, tok.idx + len(tok.text)
     if word == "here":
-        subject = next((c for c in tok.head.children if c.dep_ in ("nsubj", "attr") and c.i != tok.i), None)
-        if subject is None or not _presentable(subject):
-            return None  # "Here's what I think", "Here's the thing, ...": nothing handed over
+        verb = tok.head
+        subject = next((c for c in verb.children if c.dep_ in ("nsubj", "attr") and c.i != tok.i), None)
+        if tok.i > verb.i or subject is None or not _presentable(subject, verb):
+            return None  # "I'm here in Lisbon", "Here's what I think", "Here's the thing, ...": nothing handed over
         last = subject.right_edge  # the whole subject: "the clause my landlord wants me to sign"
         return (min(tok.idx, subject.left_edge.idx), last.idx + len(last.text))
     return (tok.idx, tok.idx + len(tok.text))  # "as follows"
 
 
-def _presentable(subject: Any) -> bool:
-    """Whether a presentative's subject can be material: a personal or demonstrative pronoun ("here it is")
-    or a noun that names information (``names_information``: "here's the email", not "here's the thing")."""
+def _presentable(subject: Any, verb: Any) -> bool:
+    """Whether a presentative's subject can be material: a third-person personal or demonstrative pronoun before
+    the verb ("here it is", not "here I am"), or a noun phrase opening right after the verb whose noun names
+    information (``names_information``: "here's the email", not "here's the thing"; not a word the tagger took
+    for a noun at the far end of another clause)."""
+    if any(c.dep_ == "csubj" for c in verb.children):
+        return False  # "Here is where it gets tricky": a clause, not a thing
     if subject.pos_ == "PRON":
-        return bool({"Prs", "Dem"} & set(subject.morph.get("PronType")))
-    return subject.pos_ in ("NOUN", "PROPN") and names_information(subject.text)
+        person = set(subject.morph.get("Person"))
+        return (
+            subject.i < verb.i and not person & {"1", "2"} and bool({"Prs", "Dem"} & set(subject.morph.get("PronType")))
+        )
+    return subject.pos_ in ("NOUN", "PROPN") and subject.left_edge.i == verb.i + 1 and names_information(subject.text)
 
 
 def _span(tok: Any) -> tuple[int, int]:
