@@ -29,10 +29,6 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("faithguard.guard", "faithguard.judge"): (
         "Guard(judge=...) resolves a judge spec lazily; an ImportError leaves the guard offline"
     ),
-    ("faithguard.terms.detectors", "faithguard.judge"): (
-        "judge.terms.judge_term_labels is called lazily; it belongs in core with JudgeSkipped and "
-        "looks_like_injection (left to the judge's owner)"
-    ),
 }
 
 

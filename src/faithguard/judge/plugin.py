@@ -6,11 +6,9 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from faithguard.detector import CallContext, Decomposer, Detector
-from faithguard.errors import ConfigError
+from faithguard.errors import ConfigError, JudgeSkipped
 from faithguard.hookspecs import hookimpl
-from faithguard.judge.judge import JudgeSkipped
-from faithguard.judge.prompts import looks_like_injection
-from faithguard.judge.terms import judge_name, untrusted
+from faithguard.judging import judge_name, looks_like_injection, untrusted
 from faithguard.models import Decomposition, DetectorResult, Status
 
 __all__ = [
