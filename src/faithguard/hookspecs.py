@@ -9,6 +9,7 @@ import pluggy
 
 if TYPE_CHECKING:
     from faithguard.detector import Decomposer, Detector, KnowledgeSource, RegisteredVerifier
+    from faithguard.judging import JudgeResolver
     from faithguard.models import Report
 
 __all__ = ["PROJECT", "hookimpl", "hookspec"]
@@ -36,6 +37,11 @@ def register_knowledge_sources(register: Callable[[KnowledgeSource], None]) -> N
 @hookspec
 def register_judges(register: Callable[[str, Callable[..., Any]], None]) -> None:
     """Register judge factories: ``register(name, factory)``; ``factory(**options)`` builds a judge."""
+
+
+@hookspec
+def register_judge_resolvers(register: Callable[[JudgeResolver], None]) -> None:
+    """Register what turns a ``Guard(judge=spec)`` value into a judge: ``register(resolver)``."""
 
 
 @hookspec

@@ -26,9 +26,6 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("faithguard.engine.bridge", "faithguard.verifiers"): (
         "the engine's one lazy link to the verifiers (importlib, duck-typed, unknown when absent)"
     ),
-    ("faithguard.guard", "faithguard.judge"): (
-        "Guard(judge=...) resolves a judge spec lazily; an ImportError leaves the guard offline"
-    ),
 }
 
 
