@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from faithguard.detector import Decomposer, Detector, KnowledgeSource, RegisteredVerifier
     from faithguard.judging import JudgeResolver
     from faithguard.models import Report
+    from faithguard.verification import VerifierRuntime
 
 __all__ = ["PROJECT", "hookimpl", "hookspec"]
 
@@ -47,6 +48,11 @@ def register_judge_resolvers(register: Callable[[JudgeResolver], None]) -> None:
 @hookspec
 def register_verifiers(register: Callable[[RegisteredVerifier], None]) -> None:
     """Register deterministic verifiers (id, exact check, optional request finder): ``register(verifier)``."""
+
+
+@hookspec
+def register_verifier_runtime(register: Callable[[VerifierRuntime], None]) -> None:
+    """Register what detects and runs verifiers for the engine: ``register(runtime)`` (the first one is used)."""
 
 
 @hookspec

@@ -21,6 +21,7 @@ from faithguard import hookspecs
 from faithguard.detector import Decomposer, Detector, KnowledgeSource, RegisteredVerifier
 from faithguard.errors import PluginError
 from faithguard.judging import JudgeResolver
+from faithguard.verification import VerifierRuntime
 
 __all__ = ["DEFAULT_PLUGINS", "ENTRY_POINT_GROUP", "PluginFailure", "Registry", "make_plugin_manager"]
 
@@ -36,6 +37,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "faithguard.evaluate.plugin",
     "faithguard.integrations.plugin",
     "faithguard.verifiers.plugin",
+    "faithguard.verifiers.runtime",
 )
 
 
@@ -58,6 +60,8 @@ class Registry:
     #: Asked in order (plugin names sorted) for a ``Guard(judge=spec)`` that is not a judge already.
     judge_resolvers: list[JudgeResolver] = field(default_factory=list)
     verifiers: list[RegisteredVerifier] = field(default_factory=list)
+    #: What the engine detects and runs verifiers with (plugin names sorted; the first one is used).
+    verifier_runtimes: list[VerifierRuntime] = field(default_factory=list)
     failures: list[PluginFailure] = field(default_factory=list)
 
 
@@ -157,6 +161,11 @@ def collect(pm: pluggy.PluginManager, failures: list[PluginFailure] | None = Non
         verifier_ids.add(verifier.id)
         reg.verifiers.append(verifier)
 
+    def add_verifier_runtime(runtime: VerifierRuntime) -> None:
+        if not isinstance(runtime, VerifierRuntime):
+            raise PluginError(repr(runtime)[:80], "does not implement the VerifierRuntime protocol")
+        reg.verifier_runtimes.append(runtime)
+
     hooks: list[tuple[str, Callable[..., Any]]] = [
         ("register_detectors", add_detector),
         ("register_decomposers", add_decomposer),
@@ -164,6 +173,7 @@ def collect(pm: pluggy.PluginManager, failures: list[PluginFailure] | None = Non
         ("register_judges", add_judge),
         ("register_judge_resolvers", add_judge_resolver),
         ("register_verifiers", add_verifier),
+        ("register_verifier_runtime", add_verifier_runtime),
     ]
     for plugin_name, plugin in sorted(pm.list_name_plugin(), key=lambda item: item[0]):
         for hook_name, register in hooks:
