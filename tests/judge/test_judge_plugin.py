@@ -301,3 +301,12 @@ def test_guard_judge_specs_through_the_builtin_plugin(monkeypatch: pytest.Monkey
     guard = Guard(judge="env", plugin_manager=pm, warmup=False)
     assert guard.judge is None and not guard.registry.judge_resolvers
     guard.close()
+
+
+def test_judge_skipped_is_the_core_exception_under_its_old_names() -> None:
+    import faithguard.judge
+    from faithguard import errors
+    from faithguard.judge.judge import JudgeCallCapReached
+
+    assert faithguard.judge.JudgeSkipped is errors.JudgeSkipped
+    assert issubclass(errors.JudgeSkipped, JudgeUnavailable) and issubclass(JudgeCallCapReached, errors.JudgeSkipped)
