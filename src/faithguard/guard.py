@@ -37,8 +37,9 @@ class Guard:
     judge factory a plugin registered, built with ``judge_options``, or a spec a plugin's judge
     resolver reads: with the built-in judge plugin a ``JudgeConfig`` or a LangChain chat model) to
     switch on the LLM judge; the default ``"env"`` reads ``FAITHGUARD_JUDGE_BASE_URL``/
-    ``FAITHGUARD_JUDGE_MODEL`` (no judge when they are unset or no plugin resolves judges). Models load at construction
-    (``warmup=False`` defers it to :meth:`warmup` or, worse, to the first call's time budget).
+    ``FAITHGUARD_JUDGE_MODEL`` (no judge when they are unset or no plugin resolves judges). Models
+    load at construction (``warmup=False`` defers it to :meth:`warmup` or, worse, to the first call's
+    time budget).
     """
 
     def __init__(
