@@ -12,6 +12,8 @@
     ├── Skipped                a plugin skipped this call by design (sampling, budget): not a failure
     ├── JudgeError             the LLM judge failed: transport, status, timeout, bad output
     │   ├── JudgeUnavailable   connection refused, timeout, 5xx, 429 after retries
+    │   │   └── JudgeSkipped   the judge was not asked by design (sampled out, call cap): the
+    │   │                      caller's offline result stands
     │   └── JudgeOutputError   the judge answered, but not in the expected shape
     └── HallucinationBlocked   a block policy stopped a call; carries the report
 """
@@ -32,6 +34,7 @@ __all__ = [
     "InputError",
     "JudgeError",
     "JudgeOutputError",
+    "JudgeSkipped",
     "JudgeUnavailable",
     "PluginError",
     "Skipped",
@@ -83,6 +86,10 @@ class JudgeError(FaithGuardError):
 
 class JudgeUnavailable(JudgeError):
     """The judge endpoint is down, slow, or rate limited."""
+
+
+class JudgeSkipped(JudgeUnavailable):
+    """The judge was not asked on purpose (the request fell outside its sampling rate, or used its calls)."""
 
 
 class JudgeOutputError(JudgeError):

@@ -33,11 +33,13 @@ class Guard:
     """Guards LLM calls: input checks before, constraint scoring and verdicts after.
 
     ``Guard()`` is the embedded offline default (spaCy + wordfreq + deterministic
-    verifiers). Pass ``judge=`` (a :class:`faithguard.judge.JudgeConfig`, an object implementing
-    :class:`~faithguard.Judge`, a LangChain chat model, or the name of a judge factory a plugin
-    registered, built with ``judge_options``) to switch on the LLM judge; the default ``"env"``
-    reads ``FAITHGUARD_JUDGE_BASE_URL``/``FAITHGUARD_JUDGE_MODEL``. Models load at construction
-    (``warmup=False`` defers it to :meth:`warmup` or, worse, to the first call's time budget).
+    verifiers). Pass ``judge=`` (an object implementing :class:`~faithguard.Judge`, the name of a
+    judge factory a plugin registered, built with ``judge_options``, or a spec a plugin's judge
+    resolver reads: with the built-in judge plugin a ``JudgeConfig`` or a LangChain chat model) to
+    switch on the LLM judge; the default ``"env"`` reads ``FAITHGUARD_JUDGE_BASE_URL``/
+    ``FAITHGUARD_JUDGE_MODEL`` (no judge when they are unset or no plugin resolves judges). Models
+    load at construction (``warmup=False`` defers it to :meth:`warmup` or, worse, to the first call's
+    time budget).
     """
 
     def __init__(
@@ -115,7 +117,7 @@ class Guard:
             raise ConfigError(
                 f"judge_options need a registered judge name; registered: {sorted(self.registry.judges) or 'none'}"
             )
-        self.judge: Judge | None = _resolve_judge(judge, self.telemetry)
+        self.judge: Judge | None = self._resolve_judge(judge)
         self._cache: SingleFlightCache[Decomposition] = SingleFlightCache(maxsize=cache_size, ttl=cache_ttl)
         self._pool = IsolationPool(max_workers)
         self._background: _Background | None = _Background(queue_size) if background else None
@@ -135,6 +137,31 @@ class Guard:
                 + self._failure_hint()
             )
         return self.registry.decomposers[spec]
+
+    def _resolve_judge(self, spec: Any) -> Judge | None:
+        """``spec`` as a judge: None/False/"off" is none, a :class:`Judge` is itself, any other spec goes
+        to the first resolver a plugin registered (``register_judge_resolvers``) that accepts it."""
+        if spec is None or spec is False or (isinstance(spec, str) and spec == "off"):
+            return None
+        if isinstance(spec, Judge):
+            return spec
+        resolvers = self.registry.judge_resolvers
+        if not resolvers:
+            if isinstance(spec, str) and spec == "env":
+                return None  # no judge plugin: the guard stays offline
+            raise ConfigError(
+                "the LLM judge is not available: no plugin registered a judge resolver" + self._failure_hint()
+            )
+        resolver = next((r for r in resolvers if r.accepts(spec)), None)
+        if resolver is None:
+            if isinstance(spec, str):
+                accepted = ", ".join(r.accepted for r in resolvers)
+                raise ConfigError(f"unknown judge spec {spec!r}: use None, 'off', {accepted}")
+            raise ConfigError(f"cannot build a judge from {type(spec).__name__}")
+        judge = resolver.resolve(spec, tracer=self.telemetry.tracer)
+        if judge is not None and not isinstance(judge, Judge):
+            raise ConfigError(f"{type(judge).__name__} does not implement the Judge protocol")
+        return judge
 
     # -- public API ---------------------------------------------------------------------------
 
@@ -320,23 +347,6 @@ class Guard:
         if not self.registry.failures:
             return ""
         return " (plugin failures: " + "; ".join(f"{f.name}: {f.error}" for f in self.registry.failures) + ")"
-
-
-def _resolve_judge(spec: Any, telemetry: Telemetry) -> Judge | None:
-    if spec is None:
-        return None
-    if isinstance(spec, Judge):
-        return spec
-    try:
-        from faithguard.judge import resolve_judge
-    except ImportError as exc:
-        if spec == "env":
-            return None
-        raise ConfigError(f"the LLM judge is not available: {exc}") from exc
-    judge = resolve_judge(spec, tracer=telemetry.tracer)
-    if judge is not None and not isinstance(judge, Judge):
-        raise ConfigError(f"{type(judge).__name__} does not implement the Judge protocol")
-    return judge
 
 
 class _Background:

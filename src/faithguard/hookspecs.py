@@ -9,7 +9,9 @@ import pluggy
 
 if TYPE_CHECKING:
     from faithguard.detector import Decomposer, Detector, KnowledgeSource, RegisteredVerifier
+    from faithguard.judging import JudgeResolver
     from faithguard.models import Report
+    from faithguard.verification import VerifierRuntime
 
 __all__ = ["PROJECT", "hookimpl", "hookspec"]
 
@@ -39,8 +41,18 @@ def register_judges(register: Callable[[str, Callable[..., Any]], None]) -> None
 
 
 @hookspec
+def register_judge_resolvers(register: Callable[[JudgeResolver], None]) -> None:
+    """Register what turns a ``Guard(judge=spec)`` value into a judge: ``register(resolver)``."""
+
+
+@hookspec
 def register_verifiers(register: Callable[[RegisteredVerifier], None]) -> None:
     """Register deterministic verifiers (id, exact check, optional request finder): ``register(verifier)``."""
+
+
+@hookspec
+def register_verifier_runtime(register: Callable[[VerifierRuntime], None]) -> None:
+    """Register what detects and runs verifiers for the engine: ``register(runtime)`` (the first one is used)."""
 
 
 @hookspec

@@ -20,6 +20,8 @@ import pluggy
 from faithguard import hookspecs
 from faithguard.detector import Decomposer, Detector, KnowledgeSource, RegisteredVerifier
 from faithguard.errors import PluginError
+from faithguard.judging import JudgeResolver
+from faithguard.verification import VerifierRuntime
 
 __all__ = ["DEFAULT_PLUGINS", "ENTRY_POINT_GROUP", "PluginFailure", "Registry", "make_plugin_manager"]
 
@@ -35,6 +37,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "faithguard.evaluate.plugin",
     "faithguard.integrations.plugin",
     "faithguard.verifiers.plugin",
+    "faithguard.verifiers.runtime",
 )
 
 
@@ -54,7 +57,11 @@ class Registry:
     decomposers: dict[str, Decomposer] = field(default_factory=dict)
     knowledge_sources: list[KnowledgeSource] = field(default_factory=list)
     judges: dict[str, Callable[..., Any]] = field(default_factory=dict)
+    #: Asked in order (plugin names sorted) for a ``Guard(judge=spec)`` that is not a judge already.
+    judge_resolvers: list[JudgeResolver] = field(default_factory=list)
     verifiers: list[RegisteredVerifier] = field(default_factory=list)
+    #: What the engine detects and runs verifiers with (plugin names sorted; the first one is used).
+    verifier_runtimes: list[VerifierRuntime] = field(default_factory=list)
     failures: list[PluginFailure] = field(default_factory=list)
 
 
@@ -139,6 +146,11 @@ def collect(pm: pluggy.PluginManager, failures: list[PluginFailure] | None = Non
     def add_judge(name: str, factory: Callable[..., Any]) -> None:
         reg.judges[name] = factory
 
+    def add_judge_resolver(resolver: JudgeResolver) -> None:
+        if not isinstance(resolver, JudgeResolver):
+            raise PluginError(repr(resolver)[:80], "does not implement the JudgeResolver protocol")
+        reg.judge_resolvers.append(resolver)
+
     verifier_ids: set[str] = set()
 
     def add_verifier(verifier: RegisteredVerifier) -> None:
@@ -149,12 +161,19 @@ def collect(pm: pluggy.PluginManager, failures: list[PluginFailure] | None = Non
         verifier_ids.add(verifier.id)
         reg.verifiers.append(verifier)
 
+    def add_verifier_runtime(runtime: VerifierRuntime) -> None:
+        if not isinstance(runtime, VerifierRuntime):
+            raise PluginError(repr(runtime)[:80], "does not implement the VerifierRuntime protocol")
+        reg.verifier_runtimes.append(runtime)
+
     hooks: list[tuple[str, Callable[..., Any]]] = [
         ("register_detectors", add_detector),
         ("register_decomposers", add_decomposer),
         ("register_knowledge_sources", add_source),
         ("register_judges", add_judge),
+        ("register_judge_resolvers", add_judge_resolver),
         ("register_verifiers", add_verifier),
+        ("register_verifier_runtime", add_verifier_runtime),
     ]
     for plugin_name, plugin in sorted(pm.list_name_plugin(), key=lambda item: item[0]):
         for hook_name, register in hooks:

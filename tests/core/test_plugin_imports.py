@@ -6,7 +6,7 @@ each ``import``/``from`` statement, wherever it stands (module level, inside a f
 package is the package of a module in :data:`faithguard.plugins.DEFAULT_PLUGINS`; core is every module
 outside them. Resources several plugins read live in core (``faithguard.lexical``).
 
-The few edges that exist on purpose are listed in ``ALLOWED`` with the reason; an edge listed there that
+An edge that must exist on purpose is listed in ``ALLOWED`` with the reason (none today); an edge listed there that
 no longer exists fails too, so the list cannot outlive the code.
 """
 
@@ -21,19 +21,10 @@ from faithguard.plugins import DEFAULT_PLUGINS
 SRC = Path(faithguard.__file__).resolve().parent
 PLUGIN_PACKAGES = frozenset(name.rsplit(".", 1)[0] for name in DEFAULT_PLUGINS)
 
-#: (importing module, imported package) -> why the edge is there.
-ALLOWED: dict[tuple[str, str], str] = {
-    ("faithguard.engine.bridge", "faithguard.verifiers"): (
-        "the engine's one lazy link to the verifiers (importlib, duck-typed, unknown when absent)"
-    ),
-    ("faithguard.guard", "faithguard.judge"): (
-        "Guard(judge=...) resolves a judge spec lazily; an ImportError leaves the guard offline"
-    ),
-    ("faithguard.terms.detectors", "faithguard.judge"): (
-        "judge.terms.judge_term_labels is called lazily; it belongs in core with JudgeSkipped and "
-        "looks_like_injection (left to the judge's owner)"
-    ),
-}
+#: (importing module, imported package) -> why the edge is there. Empty: the judge reaches the guard
+#: through ``register_judge_resolvers`` and ``faithguard.judging``, the verifiers reach the engine through
+#: ``register_verifier_runtime`` and ``faithguard.verification``.
+ALLOWED: dict[tuple[str, str], str] = {}
 
 
 def module_name(path: Path, root: Path = SRC) -> str:

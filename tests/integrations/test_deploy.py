@@ -15,6 +15,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from faithguard import CallContext, DetectorResult, Severity, Verdict
 from faithguard.integrations.prometheus import METRIC_NAMES, prometheus_metrics
+from faithguard.judge import Judge
 from faithguard.testing import FailingDetector, StaticDetector
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,7 +41,7 @@ def exposition() -> tuple[set[str], set[str]]:
     guard = make_guard(
         meter_provider=metrics.meter_provider,
         extra=[degraded, FailingDetector()],
-        judge=FakeListChatModel(responses=["{}"]),
+        judge=Judge.from_langchain(FakeListChatModel(responses=["{}"])),  # a bare guard has no judge resolver
     )
     report = guard.check("Which museum in Paris?", BAD)
     assert report.judge == "degraded" and report.errors

@@ -18,8 +18,8 @@ from faithguard.detector import CallContext
 from faithguard.judge import JudgeConfig
 from faithguard.judge.client import forget_modes
 from faithguard.judge.judge import Judge, JudgeCircuitOpen
-from faithguard.judge.terms import judge_term_labels
 from faithguard.judge.testing import Reply, ScriptedChatServer
+from faithguard.judging import judge_term_labels
 from faithguard.runner import remaining_budget
 from faithguard.terms.detectors import FabricatedTermsDetector
 

@@ -21,9 +21,10 @@ from faithguard.errors import JudgeOutputError
 from faithguard.judge import PROMPT_VERSION, Judge, JudgeBudgetExceeded, JudgeSkipped
 from faithguard.judge.budget import TokenBucket, sample_fraction, sampled
 from faithguard.judge.client import ChatResult
-from faithguard.judge.prompts import looks_like_injection, satisfy_prompt
+from faithguard.judge.prompts import satisfy_prompt
 from faithguard.judge.schemas import DecomposeOut, TermsOut, parse_structured
 from faithguard.judge.testing import ScriptedTransport
+from faithguard.judging import looks_like_injection
 from faithguard.models import Status
 
 

@@ -260,3 +260,53 @@ def test_live_judge_round_trip() -> None:
         assert remembered_mode(judge.transport.endpoint) in ("json_schema", "json_object", "prompt")
     judge.close()
     guard.close()
+
+
+def test_the_plugin_registers_the_spec_resolver_of_resolve_judge() -> None:
+    from langchain_core.language_models.fake_chat_models import FakeListChatModel
+
+    from faithguard.judging import JudgeResolver
+
+    found: list[Any] = []
+    judge_plugin.register_judge_resolvers(register=found.append)
+    (resolver,) = found
+    assert isinstance(resolver, JudgeResolver)
+    cfg = JudgeConfig(base_url="http://127.0.0.1:9/v1", model="x")
+    for spec in ("env", cfg, Judge(ScriptedTransport()), FakeListChatModel(responses=["{}"])):
+        assert resolver.accepts(spec)
+    for spec in ("gpt-4o", "off", 42, None, object()):
+        assert not resolver.accepts(spec)
+    assert resolver.resolve(cfg).name == "judge:x"  # type: ignore[union-attr]
+
+
+def test_guard_judge_specs_through_the_builtin_plugin(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The messages users saw when the guard imported resolve_judge itself, and a blocked plugin is offline."""
+    from faithguard import Guard
+
+    monkeypatch.setenv("FAITHGUARD_JUDGE_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("FAITHGUARD_JUDGE_MODEL", "qwen2.5:3b")
+    guard = Guard(judge="env", load_entrypoints=False, warmup=False)
+    assert isinstance(guard.judge, Judge) and guard.judge.name == "judge:qwen2.5:3b"
+    guard.close()
+    guard = Guard(judge=JudgeConfig(base_url="http://127.0.0.1:9/v1", model="x"), load_entrypoints=False, warmup=False)
+    assert isinstance(guard.judge, Judge) and guard.judge.name == "judge:x"
+    guard.close()
+    with pytest.raises(ConfigError) as info:
+        Guard(judge="gpt-4o", load_entrypoints=False, warmup=False)
+    assert str(info.value) == "unknown judge spec 'gpt-4o': use None, 'off', 'env', a JudgeConfig or a chat model"
+    with pytest.raises(ConfigError) as info:
+        Guard(judge=42, load_entrypoints=False, warmup=False)
+    assert str(info.value) == "cannot build a judge from int"
+    pm, _ = make_plugin_manager(load_entrypoints=False, blocked=["faithguard.judge.plugin"])
+    guard = Guard(judge="env", plugin_manager=pm, warmup=False)
+    assert guard.judge is None and not guard.registry.judge_resolvers
+    guard.close()
+
+
+def test_judge_skipped_is_the_core_exception_under_its_old_names() -> None:
+    import faithguard.judge
+    from faithguard import errors
+    from faithguard.judge.judge import JudgeCallCapReached
+
+    assert faithguard.judge.JudgeSkipped is errors.JudgeSkipped
+    assert issubclass(errors.JudgeSkipped, JudgeUnavailable) and issubclass(JudgeCallCapReached, errors.JudgeSkipped)

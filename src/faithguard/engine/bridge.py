@@ -1,12 +1,13 @@
-"""Thin, lazily imported link to ``faithguard.verifiers`` (detect/verify)."""
+"""The engine's one link to verifiers: the :class:`~faithguard.verification.VerifierRuntime` a plugin provides."""
 
 from __future__ import annotations
 
-import importlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from faithguard.models import Status
+from faithguard.verification import FoundSpec, active_runtime
 
 __all__ = ["Checked", "available", "detect_specs", "registry_key", "run_verifier"]
 
@@ -23,42 +24,36 @@ class Checked:
     unreadable_count: bool = False
 
 
-def _module() -> Any | None:
-    try:
-        mod = importlib.import_module("faithguard.verifiers")
-    except ImportError:
-        return None
-    return mod if hasattr(mod, "detect") and hasattr(mod, "verify") else None
-
-
 def available() -> bool:
-    """Whether the verifiers package can be imported."""
-    return _module() is not None
+    """Whether a plugin provides a verifier runtime."""
+    return active_runtime() is not None
 
 
-def detect_specs(text: str) -> list[Any]:
-    """Verifiable specs found in ``text`` (empty when the verifiers package is absent)."""
-    mod = _module()
-    if mod is None:
+def detect_specs(text: str) -> list[FoundSpec]:
+    """Verifiable specs found in ``text`` (empty when no plugin provides a verifier runtime)."""
+    runtime = active_runtime()
+    if runtime is None:
         return []
-    return list(mod.detect(text))
+    return list(runtime.detect(text))
 
 
 def registry_key() -> int:
-    """Identifies the verifier registry active in this context (0 when the package is absent)."""
-    mod = _module()
-    return 0 if mod is None else int(mod.active_registry().serial)
+    """Identifies the verifier registry active in this context (0 when no runtime is provided)."""
+    runtime = active_runtime()
+    return 0 if runtime is None else runtime.registry_key()
 
 
-def run_verifier(verifier: str, params: dict[str, Any], response: str) -> Checked:
+def run_verifier(verifier: str, params: Mapping[str, Any], response: str) -> Checked:
     """Run one deterministic verifier; UNKNOWN with a reason when it cannot run."""
-    mod = _module()
-    if mod is None:
-        return Checked(Status.UNKNOWN, "verifier: faithguard.verifiers is not installed")
-    outcome = mod.verify(verifier, params, response)
+    runtime = active_runtime()
+    if runtime is None:
+        return Checked(Status.UNKNOWN, "verifier: no plugin provides a verifier runtime")
+    outcome = runtime.verify(verifier, params, response)
     measured = outcome.count
     count = None
-    if measured is not None and measured.relation in mod.RELATION_SYMBOLS:
-        count = (measured.found, mod.RELATION_SYMBOLS[measured.relation], measured.want)
+    if measured is not None:
+        symbol = runtime.relation_symbol(measured.relation)
+        if symbol is not None:
+            count = (measured.found, symbol, measured.want)
     unreadable = measured is not None and count is None
     return Checked(Status(str(outcome.status)), f"verifier: {outcome.reason}", count, unreadable)

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ValidationError
 
 from faithguard.cache import SingleFlightCache
 from faithguard.detector import CallContext
-from faithguard.errors import InputError, JudgeError, JudgeOutputError, JudgeUnavailable
+from faithguard.errors import InputError, JudgeError, JudgeOutputError, JudgeSkipped, JudgeUnavailable
 from faithguard.judge import prompts
 from faithguard.judge.budget import Budget
 from faithguard.judge.client import ChatResult, ChatTransport, call_limit
@@ -70,10 +70,6 @@ _SCHEMA_NAMES: dict[type[BaseModel], str] = {
 _CURRENT: contextvars.ContextVar[tuple[str, str] | None] = contextvars.ContextVar(
     "faithguard_judge_request", default=None
 )
-
-
-class JudgeSkipped(JudgeUnavailable):
-    """The request fell outside the judge's sampling rate; nothing was sent."""
 
 
 class JudgeBudgetExceeded(JudgeUnavailable):

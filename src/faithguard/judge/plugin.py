@@ -1,24 +1,27 @@
-"""Built-in plugin: the "judge" decomposer, the "judge" output detector, judge factories."""
+"""Built-in plugin: the "judge" decomposer, the "judge" output detector, judge factories and spec resolver."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any, Literal
 
-from faithguard.detector import CallContext, Decomposer, Detector
-from faithguard.errors import ConfigError
+from faithguard.detector import CallContext, Decomposer, Detector, Judge
+from faithguard.errors import ConfigError, JudgeSkipped
 from faithguard.hookspecs import hookimpl
-from faithguard.judge.judge import JudgeSkipped
-from faithguard.judge.prompts import looks_like_injection
-from faithguard.judge.terms import judge_name, untrusted
+from faithguard.judge import resolve_judge
+from faithguard.judge.config import JudgeConfig
+from faithguard.judge.judge import Judge as LLMJudge
+from faithguard.judging import judge_name, looks_like_injection, untrusted
 from faithguard.models import Decomposition, DetectorResult, Status
 
 __all__ = [
     "JudgeDecomposer",
     "JudgeDetector",
     "JudgePrecheckDetector",
+    "JudgeSpecResolver",
     "register_decomposers",
     "register_detectors",
+    "register_judge_resolvers",
     "register_judges",
 ]
 
@@ -146,21 +149,34 @@ class JudgeDetector:
         return DetectorResult(updates=updates, findings=findings, deciders=dict.fromkeys(updates, name))
 
 
-def _openai_factory(**options: Any) -> Any:
-    from faithguard.judge.config import JudgeConfig
-    from faithguard.judge.judge import Judge
+class JudgeSpecResolver:
+    """Reads the ``Guard(judge=...)`` specs of :func:`faithguard.judge.resolve_judge`: ``"env"`` (the
+    FAITHGUARD_JUDGE_* variables; no judge when they are unset), a ``JudgeConfig``, a built judge, and a
+    LangChain chat model (an object with a callable ``invoke``)."""
 
+    accepted = "'env', a JudgeConfig or a chat model"
+
+    def accepts(self, spec: object) -> bool:
+        """Whether :func:`~faithguard.judge.resolve_judge` builds a judge (or none) from ``spec``."""
+        if isinstance(spec, str):
+            return spec == "env"
+        return isinstance(spec, JudgeConfig | LLMJudge) or callable(getattr(spec, "invoke", None))
+
+    def resolve(self, spec: object, *, tracer: Any = None) -> Judge | None:
+        """The judge ``spec`` describes (None for ``"env"`` with nothing set)."""
+        return resolve_judge(spec, tracer=tracer)
+
+
+def _openai_factory(**options: Any) -> Any:
     tracer = options.pop("tracer", None)
-    return Judge.from_config(JudgeConfig(**options), tracer=tracer)
+    return LLMJudge.from_config(JudgeConfig(**options), tracer=tracer)
 
 
 def _langchain_factory(chat_model: Any = None, **options: Any) -> Any:
-    from faithguard.judge.judge import Judge
-
     if chat_model is None:
         raise ConfigError("the 'langchain' judge needs chat_model=<a LangChain chat model>")
     tracer = options.pop("tracer", None)
-    return Judge.from_langchain(chat_model, tracer=tracer, **options)
+    return LLMJudge.from_langchain(chat_model, tracer=tracer, **options)
 
 
 @hookimpl
@@ -181,3 +197,9 @@ def register_judges(register: Callable[[str, Callable[..., Any]], None]) -> None
     """Factories: "openai" (JudgeConfig fields as kwargs) and "langchain" (chat_model=...)."""
     register("openai", _openai_factory)
     register("langchain", _langchain_factory)
+
+
+@hookimpl
+def register_judge_resolvers(register: Callable[[JudgeSpecResolver], None]) -> None:
+    """The resolver of "env", ``JudgeConfig``, judge and chat-model specs."""
+    register(JudgeSpecResolver())

@@ -2,13 +2,12 @@
 
 Everything the judge reads that came from users, models or documents is
 untrusted: it is wrapped in blocks tagged with a fresh random nonce, and the
-system prompt tells the judge to treat those blocks as data only. A cheap
-deterministic scan also flags injection-like text so reports can surface it.
+system prompt tells the judge to treat those blocks as data only. The cheap
+deterministic scan that flags injection-like text is core (:func:`faithguard.judging.looks_like_injection`).
 """
 
 from __future__ import annotations
 
-import re
 import secrets
 from collections.abc import Mapping, Sequence
 
@@ -19,7 +18,6 @@ __all__ = [
     "Prompt",
     "decompose_prompt",
     "fence",
-    "looks_like_injection",
     "repair_message",
     "satisfy_prompt",
     "terms_prompt",
@@ -31,27 +29,6 @@ __all__ = [
 PROMPT_VERSION = "fg-judge-2"
 
 Prompt = list[dict[str, str]]
-
-_INJECTION_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
-    re.compile(p, re.IGNORECASE)
-    for p in (
-        r"\b(ignore|disregard|forget|override)\b[^.\n]{0,40}\b(previous|prior|above|earlier|all|any|the)\b"
-        r"[^.\n]{0,20}\b(instructions?|prompts?|rules|directions|guidelines|context)\b",
-        r"\bmark\b[^.\n]{0,30}\b(constraints?|requirements?|items?)\b[^.\n]{0,20}\b(satisfied|passed|met|true)\b",
-        r"\b(you are now|act as|pretend to be)\b[^.\n]{0,40}\b(judge|evaluator|assistant|system|ai)\b",
-        r"\b(new|updated|real)\s+(system\s+)?instructions?\s*:",
-        r"</?\s*(system|assistant|instructions?)\s*>",
-        r"\b(reveal|print|output|show)\b[^.\n]{0,20}\b(system prompt|your instructions|hidden prompt)\b",
-        r"\b(score|rate|grade)\b[^.\n]{0,30}\b(10/10|perfect|as satisfied|highest)\b",
-    )
-)
-
-
-def looks_like_injection(text: str) -> bool:
-    """Whether text contains instruction-like phrases aimed at an evaluator (heuristic)."""
-    if not text:
-        return False
-    return any(p.search(text) for p in _INJECTION_PATTERNS)
 
 
 def new_nonce() -> str:

@@ -185,9 +185,9 @@ def judge_terms(ctx: CallContext, terms: list[str]) -> dict[str, Acceptance]:
     """
     if ctx.judge is None or not terms:
         return {}
-    from faithguard.judge.terms import judge_term_labels
+    from faithguard.judging import judge_term_labels
 
-    # judge_term_labels keeps only the four acceptance labels (judge.terms.ACCEPTANCE_LABELS)
+    # judge_term_labels keeps only the four acceptance labels (faithguard.judging.ACCEPTANCE_LABELS)
     return cast(dict[str, Acceptance], judge_term_labels(ctx, terms))
 
 
