@@ -40,6 +40,10 @@ _ANGLE_PH_RE = re.compile(r"<(?P<inner>(?:insert|paste|add|enter|put|your|place)
 _PH_WORD_RE = re.compile(r"^\s*(?:insert|paste|add|enter|put|include|attach|place|your)\b|\bhere\s*$", re.I)
 _EXTRA_PH_NAMES = frozenset({"chunk", "chunks", "retrieved", "body", "docs", "passages", "user_input"})
 _PARA_RE = re.compile(r"\n[ \t]*\n")
+#: Markdown's own block syntax for pasted material: a table (two or more lines opening with "|") or a blockquote
+#: (lines opening with ">"). A table needs its separator row ("|---|"). Fixtures: tests/inputs/test_markdown_blocks.py.
+_MD_BLOCK_RE = re.compile(r"(?m)(?P<table>(?:^[ \t]*\|[^\n]*(?:\n|$)){2,})|(?:^[ \t]*>[^\n]*(?:\n|$))+")
+_TABLE_RULE_RE = re.compile(r"(?m)^[ \t]*\|?[ \t]*:?-{2,}")
 _SENT_RE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)|\n", re.M)
 _META_RE = re.compile(r"\b(?:you|your|please|thanks|thank)\b", re.I)
 _INSTR_RE = re.compile(
@@ -56,7 +60,7 @@ _INSTR_RE = re.compile(
 class Block:
     """One supplied (or explicitly empty) piece of content."""
 
-    origin: str  # label | section | tag | fence | quote | placeholder | paragraph | colon
+    origin: str  # label | section | tag | fence | quote | table | placeholder | paragraph | colon
     kind: str | None  # canonical kind for typed blocks, None when untyped
     start: int
     end: int
@@ -68,7 +72,7 @@ class Block:
     @property
     def full(self) -> bool:
         """Large enough to stand for a whole document."""
-        return self.origin in ("label", "tag", "fence", "quote", "item", "letter") or self.words >= FULL_WORDS
+        return self.origin in ("label", "tag", "fence", "quote", "table", "item", "letter") or self.words >= FULL_WORDS
 
 
 @dataclass
@@ -182,6 +186,17 @@ def scan(text: str) -> Scan:
         body = rest if nxt < 0 else rest[:nxt]
         if not body.strip():
             result.empties.append(Block("tag", k, m.start(), m.end(), 0, m.group()))
+            spans.append((m.start(), m.end()))
+    for m in _MD_BLOCK_RE.finditer(clean):
+        # a markdown table (pipe rows with a separator row) or a blockquote ("> ..." lines): pasted material
+        body = m.group()
+        is_table = bool(m.group("table"))
+        if _taken(spans, m.start(), m.end()) or (is_table and not _TABLE_RULE_RE.search(body)):
+            continue
+        n = word_count(body) + (len(re.findall(r"\|", body)) if is_table else 0)
+        if n:
+            origin = "table" if is_table else "quote"
+            result.untyped.append(Block(origin, None, m.start(), m.end(), n, origin))
             spans.append((m.start(), m.end()))
     _scan_labels(clean, result, spans)
     _empty_sections(clean, result)
