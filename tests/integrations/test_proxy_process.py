@@ -130,7 +130,7 @@ def test_a_crash_gives_an_undetermined_report_and_the_next_answer_a_new_process(
     roots = [s for s in exporter.get_finished_spans() if s.name.startswith("guard ")]
     assert len(roots) == 2 and all(s.end_time is not None for s in roots)
     assert health.json()["scoring"] == "process"
-    assert health.json()["process"] == {"started": 2, "crashed": 1}
+    assert health.json()["process"] == {"started": 2, "crashed": 1, "timed_out": 0, "recycled": 0}
 
 
 def test_a_process_that_cannot_start_falls_back_to_scoring_here(upstream: FakeOpenAIServer) -> None:

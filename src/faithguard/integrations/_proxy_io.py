@@ -6,6 +6,7 @@ what the client sent, 502/504 for what the upstream did. None of the messages qu
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 import time
@@ -33,6 +34,7 @@ __all__ = [
     "parse_json",
     "read_limited",
     "redact_url",
+    "server_stack",
     "split_credentials",
     "upstream_problem",
 ]
@@ -315,3 +317,16 @@ def upstream_problem(exc: BaseException) -> Problem:
     if isinstance(exc, TimeoutError | httpx.TimeoutException):
         return Problem(504, f"upstream timed out ({name})", "upstream_error", "gateway_timeout")
     return Problem(502, f"upstream unreachable or failed: {name}", "upstream_error", "bad_gateway")
+
+
+def server_stack() -> dict[str, str]:
+    """The event loop running now and the HTTP parser uvicorn's ``http="auto"`` picks here (uvloop and
+    httptools when installed: the ``proxy`` extra; else asyncio's loop and h11). Call it on the loop."""
+    loop = type(asyncio.get_running_loop())
+    try:
+        from uvicorn.protocols.http.auto import AutoHTTPProtocol
+
+        http = AutoHTTPProtocol.__module__.rsplit(".", 1)[-1].removesuffix("_impl")
+    except ImportError:  # served by another ASGI server: it chose its own
+        http = "not uvicorn"
+    return {"loop": f"{loop.__module__}.{loop.__qualname__}", "http_auto": http}
