@@ -192,6 +192,7 @@ class _Proxy:
         self.max_score_chars, self.score_timeout = max_score_chars, score_timeout
         self.process = process
         self.stack: dict[str, str] = {}
+        self.chat_url = httpx.URL(self._url("/v1/chat/completions"))  # parsed once, not per request
         # A policy that can only observe never acts on input verdicts: in background mode its input
         # stage runs in the scoring queue too, so nothing of the guard's work is on the request path.
         self.defer_input = background and policy_name(policy) == "observe"
@@ -329,7 +330,9 @@ class _Proxy:
             headers = forward_headers(request.headers)
             inject_context(headers)  # the upstream's spans become children of the chat span
             client = self.clients.next()
-            req = client.build_request("POST", self._url("/v1/chat/completions"), headers=headers, json=body)
+            # re-encoded, not the client's bytes: the upstream reads exactly the JSON that was checked (one
+            # parse decides duplicate keys and the like for both)
+            req = client.build_request("POST", self.chat_url, headers=headers, json=body)
             try:
                 async with asyncio.timeout(self.timeout):
                     resp = await client.send(req, stream=True, auth=self.auth)
