@@ -346,9 +346,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         proxy_base = parent.recv()
         server = httpx.get(proxy_base + "/healthz", timeout=10).json().get("server") or {}
-        print(
-            f"proxy server: uvicorn loop {args.loop} -> {server.get('loop', '?')}, http {args.http} (auto: {server.get('http_auto', '?')})"
-        )
+        used, auto = server.get("loop", "?"), server.get("http_auto", "?")
+        print(f"proxy server: uvicorn loop {args.loop} -> {used}, http {args.http} (auto picks {auto})")
         direct_url, proxy_url = direct_base + "/chat/completions", proxy_base + "/v1/chat/completions"
         rss, kids_rss = [rss_mb(pid)], [children_rss(pid)]
         print(f"{'path':<44}{'reqs':>8}{'errors':>7}{'req/s':>8}{'p50 ms':>9}{'p99 ms':>9}")
