@@ -187,7 +187,10 @@ def serve_proxy(
     mode = "background" if off else scoring
     # the scoring process (auto under observe, or process) builds a guard like this one; a proxy
     # without scoring processes (an older checkout, to compare with) is run without the argument
-    extra = {"scorer": functools.partial(Guard, judge=None)} if "scorer" in signature(create_app).parameters else {}
+    params = signature(create_app).parameters
+    extra: dict[str, Any] = {"scorer": functools.partial(Guard, judge=None)} if "scorer" in params else {}
+    if "freeze_gc" in params:  # as `faithguard serve` does: the loaded models out of the collector's reach
+        extra["freeze_gc"] = True
     app = create_app(guard, upstream, policy=build_policy(policy), scoring=mode, **extra)
     if off:
         app.state.proxy.scoring.submit = lambda run, skip: (skip(), "dropped")[1]

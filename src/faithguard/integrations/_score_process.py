@@ -260,7 +260,7 @@ class ScoringProcess:
                 raise ScorerFailed(type(exc).__name__) from None
             if not ready:
                 self.counts["timed_out"] += 1
-                log.warning("scoring one answer took over %g s: the scoring process is restarted", timeout)
+                log.warning("scoring one answer took over %g s: the scoring process is ended", timeout)
                 self._close(grace=0.0)  # it is busy with the answer: end it now
                 raise ScorerTimedOut(f"longer than {timeout:g} s")
             self._answers += 1

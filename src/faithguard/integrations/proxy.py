@@ -485,7 +485,7 @@ class _Proxy:
         except ScorerTimedOut:  # the child was ended; the next answer starts a new one
             reason = (
                 f"{SCORING_TIMEOUT}: scoring this answer took longer than {self.score_timeout:g} s "
-                "(score_timeout); the scoring process was restarted"
+                "(score_timeout); the scoring process was ended and a new one scores the next answer"
             )
             return call.unscored(reason, checks=False)
         except ScorerFailed as exc:  # the answer in flight is lost; the next one starts a new process
@@ -576,9 +576,9 @@ def create_app(
     ``scorer`` builds, in the scoring process, a guard configured like ``guard``: a picklable callable
     such as ``Guard`` or ``functools.partial(Guard, judge=None)``; "process" needs it. In the scoring
     process one answer may take ``score_timeout`` seconds (past it: ``undetermined``, reason
-    ``scoring_timeout``, and the process is restarted); the process is recycled after ``recycle_answers``
-    answers or above ``recycle_rss_mb`` MiB resident (None: no such limit; see
-    :mod:`~faithguard.integrations._score_process` for the defaults' provenance).
+    ``scoring_timeout``, the process is ended and a new one scores the next answer); the process is
+    recycled after ``recycle_answers`` answers or above ``recycle_rss_mb`` MiB resident (None: no such
+    limit; see :mod:`~faithguard.integrations._score_process` for the defaults' provenance).
     Answers over ``max_score_chars`` characters get an unscored ``undetermined`` report (None: no limit).
     With ``warmup``, the app's startup loads the guard's models before the server accepts
     connections (uvicorn runs the lifespan before it binds); with ``freeze_gc`` too (``faithguard serve``
