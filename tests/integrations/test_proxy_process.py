@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import importlib.util
 import multiprocessing
 import os
 import signal
@@ -239,6 +240,10 @@ def test_serve_with_a_scoring_process_stops_on_ctrl_c(tmp_path: Path) -> None:
     assert proc.returncode == 0, err[-2000:]
     assert "Traceback" not in err, err[-2000:]
     assert GOOD not in err  # no content in the logs
+    # the server says what it runs on; with the proxy extra installed, uvloop and httptools
+    assert health["server"]["loop"] in err and f"HTTP parser: {health['server']['http_auto']}" in err
+    if importlib.util.find_spec("uvloop") is not None:
+        assert health["server"]["loop"] == "uvloop.Loop"
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline and not all(_gone(k) for k in kids):
         time.sleep(0.1)

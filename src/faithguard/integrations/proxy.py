@@ -630,7 +630,10 @@ def create_app(
         starting = run_in_threadpool(process.start) if process is not None else asyncio.sleep(0, True)
         _, started = await asyncio.gather(warming, starting)
         proxy.stack = server_stack()
-        log.info("event loop %s; uvicorn's auto HTTP parser: %s", proxy.stack["loop"], proxy.stack["http_auto"])
+        # on uvicorn's own server log (which `faithguard serve` shows at INFO), beside its startup lines
+        logging.getLogger("uvicorn.error").info(
+            "event loop %s; uvicorn's auto HTTP parser: %s", proxy.stack["loop"], proxy.stack["http_auto"]
+        )
         if not started:
             proxy.score_here()
         if warmup and freeze_gc:
