@@ -19,6 +19,11 @@ load average is printed), so added latency includes contention. Bounded: it stop
     PYTHONPATH=src python benchmarks/bench_proxy.py [--data ../shared/data] [--requests 10000]
         [--concurrency 1,8,32] [--policy observe] [--scoring auto|inline|background|process|off]
         [--upstream async|threaded] [--upstream-delay-ms 0] [--profile FILE]
+        [--loop auto|asyncio|uvloop] [--http auto|h11|httptools]
+
+``--loop`` / ``--http`` choose uvicorn's event loop and HTTP parser (default auto: uvloop and httptools
+when installed, as ``faithguard serve`` does), to compare the stacks in one checkout; the loop in use is
+printed from the proxy's ``/healthz``.
 """
 
 from __future__ import annotations
@@ -160,7 +165,15 @@ async def _async_upstream(conn: Connection, reply: Any, delay: float) -> None:
     server.close()
 
 
-def serve_proxy(conn: Connection, upstream: str, policy: str, scoring: str, profile: str | None) -> None:
+def serve_proxy(
+    conn: Connection,
+    upstream: str,
+    policy: str,
+    scoring: str,
+    profile: str | None,
+    loop: str = "auto",
+    http: str = "auto",
+) -> None:
     """Child process: the proxy on loopback until the parent says stop."""
     import uvicorn
 
@@ -174,11 +187,14 @@ def serve_proxy(conn: Connection, upstream: str, policy: str, scoring: str, prof
     mode = "background" if off else scoring
     # the scoring process (auto under observe, or process) builds a guard like this one; a proxy
     # without scoring processes (an older checkout, to compare with) is run without the argument
-    extra = {"scorer": functools.partial(Guard, judge=None)} if "scorer" in signature(create_app).parameters else {}
+    params = signature(create_app).parameters
+    extra: dict[str, Any] = {"scorer": functools.partial(Guard, judge=None)} if "scorer" in params else {}
+    if "freeze_gc" in params:  # as `faithguard serve` does: the loaded models out of the collector's reach
+        extra["freeze_gc"] = True
     app = create_app(guard, upstream, policy=build_policy(policy), scoring=mode, **extra)
     if off:
         app.state.proxy.scoring.submit = lambda run, skip: (skip(), "dropped")[1]
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error"))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error", loop=loop, http=http))
     prof = cProfile.Profile(time.thread_time) if profile else None  # CPU time: the machine is shared
 
     def run() -> None:  # the event loop's thread, profiled when asked (--profile)
@@ -278,6 +294,18 @@ def main(argv: list[str] | None = None) -> int:
         help="async upstream: wait this long before each answer, like a model generating it (default 0)",
     )
     parser.add_argument("--profile", default=None, help="write a cProfile of the proxy's event-loop thread here")
+    parser.add_argument(
+        "--loop",
+        default="auto",
+        choices=("auto", "asyncio", "uvloop"),
+        help="uvicorn's event loop (auto: uvloop if installed)",
+    )
+    parser.add_argument(
+        "--http",
+        default="auto",
+        choices=("auto", "h11", "httptools"),
+        help="uvicorn's HTTP parser (auto: httptools if installed)",
+    )
     args = parser.parse_args(argv)
     calls = traffic(args.data)
     if not calls:
@@ -298,7 +326,9 @@ def main(argv: list[str] | None = None) -> int:
     direct_base = up_parent.recv()
     parent, child = ctx.Pipe()
     # not daemonic: the proxy may start its own scoring process
-    proc = ctx.Process(target=serve_proxy, args=(child, direct_base, args.policy, args.scoring, args.profile))
+    proc = ctx.Process(
+        target=serve_proxy, args=(child, direct_base, args.policy, args.scoring, args.profile, args.loop, args.http)
+    )
     proc.start()
     child.close()  # a proxy that dies before answering then reads as EOF here, not as a hang
     pid = proc.pid
@@ -318,6 +348,9 @@ def main(argv: list[str] | None = None) -> int:
     failed = 0
     try:
         proxy_base = parent.recv()
+        server = httpx.get(proxy_base + "/healthz", timeout=10).json().get("server") or {}
+        used, auto = server.get("loop", "?"), server.get("http_auto", "?")
+        print(f"proxy server: uvicorn loop {args.loop} -> {used}, http {args.http} (auto picks {auto})")
         direct_url, proxy_url = direct_base + "/chat/completions", proxy_base + "/v1/chat/completions"
         rss, kids_rss = [rss_mb(pid)], [children_rss(pid)]
         print(f"{'path':<44}{'reqs':>8}{'errors':>7}{'req/s':>8}{'p50 ms':>9}{'p99 ms':>9}")

@@ -6,7 +6,9 @@ Every plugin call is isolated: an exception or a timeout is recorded as a
 Budgets stop work. Each plugin call runs in a worker thread under a time budget; long loops
 inside plugins call :func:`checkpoint`, which raises :class:`BudgetSpent` once the budget is
 gone, so an abandoned call stops at its next checkpoint. A call that never checks (a pure-Python
-loop) is interrupted: an exception is raised in its thread at its next bytecode. A call blocked in
+loop) is interrupted: an exception is raised in its thread at its next bytecode, or, when the thread
+is inside a section that shared code marked with :func:`faithguard.interrupts.shielded` (a ``finally``
+restoring global state), when it leaves that section. A call blocked in
 C keeps its thread until it returns to Python, and the pool grows by one thread for each abandoned
 call, so other calls never wait behind it. At most :data:`MAX_ABANDONED_PER_PLUGIN` calls of one
 plugin can be abandoned at once: beyond that the plugin is reported ``stuck`` and not run until one
@@ -21,7 +23,6 @@ import contextvars
 import copy
 import functools
 import queue
-import sys
 import threading
 import time
 from collections import Counter
@@ -33,6 +34,7 @@ from typing import Any, Literal, Protocol, TypeGuard, runtime_checkable
 
 from faithguard.detector import CallContext, Decomposer, Detector, RegisteredVerifier, verifier_scope
 from faithguard.errors import BudgetSpent, ConfigError, DetectorError, Skipped
+from faithguard.interrupts import Interrupted, forget, interrupt
 from faithguard.models import (
     Decomposition,
     DetectorFailure,
@@ -93,34 +95,6 @@ def remaining_budget() -> float | None:
 def _under_budget(budget: _Budget, fn: Callable[[], Any]) -> Any:
     _BUDGET.set(budget)
     return fn()
-
-
-class _Interrupted(BaseException):
-    """Raised *inside* a worker thread whose call was abandoned: a call that never reaches a checkpoint (a
-    pure-Python loop) is stopped at its next bytecode instead of burning CPU forever. A call blocked in C (a
-    lock, a socket) gets it when it returns to Python. Not an ``Exception``, so a plugin's ``except
-    Exception`` does not swallow it."""
-
-
-def _interrupt(ident: int) -> bool:
-    """Raise :class:`_Interrupted` in thread ``ident`` at its next bytecode (CPython's async exception).
-
-    False, and nothing else happens, where the interpreter offers no such call (not CPython): the abandoned
-    call then keeps its thread until it returns, as a call blocked in C does.
-    """
-    if sys.implementation.name != "cpython":
-        return False
-    try:
-        import ctypes
-
-        set_async = ctypes.pythonapi.PyThreadState_SetAsyncExc
-        done = int(set_async(ctypes.c_ulong(ident), ctypes.py_object(_Interrupted)))
-        if done > 1:  # more than one thread state touched: undo (cannot happen for a live ident)
-            set_async(ctypes.c_ulong(ident), None)
-            return False
-        return done == 1
-    except Exception:  # noqa: BLE001 - interrupting is best effort; it never breaks the guarded call
-        return False
 
 
 class IsolationPool:
@@ -187,7 +161,7 @@ class IsolationPool:
                     self._run(future, fn)
             finally:
                 self._settle(ident)
-        except _Interrupted:
+        except Interrupted:
             pass  # it landed between the call and its result: the caller stopped waiting long ago
         if not future.done():
             with contextlib.suppress(InvalidStateError):
@@ -212,12 +186,13 @@ class IsolationPool:
                 with self._lock:
                     # the first call absorbs a pending interrupt; a retry finds this entry gone and goes on
                     self._running.pop(ident, None)
+                    forget(ident)  # no shielded section outlives its call
                     name = self._abandoned_by.pop(ident, None)
                     if name is not None:
                         self._abandoned -= 1
                         self._stuck[name] -= 1
                 return
-            except _Interrupted:
+            except Interrupted:
                 continue
 
     @property
@@ -253,7 +228,7 @@ class IsolationPool:
             self._abandoned += 1
             self._stuck[name] += 1
             self._abandoned_by[ident] = name
-            _interrupt(ident)
+            interrupt(ident)
 
     def shutdown(self) -> None:
         """Let idle workers exit; abandoned calls end on their own (threads are daemons)."""

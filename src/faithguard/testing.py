@@ -15,6 +15,7 @@ __all__ = [
     "FailingDetector",
     "HungDetector",
     "KeywordDetector",
+    "RestoringDetector",
     "ScriptedLLM",
     "SkippingDetector",
     "SlowDetector",
@@ -185,6 +186,54 @@ class CooperativeDetector:
             self.stopped.set()
             raise
         return DetectorResult()
+
+
+@dataclass
+class RestoringDetector:
+    """Shared code's state change and its restore, in one section (the "finally restores global state" case).
+
+    ``run`` sets ``state["value"]`` to "changed", then, in a ``finally``, spins in pure Python (no
+    checkpoint) until :meth:`release` and restores "original": the spin stands for slow cleanup an
+    interrupt could cut short. With ``shield`` the section runs under
+    :func:`faithguard.interrupts.shielded`; ``entered`` is set once the state is changed;
+    ``after_section`` is set if the run went on past the section (an interrupt held by the shield
+    stops it there); ``stopped`` when the run ended, by any means.
+    """
+
+    name: str = "restoring"
+    stage: str = "output"
+    order: int = 150
+    timeout: float | None = 0.05
+    shield: bool = True
+    state: dict[str, str] = field(default_factory=lambda: {"value": "original"})
+    entered: threading.Event = field(default_factory=threading.Event)
+    after_section: threading.Event = field(default_factory=threading.Event)
+    stopped: threading.Event = field(default_factory=threading.Event)
+    _gate: threading.Event = field(default_factory=threading.Event)
+
+    def run(self, ctx: CallContext) -> DetectorResult:
+        """Change the state, then restore it in a ``finally`` that spins until released; then return."""
+        import contextlib
+
+        from faithguard.interrupts import shielded
+
+        try:
+            with shielded() if self.shield else contextlib.nullcontext():
+                self.state["value"] = "changed"
+                try:
+                    self.entered.set()
+                finally:  # slow cleanup (pure Python, no checkpoint): where an interrupt could cut it
+                    while not self._gate.is_set():
+                        pass
+                    self.state["value"] = "original"
+            self.after_section.set()
+            return DetectorResult()
+        finally:
+            self.stopped.set()
+
+    def release(self) -> None:
+        """Let the spinning section finish."""
+        self._gate.set()
 
 
 @dataclass

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import importlib.util
 import multiprocessing
 import os
 import signal
@@ -130,7 +131,7 @@ def test_a_crash_gives_an_undetermined_report_and_the_next_answer_a_new_process(
     roots = [s for s in exporter.get_finished_spans() if s.name.startswith("guard ")]
     assert len(roots) == 2 and all(s.end_time is not None for s in roots)
     assert health.json()["scoring"] == "process"
-    assert health.json()["process"] == {"started": 2, "crashed": 1}
+    assert health.json()["process"] == {"started": 2, "crashed": 1, "timed_out": 0, "recycled": 0}
 
 
 def test_a_process_that_cannot_start_falls_back_to_scoring_here(upstream: FakeOpenAIServer) -> None:
@@ -239,6 +240,10 @@ def test_serve_with_a_scoring_process_stops_on_ctrl_c(tmp_path: Path) -> None:
     assert proc.returncode == 0, err[-2000:]
     assert "Traceback" not in err, err[-2000:]
     assert GOOD not in err  # no content in the logs
+    # the server says what it runs on; with the proxy extra installed, uvloop and httptools
+    assert health["server"]["loop"] in err and f"HTTP parser: {health['server']['http_auto']}" in err
+    if importlib.util.find_spec("uvloop") is not None:
+        assert health["server"]["loop"] == "uvloop.Loop"
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline and not all(_gone(k) for k in kids):
         time.sleep(0.1)

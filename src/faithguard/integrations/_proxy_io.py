@@ -6,8 +6,10 @@ what the client sent, 502/504 for what the upstream did. None of the messages qu
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
+import re
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -33,6 +35,7 @@ __all__ = [
     "parse_json",
     "read_limited",
     "redact_url",
+    "server_stack",
     "split_credentials",
     "upstream_problem",
 ]
@@ -107,6 +110,18 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
+#: A JSON escape of a UTF-16 surrogate (a backslash, u, D800-DFFF): the only way a parsed string can hold an unpaired
+#: one (UTF-8 input cannot encode surrogates; the decoder rejects them).
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def _needs_walk(data: bytes, max_depth: int) -> tuple[bool, bool]:
+    """Whether the parsed tree can be nested past ``max_depth`` (it has more brackets than that, strings
+    included) and whether it can hold a surrogate (it has an escape of one). Usually neither: no walk."""
+    deep = data.count(b"[") + data.count(b"{") > max_depth
+    return deep, _SURROGATE_ESCAPE.search(data) is not None
+
+
 def _check_tree(value: Any, max_depth: int) -> None:
     """Depth and text validity of parsed JSON, walked without recursion."""
     stack: list[tuple[Any, int]] = [(value, 1)]
@@ -138,7 +153,8 @@ def parse_json(data: bytes, *, upstream: bool = False, max_depth: int = MAX_JSON
     """
     try:
         value = json.loads(data, parse_constant=_reject_constant)
-        _check_tree(value, max_depth)
+        if any(_needs_walk(data, max_depth)):
+            _check_tree(value, max_depth)
     except RecursionError:
         value, reason = None, f"JSON nested deeper than {max_depth} levels"
     except UnicodeDecodeError:
@@ -214,6 +230,30 @@ class SSEText:
         return "".join(self.parts)
 
 
+class _NoCookies(httpx.Cookies):
+    """A cookie jar that keeps nothing it is sent."""
+
+    def extract_cookies(self, response: httpx.Response) -> None:
+        """Keep no ``Set-Cookie`` of the response (the client it is forwarded to gets the header)."""
+
+
+class _Forwarder(httpx.AsyncClient):
+    """An upstream client shared by every proxy client, so it keeps no cookies: a ``Set-Cookie`` meant for one
+    client is passed to that client and never sent upstream with another's request (nor parsed per answer)."""
+
+    @property
+    def cookies(self) -> httpx.Cookies:
+        """Always empty."""
+        jar = self.__dict__.get("_no_cookies")
+        if jar is None:
+            jar = self.__dict__["_no_cookies"] = _NoCookies()
+        return jar
+
+    @cookies.setter
+    def cookies(self, cookies: Any) -> None:
+        """Ignored: this client keeps no cookies."""
+
+
 class UpstreamClients:
     """The HTTP clients the proxy forwards with: the caller's one, or ``shards`` of its own used in turn.
 
@@ -237,7 +277,7 @@ class UpstreamClients:
             limits = httpx.Limits(max_connections=per, max_keepalive_connections=per)
             timeouts = httpx.Timeout(timeout, connect=min(timeout, 5.0))
             self.own = True
-            self.clients = [httpx.AsyncClient(timeout=timeouts, limits=limits) for _ in range(shards)]
+            self.clients = [_Forwarder(timeout=timeouts, limits=limits) for _ in range(shards)]
         self._turn = itertools.cycle(self.clients)
 
     def next(self) -> httpx.AsyncClient:
@@ -315,3 +355,16 @@ def upstream_problem(exc: BaseException) -> Problem:
     if isinstance(exc, TimeoutError | httpx.TimeoutException):
         return Problem(504, f"upstream timed out ({name})", "upstream_error", "gateway_timeout")
     return Problem(502, f"upstream unreachable or failed: {name}", "upstream_error", "bad_gateway")
+
+
+def server_stack() -> dict[str, str]:
+    """The event loop running now and the HTTP parser uvicorn's ``http="auto"`` picks here (uvloop and
+    httptools when installed: the ``proxy`` extra; else asyncio's loop and h11). Call it on the loop."""
+    loop = type(asyncio.get_running_loop())
+    try:
+        from uvicorn.protocols.http.auto import AutoHTTPProtocol
+
+        http = AutoHTTPProtocol.__module__.rsplit(".", 1)[-1].removesuffix("_impl")
+    except ImportError:  # served by another ASGI server: it chose its own
+        http = "not uvicorn"
+    return {"loop": f"{loop.__module__}.{loop.__qualname__}", "http_auto": http}

@@ -15,6 +15,14 @@ child dies, the answer in flight gets an ``undetermined`` report and the next on
 child; when a child cannot be started (the factory raises, the start times out, the platform refuses),
 :meth:`ScoringProcess.score` raises :class:`ScorerUnavailable` from then on and the proxy scores in
 its own process.
+
+Bounded work and memory. Each answer has its own time limit (:meth:`ScoringProcess.score`'s
+``timeout``): past it the child is ended, :class:`ScorerTimedOut` says so, and the next answer starts
+a new child. The child is recycled (ended between two answers; the next answer starts a new one) after
+``recycle_answers`` answers or once its resident memory exceeds ``recycle_rss_mb`` (read from
+``/proc``; where there is no ``/proc`` only the answer count applies). Provenance of the defaults
+(``benchmarks/bench_proxy_scorer.py``, the dev traffic, AMD EPYC, Python 3.11): see
+:data:`RECYCLE_RSS_MB` and :data:`RECYCLE_ANSWERS`.
 """
 
 from __future__ import annotations
@@ -37,9 +45,19 @@ from faithguard.models import Report
 if TYPE_CHECKING:
     from faithguard.guard import Guard
 
-__all__ = ["ScoreRequest", "ScoreResult", "ScorerFailed", "ScorerUnavailable", "ScoringProcess"]
+__all__ = [
+    "RECYCLE_ANSWERS",
+    "RECYCLE_RSS_MB",
+    "ScoreRequest",
+    "ScoreResult",
+    "ScorerFailed",
+    "ScorerTimedOut",
+    "ScorerUnavailable",
+    "ScoringProcess",
+]
 
 log = logging.getLogger("faithguard.proxy")
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 #: Niceness added to the scoring process: the request path gets the CPU first when both want it.
 #: Provenance: Linux CFS weights, nice 0 vs 10 is about 1024 vs 110, so a busy scorer takes ~10% of a
@@ -47,6 +65,15 @@ log = logging.getLogger("faithguard.proxy")
 SCORER_NICE = 10
 #: Seconds a new scoring process may take to build its guard (spaCy and wordfreq load in a few).
 START_TIMEOUT = 120.0
+#: Recycle the child once its resident memory exceeds this (MiB). Provenance: bench_proxy_scorer.py over
+#: 5,000 answers of the dev traffic (663 distinct queries): 425 MiB after start, 616 after the first pass
+#: (caches filling), then 617 -> 637 over 4,337 cached answers; 1024 is 1.6x that level, so only growth
+#: beyond what the caches explain recycles.
+RECYCLE_RSS_MB = 1024.0
+#: Recycle the child after this many answers (the bound where /proc cannot be read). Provenance: the same
+#: run: after the caches fill, ~4.7 KiB per answer (20 MiB / 4,337); 50,000 answers add ~230 MiB, keeping
+#: the measured child under RECYCLE_RSS_MB; a recycle costs a restart (2.6 s there) and cold caches.
+RECYCLE_ANSWERS = 50_000
 
 
 @dataclass(frozen=True)
@@ -69,6 +96,10 @@ class ScoreResult:
 
 class ScorerFailed(RuntimeError):
     """The scoring process failed on one answer (it died, or scoring raised); the message is a type name."""
+
+
+class ScorerTimedOut(ScorerFailed):
+    """One answer took longer than its time limit to score; the child was ended (the next answer starts one)."""
 
 
 class ScorerUnavailable(RuntimeError):
@@ -124,16 +155,32 @@ def _serve(conn: Connection, factory: Callable[[], Guard], nice: int) -> None:
 
 
 class ScoringProcess:
-    """A child process that scores answers with its own guard; started on first use or by :meth:`start`."""
+    """A child process that scores answers with its own guard; started on first use or by :meth:`start`.
 
-    def __init__(self, factory: Callable[[], Guard], *, start_timeout: float = START_TIMEOUT) -> None:
+    ``recycle_answers`` / ``recycle_rss_mb`` (None: no such limit) bound the child's life (module docs).
+    """
+
+    def __init__(
+        self,
+        factory: Callable[[], Guard],
+        *,
+        start_timeout: float = START_TIMEOUT,
+        recycle_answers: int | None = RECYCLE_ANSWERS,
+        recycle_rss_mb: float | None = RECYCLE_RSS_MB,
+    ) -> None:
+        if (recycle_answers is not None and recycle_answers < 1) or (
+            recycle_rss_mb is not None and recycle_rss_mb <= 0
+        ):
+            raise ValueError("recycle_answers must be >= 1 and recycle_rss_mb > 0 (or None: no limit)")
         self.factory, self.start_timeout = factory, start_timeout
+        self.recycle_answers, self.recycle_rss_mb = recycle_answers, recycle_rss_mb
         self._lock = threading.Lock()
         self._proc: Any = None
         self._conn: Connection | None = None
         self._failed = False
         self._stopped = False
-        self.counts = {"started": 0, "crashed": 0}
+        self._answers = 0  # answered by the running child
+        self.counts = {"started": 0, "crashed": 0, "timed_out": 0, "recycled": 0}
 
     @property
     def stopped(self) -> bool:
@@ -177,7 +224,7 @@ class ScoringProcess:
             parent.close()
             _end(proc)
             return False
-        self._proc, self._conn = proc, parent
+        self._proc, self._conn, self._answers = proc, parent, 0
         self.counts["started"] += 1
         if self._stopped:  # stopped while it was starting: end it now rather than keep a child nobody stops
             self._close()
@@ -187,8 +234,9 @@ class ScoringProcess:
     def score(self, request: ScoreRequest, timeout: float) -> ScoreResult:
         """Score one answer in the child, waiting up to ``timeout`` seconds.
 
-        Raises :class:`ScorerUnavailable` when no child can be started, :class:`ScorerFailed` when
-        the child died, stalled past ``timeout`` (it is then ended) or could not score this answer.
+        Raises :class:`ScorerUnavailable` when no child can be started, :class:`ScorerTimedOut` when the
+        answer took longer than ``timeout`` (the child is then ended), :class:`ScorerFailed` when the child
+        died or could not score this answer. After the answer, a child past its recycling limits is ended.
         """
         with self._lock:
             if not self._ensure():
@@ -202,27 +250,57 @@ class ScoringProcess:
             except (OSError, ValueError):
                 pass  # the child is gone: poll and recv below say so
             try:
-                if not conn.poll(timeout):
-                    raise TimeoutError
-                kind, value = conn.recv()
-            except (OSError, EOFError, TimeoutError, ValueError, pickle.UnpicklingError) as exc:
+                ready = conn.poll(timeout)
+                if ready:
+                    kind, value = conn.recv()
+            except (OSError, EOFError, ValueError, pickle.UnpicklingError) as exc:
                 self.counts["crashed"] += 1
                 log.warning("scoring process lost (%s); a new one starts with the next answer", type(exc).__name__)
-                self._close()
+                self._close(grace=0.0)
                 raise ScorerFailed(type(exc).__name__) from None
+            if not ready:
+                self.counts["timed_out"] += 1
+                log.warning("scoring one answer took over %g s: the scoring process is ended", timeout)
+                self._close(grace=0.0)  # it is busy with the answer: end it now
+                raise ScorerTimedOut(f"longer than {timeout:g} s")
+            self._answers += 1
+            self._recycle_if_due()
         if kind != "ok":
             raise ScorerFailed(str(value))
         assert isinstance(value, ScoreResult)
         return value
 
-    def _close(self) -> None:
+    def _recycle_if_due(self) -> None:
+        """End the child (between answers) once it has answered ``recycle_answers`` or outgrown ``recycle_rss_mb``."""
+        by_count = self.recycle_answers is not None and self._answers >= self.recycle_answers
+        rss = self.rss_mb() if self.recycle_rss_mb is not None and not by_count else None
+        if not by_count and (rss is None or self.recycle_rss_mb is None or rss <= self.recycle_rss_mb):
+            return
+        self.counts["recycled"] += 1
+        why = f"{self._answers} answers" if by_count else f"RSS {rss:.0f} MiB over {self.recycle_rss_mb:g}"
+        log.info("scoring process recycled after %s; a new one starts with the next answer", why)
+        self._close()
+
+    def rss_mb(self) -> float | None:
+        """The running child's resident memory in MiB (Linux ``/proc``); None without a child or ``/proc``."""
+        proc = self._proc
+        if proc is None or proc.pid is None:
+            return None
+        try:
+            with open(f"/proc/{proc.pid}/statm", encoding="ascii") as statm:
+                resident = int(statm.read().split()[1])
+        except (OSError, ValueError, IndexError):
+            return None
+        return resident * _PAGE / (1024 * 1024)
+
+    def _close(self, grace: float = 1.0) -> None:
         conn, proc, self._conn, self._proc = self._conn, self._proc, None, None
         if conn is not None:
             with contextlib.suppress(OSError, ValueError):
                 conn.send(None)
             conn.close()
         if proc is not None:
-            _end(proc)
+            _end(proc, grace)
 
     def stop(self) -> None:
         """End the child (it finishes the answer in hand first, for up to a second) and start no other."""
@@ -253,12 +331,13 @@ def _end(proc: Any, grace: float = 1.0) -> None:
 
 @contextlib.contextmanager
 def _sigint_blocked() -> Iterator[None]:
-    """Block SIGINT in this thread while a child is spawned (the child inherits the mask)."""
-    mask = hasattr(signal, "pthread_sigmask")
-    if mask:
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    """Block SIGINT in this thread while a child is spawned (the child inherits the mask), then restore
+    this thread's mask as it was: a thread that had SIGINT blocked before keeps it blocked."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        if mask:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)

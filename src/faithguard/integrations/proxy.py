@@ -68,10 +68,19 @@ from faithguard.integrations._proxy_io import (
     parse_json,
     read_limited,
     redact_url,
+    server_stack,
     split_credentials,
     upstream_problem,
 )
-from faithguard.integrations._score_process import ScoreRequest, ScorerFailed, ScorerUnavailable, ScoringProcess
+from faithguard.integrations._score_process import (
+    RECYCLE_ANSWERS,
+    RECYCLE_RSS_MB,
+    ScoreRequest,
+    ScorerFailed,
+    ScorerTimedOut,
+    ScorerUnavailable,
+    ScoringProcess,
+)
 from faithguard.integrations._scoring import ScoringQueue
 from faithguard.integrations._spans import record_response
 from faithguard.integrations.session import (
@@ -91,7 +100,16 @@ if TYPE_CHECKING:
     from faithguard.guard import Guard
     from faithguard.integrations.prometheus import PrometheusMetrics
 
-__all__ = ["BLOCK_FINISH_REASON", "MAX_SCORE_CHARS", "create_app", "error_body", "policy_name"]
+__all__ = [
+    "BLOCK_FINISH_REASON",
+    "MAX_SCORE_CHARS",
+    "SCORE_TIMEOUT",
+    "SCORING_FAILED",
+    "SCORING_TIMEOUT",
+    "create_app",
+    "error_body",
+    "policy_name",
+]
 
 log = logging.getLogger("faithguard.proxy")
 
@@ -102,6 +120,13 @@ _SCORING_MODES = ("auto", "inline", "background", "process")
 _Source = tuple[Any, Any] | None
 #: Reason code of the report of an answer the scoring process could not score.
 SCORING_FAILED = "scoring_failed"
+#: Reason code of the report of an answer whose scoring took longer than ``score_timeout``.
+SCORING_TIMEOUT = "scoring_timeout"
+#: Seconds the scoring process may take over one answer (``score_timeout``). Provenance:
+#: benchmarks/bench_proxy_scorer.py, 5,000 answers of the dev traffic: slowest 286 ms new, 762 ms cached
+#: (AMD EPYC, 2 shared cores); the process runs at nice 10 and under load gets ~10% of a core, so 30 s
+#: leaves ~4x over that answer slowed tenfold, and stays well under the upstream ``timeout`` (120 s).
+SCORE_TIMEOUT = 30.0
 #: Share of time the scoring thread may hold this interpreter when it scores here (see ScoringQueue).
 IN_PROCESS_DUTY = 0.5
 #: Bodies up to this size are parsed on the event loop (well under a millisecond); larger ones in a thread.
@@ -156,6 +181,7 @@ class _Proxy:
         scoring: ScoringQueue,
         process: ScoringProcess | None,
         timeout: float,
+        score_timeout: float,
         max_body_bytes: int,
         max_score_chars: int | None,
     ) -> None:
@@ -163,8 +189,10 @@ class _Proxy:
         self.guard, self.upstream, self.policy, self.clients = guard, upstream.rstrip("/"), policy, clients
         self.metrics, self.on_report, self.block_text = metrics, on_report, block_text
         self.background, self.scoring, self.timeout, self.max_body_bytes = background, scoring, timeout, max_body_bytes
-        self.max_score_chars = max_score_chars
+        self.max_score_chars, self.score_timeout = max_score_chars, score_timeout
         self.process = process
+        self.stack: dict[str, str] = {}
+        self.chat_url = httpx.URL(self._url("/v1/chat/completions"))  # parsed once, not per request
         # A policy that can only observe never acts on input verdicts: in background mode its input
         # stage runs in the scoring queue too, so nothing of the guard's work is on the request path.
         self.defer_input = background and policy_name(policy) == "observe"
@@ -197,6 +225,7 @@ class _Proxy:
             "scoring": ("process" if self.process else "background") if self.background else "inline",
             "queue": self.scoring.stats(),
             "process": dict(self.process.counts) if self.process else None,
+            "server": self.stack,
         }
         return JSONResponse(body)
 
@@ -301,7 +330,9 @@ class _Proxy:
             headers = forward_headers(request.headers)
             inject_context(headers)  # the upstream's spans become children of the chat span
             client = self.clients.next()
-            req = client.build_request("POST", self._url("/v1/chat/completions"), headers=headers, json=body)
+            # re-encoded, not the client's bytes: the upstream reads exactly the JSON that was checked (one
+            # parse decides duplicate keys and the like for both)
+            req = client.build_request("POST", self.chat_url, headers=headers, json=body)
             try:
                 async with asyncio.timeout(self.timeout):
                     resp = await client.send(req, stream=True, auth=self.auth)
@@ -445,12 +476,18 @@ class _Proxy:
         assert self.process is not None
         request = ScoreRequest(source[0], source[1], call.model, text)
         try:
-            result = self.process.score(request, self.timeout)
+            result = self.process.score(request, self.score_timeout)
         except ScorerUnavailable:
             if self.process.stopped:
                 return call.unscored(f"{SCORING_FAILED}: the proxy is stopping", checks=False)
             self.score_here()
             return None
+        except ScorerTimedOut:  # the child was ended; the next answer starts a new one
+            reason = (
+                f"{SCORING_TIMEOUT}: scoring this answer took longer than {self.score_timeout:g} s "
+                "(score_timeout); the scoring process was ended and a new one scores the next answer"
+            )
+            return call.unscored(reason, checks=False)
         except ScorerFailed as exc:  # the answer in flight is lost; the next one starts a new process
             return call.unscored(f"{SCORING_FAILED}: the scoring process failed ({exc})", checks=False)
         return call.complete(result.report, result.input_verdicts)
@@ -520,6 +557,9 @@ def create_app(
     scoring: str = "auto",
     scorer: Callable[[], Guard] | None = None,
     queue_size: int = 256,
+    score_timeout: float = SCORE_TIMEOUT,
+    recycle_answers: int | None = RECYCLE_ANSWERS,
+    recycle_rss_mb: float | None = RECYCLE_RSS_MB,
     max_body_bytes: int = MAX_BODY_BYTES,
     max_score_chars: int | None = MAX_SCORE_CHARS,
     warmup: bool = True,
@@ -534,7 +574,11 @@ def create_app(
     (504 past it) and, for streams, each wait for the next chunk. ``scoring`` is "auto",
     "inline", "background" or "process" (module docs); ``queue_size`` bounds the background queue.
     ``scorer`` builds, in the scoring process, a guard configured like ``guard``: a picklable callable
-    such as ``Guard`` or ``functools.partial(Guard, judge=None)``; "process" needs it.
+    such as ``Guard`` or ``functools.partial(Guard, judge=None)``; "process" needs it. In the scoring
+    process one answer may take ``score_timeout`` seconds (past it: ``undetermined``, reason
+    ``scoring_timeout``, the process is ended and a new one scores the next answer); the process is
+    recycled after ``recycle_answers`` answers or above ``recycle_rss_mb`` MiB resident (None: no such
+    limit; see :mod:`~faithguard.integrations._score_process` for the defaults' provenance).
     Answers over ``max_score_chars`` characters get an unscored ``undetermined`` report (None: no limit).
     With ``warmup``, the app's startup loads the guard's models before the server accepts
     connections (uvicorn runs the lifespan before it binds); with ``freeze_gc`` too (``faithguard serve``
@@ -545,6 +589,8 @@ def create_app(
         raise ValueError(f"scoring must be one of {', '.join(_SCORING_MODES)}, not {scoring!r}")
     if max_body_bytes < 1 or timeout <= 0 or (max_score_chars is not None and max_score_chars < 1):
         raise ValueError("max_body_bytes and max_score_chars must be >= 1 and timeout > 0")
+    if score_timeout <= 0:
+        raise ValueError("score_timeout must be > 0")
     if scoring == "process" and scorer is None:
         raise ValueError("scoring='process' needs scorer: a picklable callable that builds the guard")
     chosen = policy or guard.policy
@@ -552,7 +598,11 @@ def create_app(
     background = scoring in ("background", "process") or (scoring == "auto" and observe)
     # auto: under observe, in a scoring process when the guard can be built there
     in_process = scoring == "process" or (scoring == "auto" and observe and scorer is not None)
-    process = ScoringProcess(scorer) if in_process and scorer is not None else None
+    process = (
+        ScoringProcess(scorer, recycle_answers=recycle_answers, recycle_rss_mb=recycle_rss_mb)
+        if in_process and scorer is not None
+        else None
+    )
     clients = UpstreamClients(http_client, timeout)
     # the scoring thread only waits on the scoring process: it need not rest to leave the event loop time
     queue = ScoringQueue(queue_size, meter=guard.telemetry.meter, duty=1.0 if process else IN_PROCESS_DUTY)
@@ -568,6 +618,7 @@ def create_app(
         scoring=queue,
         process=process,
         timeout=timeout,
+        score_timeout=score_timeout,
         max_body_bytes=max_body_bytes,
         max_score_chars=max_score_chars,
     )
@@ -578,6 +629,11 @@ def create_app(
         # the scoring process loads its models meanwhile (without a lifespan: on first use)
         starting = run_in_threadpool(process.start) if process is not None else asyncio.sleep(0, True)
         _, started = await asyncio.gather(warming, starting)
+        proxy.stack = server_stack()
+        # on uvicorn's own server log (which `faithguard serve` shows at INFO), beside its startup lines
+        logging.getLogger("uvicorn.error").info(
+            "event loop %s; uvicorn's auto HTTP parser: %s", proxy.stack["loop"], proxy.stack["http_auto"]
+        )
         if not started:
             proxy.score_here()
         if warmup and freeze_gc:

@@ -1,0 +1,136 @@
+"""Issue 16: the proxy's per-request work -- no cookie jar shared between clients, the strict-JSON check's
+fast path, the event loop and HTTP parser it reports."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import httpx
+import pytest
+from integ_support import CHAT, GOOD, URL, client_for, make_guard
+
+from faithguard.integrations._proxy_io import MAX_JSON_DEPTH, UPSTREAM_SHARDS, Problem, parse_json
+from faithguard.integrations.fake_upstream import completion_body
+
+
+class CookieUpstream:
+    """A chat-completions server on 127.0.0.1 that sets a cookie on every answer and records Cookie headers."""
+
+    def __init__(self) -> None:
+        self.cookies: list[str | None] = []
+        seen = self.cookies
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers.get("content-length") or 0))
+                seen.append(self.headers.get("cookie"))
+                data = json.dumps(completion_body(GOOD, "m")).encode()
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                self.send_header("set-cookie", f"session=client-{len(seen)}; Path=/")
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+
+@pytest.fixture
+def cookie_upstream() -> Iterator[CookieUpstream]:
+    up = CookieUpstream()
+    up.thread.start()
+    yield up
+    up.server.shutdown()
+    up.server.server_close()
+
+
+def test_a_cookie_set_for_one_client_never_reaches_the_upstream_with_another(cookie_upstream: CookieUpstream) -> None:
+    async def run() -> list[httpx.Response]:
+        guard = make_guard()
+        try:
+            async with client_for(guard, cookie_upstream.url, scoring="inline") as proxy:
+                resps = []
+                # enough requests for every one of the proxy's upstream clients to be used after the first
+                for _ in range(UPSTREAM_SHARDS + 1):
+                    resps.append(await proxy.post(URL, json=CHAT))
+                    proxy.cookies.clear()  # the next request is another client's: it sends no cookie
+                resps.append(await proxy.post(URL, json=CHAT, headers={"cookie": "mine=1"}))
+                return resps
+        finally:
+            guard.close()
+
+    resps = asyncio.run(run())
+    assert [r.status_code for r in resps] == [200] * (UPSTREAM_SHARDS + 2)
+    assert resps[0].headers["set-cookie"].startswith("session=client-1")  # passed to the client it was for
+    # the upstream saw no cookie but the one the third client sent itself
+    assert cookie_upstream.cookies == [None] * (UPSTREAM_SHARDS + 1) + ["mine=1"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"a": "\\ud800"}',  # an unpaired surrogate, escaped
+        b'{"a": ["\\uDFFF"]}',
+        b"[" * (MAX_JSON_DEPTH + 1) + b"]" * (MAX_JSON_DEPTH + 1),
+        b'{"a": ' * (MAX_JSON_DEPTH + 1) + b"1" + b"}" * (MAX_JSON_DEPTH + 1),
+    ],
+)
+def test_bodies_the_fast_path_must_not_wave_through_are_still_rejected(body: bytes) -> None:
+    with pytest.raises(Problem) as caught:
+        parse_json(body)
+    assert caught.value.status == 400
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"a": "\\ud83d\\ude00", "b": "\\u00e9"}',  # a valid pair and an ordinary escape
+        b"[" * MAX_JSON_DEPTH + b"]" * MAX_JSON_DEPTH,  # exactly the limit
+        b'{"a": "' + b"[" * 200 + b'"}',  # brackets in a string: walked, and fine
+        json.dumps(CHAT).encode(),
+    ],
+)
+def test_bodies_within_the_rules_are_read(body: bytes) -> None:
+    assert parse_json(body) == json.loads(body)
+
+
+def test_healthz_names_the_event_loop_and_the_http_parser() -> None:
+    async def run() -> dict[str, Any]:
+        guard = make_guard()
+        try:
+            async with client_for(guard, "http://127.0.0.1:9/v1") as proxy:
+                return dict((await proxy.get("/healthz")).json()["server"])
+        finally:
+            guard.close()
+
+    server = asyncio.run(run())
+    assert (
+        server["loop"]
+        == f"{asyncio.new_event_loop().__class__.__module__}.{asyncio.new_event_loop().__class__.__qualname__}"
+    )
+    try:
+        import httptools  # noqa: F401
+
+        expected = "httptools"
+    except ImportError:
+        expected = "h11"
+    assert server["http_auto"] == expected
+    uvloop = pytest.importorskip("uvloop")
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        assert runner.run(run())["loop"] == "uvloop.Loop"
