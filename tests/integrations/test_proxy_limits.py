@@ -220,3 +220,21 @@ def test_serve_defaults_to_the_library_limit_and_zero_turns_it_off() -> None:
     register_commands(parser.add_subparsers())
     assert parser.parse_args(["serve", "--upstream", "u"]).max_score_chars == MAX_SCORE_CHARS
     assert parser.parse_args(["serve", "--upstream", "u", "--max-score-chars", "0"]).max_score_chars == 0
+
+
+def test_serve_passes_the_scoring_process_limits_it_is_given() -> None:
+    import argparse
+
+    import pytest
+
+    from faithguard.integrations.plugin import _scoring_limits, register_commands
+
+    parser = argparse.ArgumentParser()
+    register_commands(parser.add_subparsers())
+    assert _scoring_limits(parser.parse_args(["serve", "--upstream", "u"])) == {}  # create_app's defaults
+    given = parser.parse_args(
+        ["serve", "--upstream", "u", "--score-timeout", "5", "--recycle-answers", "0", "--recycle-rss-mb", "512"]
+    )
+    assert _scoring_limits(given) == {"score_timeout": 5.0, "recycle_answers": None, "recycle_rss_mb": 512.0}
+    with pytest.raises(ValueError, match="score-timeout"):
+        _scoring_limits(parser.parse_args(["serve", "--upstream", "u", "--score-timeout", "0"]))

@@ -43,6 +43,26 @@ def register_commands(subparsers: Any) -> None:
         help="longest answer scored (characters); longer ones are reported undetermined (0: no limit)",
     )
     p.add_argument(
+        "--score-timeout",
+        type=float,
+        default=None,
+        help="seconds the scoring process may spend on one answer before it is ended and the report reads "
+        "undetermined (default 30)",
+    )
+    p.add_argument(
+        "--recycle-answers",
+        type=int,
+        default=None,
+        help="restart the scoring process after this many answers (default 50000; 0: never)",
+    )
+    p.add_argument(
+        "--recycle-rss-mb",
+        type=float,
+        default=None,
+        help="restart the scoring process between answers once its resident memory passes this (MiB; default "
+        "1024; 0: never)",
+    )
+    p.add_argument(
         "--otlp-endpoint",
         default=None,
         help="export spans and evaluation events over OTLP/HTTP, e.g. http://127.0.0.1:4318 (default: the "
@@ -51,6 +71,21 @@ def register_commands(subparsers: Any) -> None:
     p.add_argument("--shutdown-timeout", type=float, default=3.0, help="seconds to finish requests on Ctrl-C")
     p.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
     p.set_defaults(handler=serve)
+
+
+def _scoring_limits(args: argparse.Namespace) -> dict[str, Any]:
+    """The scoring process's limits the command line sets (unset ones keep ``create_app``'s defaults; 0 turns a
+    recycling limit off)."""
+    out: dict[str, Any] = {}
+    if args.score_timeout is not None:
+        if args.score_timeout <= 0:
+            raise ValueError("--score-timeout must be positive")
+        out["score_timeout"] = args.score_timeout
+    if args.recycle_answers is not None:
+        out["recycle_answers"] = args.recycle_answers or None
+    if args.recycle_rss_mb is not None:
+        out["recycle_rss_mb"] = args.recycle_rss_mb or None
+    return out
 
 
 def build_policy(name: str) -> Any:
@@ -118,6 +153,7 @@ def serve(args: argparse.Namespace) -> int:
             queue_size=args.queue_size,
             max_body_bytes=args.max_body_bytes,
             max_score_chars=args.max_score_chars or None,
+            **_scoring_limits(args),
         )
     except ValueError as exc:
         print(f"faithguard serve: {exc}", file=sys.stderr)
