@@ -24,6 +24,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from faithguard.interrupts import shielded
 from faithguard.lexical.wordnet_mmap import wordnet_dir
 
 __all__ = [
@@ -100,22 +101,25 @@ def _prepared_dir() -> Path | None:
         lexnames = "".join(f"{i:02d}\tlexfile{i:02d}\t1\n" for i in range(45))
         origin = "lexnames: numbered placeholders (manual page missing)"
     tmp = cache.with_name(f"wordnet-3.0.tmp{os.getpid()}")
-    try:
-        tmp.mkdir(parents=True, exist_ok=True)
-        for name in _FILES + _EXC:
-            if (source / name).is_file():
-                shutil.copyfile(source / name, tmp / name)
-        (tmp / "lexnames").write_text(lexnames, encoding="utf-8")
-        (tmp / "PROVENANCE").write_text(
-            f"data files copied from {source}; {origin} (WordNet 3.0, Princeton licence)\n",
-            encoding="utf-8",
-        )
-        if not cache.exists():
-            tmp.rename(cache)
-    except OSError:
-        return None
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    # Shielded: an abandoned plugin call that triggered the first load must not be cut between the copy and the
+    # clean-up (a half-written cache folder or a stray temporary copy would outlive it).
+    with shielded():
+        try:
+            tmp.mkdir(parents=True, exist_ok=True)
+            for name in _FILES + _EXC:
+                if (source / name).is_file():
+                    shutil.copyfile(source / name, tmp / name)
+            (tmp / "lexnames").write_text(lexnames, encoding="utf-8")
+            (tmp / "PROVENANCE").write_text(
+                f"data files copied from {source}; {origin} (WordNet 3.0, Princeton licence)\n",
+                encoding="utf-8",
+            )
+            if not cache.exists():
+                tmp.rename(cache)
+        except OSError:
+            return None
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
     return cache if (cache / "PROVENANCE").is_file() else None
 
 
