@@ -1,7 +1,8 @@
 """A guarding, OpenAI-compatible proxy (ASGI, Starlette): ``create_app(guard, upstream)``.
 
 ``POST /v1/chat/completions`` is forwarded to ``upstream`` after the input checks. How the
-answer is scored depends on ``scoring``: ``"inline"`` scores before answering and returns the
+answer is scored depends on ``scoring`` (the paths are
+:class:`~faithguard.integrations._answer_scoring.AnswerScoring`): ``"inline"`` scores before answering and returns the
 verdicts in ``x-faithguard-*`` headers (and, under annotate and block, a ``faithguard`` field of
 the JSON body); ``"background"`` answers at upstream speed (``x-faithguard-score: pending``) and
 scores in a bounded queue (see :class:`~faithguard.integrations._scoring.ScoringQueue`);
