@@ -1,7 +1,8 @@
 """A guarding, OpenAI-compatible proxy (ASGI, Starlette): ``create_app(guard, upstream)``.
 
 ``POST /v1/chat/completions`` is forwarded to ``upstream`` after the input checks. How the
-answer is scored depends on ``scoring``: ``"inline"`` scores before answering and returns the
+answer is scored depends on ``scoring`` (the paths are
+:class:`~faithguard.integrations._answer_scoring.AnswerScoring`): ``"inline"`` scores before answering and returns the
 verdicts in ``x-faithguard-*`` headers (and, under annotate and block, a ``faithguard`` field of
 the JSON body); ``"background"`` answers at upstream speed (``x-faithguard-score: pending``) and
 scores in a bounded queue (see :class:`~faithguard.integrations._scoring.ScoringQueue`);
@@ -56,6 +57,15 @@ from starlette.routing import Route
 
 from faithguard import calls
 from faithguard.errors import FaithGuardError
+from faithguard.integrations._answer_scoring import (
+    MAX_SCORE_CHARS,
+    SCORE_TIMEOUT,
+    SCORING_FAILED,
+    SCORING_MODES,
+    SCORING_TIMEOUT,
+    AnswerScoring,
+    Source,
+)
 from faithguard.integrations._proxy_io import (
     BLOCK_FINISH_REASON,
     MAX_BODY_BYTES,
@@ -72,15 +82,7 @@ from faithguard.integrations._proxy_io import (
     split_credentials,
     upstream_problem,
 )
-from faithguard.integrations._score_process import (
-    RECYCLE_ANSWERS,
-    RECYCLE_RSS_MB,
-    ScoreRequest,
-    ScorerFailed,
-    ScorerTimedOut,
-    ScorerUnavailable,
-    ScoringProcess,
-)
+from faithguard.integrations._score_process import RECYCLE_ANSWERS, RECYCLE_RSS_MB, ScoringProcess
 from faithguard.integrations._scoring import ScoringQueue
 from faithguard.integrations._spans import record_response
 from faithguard.integrations.session import (
@@ -115,31 +117,12 @@ log = logging.getLogger("faithguard.proxy")
 
 #: Request field (an object) read and removed before forwarding: ``{"documents": [...]}``.
 REQUEST_EXTENSION = "faithguard"
-_SCORING_MODES = ("auto", "inline", "background", "process")
-#: The request's messages and documents, as the scoring process is sent them.
-_Source = tuple[Any, Any] | None
-#: Reason code of the report of an answer the scoring process could not score.
-SCORING_FAILED = "scoring_failed"
-#: Reason code of the report of an answer whose scoring took longer than ``score_timeout``.
-SCORING_TIMEOUT = "scoring_timeout"
-#: Seconds the scoring process may take over one answer (``score_timeout``). Provenance:
-#: benchmarks/bench_proxy_scorer.py, 5,000 answers of the dev traffic: slowest 286 ms new, 762 ms cached
-#: (AMD EPYC, 2 shared cores); the process runs at nice 10 and under load gets ~10% of a core, so 30 s
-#: leaves ~4x over that answer slowed tenfold, and stays well under the upstream ``timeout`` (120 s).
-SCORE_TIMEOUT = 30.0
-#: Share of time the scoring thread may hold this interpreter when it scores here (see ScoringQueue).
-IN_PROCESS_DUTY = 0.5
 #: Bodies up to this size are parsed on the event loop (well under a millisecond); larger ones in a thread.
 _INLINE_PARSE_BYTES = 64 * 1024
 #: Requests with at most this many messages (and a body within ``_INLINE_PARSE_BYTES``) are read on the
 #: event loop. Provenance: starting a call took ~10 us CPU for one short message, ~50 us for 32 (AMD EPYC,
 #: Python 3.11), less than handing it to a thread (a wake-up and GIL hand-overs under load).
 _INLINE_MESSAGES = 32
-#: Longest answer (characters) the proxy scores by default. Provenance: the dev traffic
-#: (``benchmarks/traffic.py``, 831 answers) has one answer of 153,226 characters, then none over 8,500.
-MAX_SCORE_CHARS = 200_000
-#: Reason code of the report of an answer over ``max_score_chars``.
-TOO_LONG = "answer_too_long"
 
 
 def error_body(message: str, type_: str, code: str | None = None) -> dict[str, Any]:
@@ -174,31 +157,31 @@ class _Proxy:
         policy: Policy,
         clients: UpstreamClients,
         metrics: PrometheusMetrics | None,
-        on_report: Callable[[Report], None] | None,
         block_text: str,
+        answers: AnswerScoring,
         *,
-        background: bool,
-        scoring: ScoringQueue,
-        process: ScoringProcess | None,
         timeout: float,
-        score_timeout: float,
         max_body_bytes: int,
-        max_score_chars: int | None,
     ) -> None:
         upstream, self.auth = split_credentials(upstream)
         self.guard, self.upstream, self.policy, self.clients = guard, upstream.rstrip("/"), policy, clients
-        self.metrics, self.on_report, self.block_text = metrics, on_report, block_text
-        self.background, self.scoring, self.timeout, self.max_body_bytes = background, scoring, timeout, max_body_bytes
-        self.max_score_chars, self.score_timeout = max_score_chars, score_timeout
-        self.process = process
+        self.metrics, self.block_text, self.answers = metrics, block_text, answers
+        self.timeout, self.max_body_bytes = timeout, max_body_bytes
         self.stack: dict[str, str] = {}
         self.chat_url = httpx.URL(self._url("/v1/chat/completions"))  # parsed once, not per request
-        # A policy that can only observe never acts on input verdicts: in background mode its input
-        # stage runs in the scoring queue too, so nothing of the guard's work is on the request path.
-        self.defer_input = background and policy_name(policy) == "observe"
         self.errors = guard.telemetry.meter.create_counter(
             "faithguard.proxy.errors", unit="{request}", description="Proxy requests answered with an error status"
         )
+
+    @property
+    def scoring(self) -> ScoringQueue:
+        """The background scoring queue."""
+        return self.answers.queue
+
+    @property
+    def process(self) -> ScoringProcess | None:
+        """The scoring process; None when answers are scored in this one."""
+        return self.answers.process
 
     def _url(self, path: str) -> str:
         # upstream may be given with or without the /v1 suffix
@@ -222,9 +205,7 @@ class _Proxy:
             "guard": self.guard.name,
             "policy": policy_name(self.policy),
             "default_action": str(self.policy.default),
-            "scoring": ("process" if self.process else "background") if self.background else "inline",
-            "queue": self.scoring.stats(),
-            "process": dict(self.process.counts) if self.process else None,
+            **self.answers.health(),
             "server": self.stack,
         }
         return JSONResponse(body)
@@ -284,12 +265,12 @@ class _Proxy:
         args = (body.get("query"), response, body.get("documents"), body.get("messages"))
         token = otel_context.attach(caller_context(request.headers))
         try:
-            report = await run_in_threadpool(self._check, *args)
+            report = await run_in_threadpool(self.answers.check, *args)
         except FaithGuardError as exc:  # InputError and friends: the client's input, said in one line
             return self._fail(Problem(400, str(exc), "invalid_request_error"), request.url.path)
         finally:
             otel_context.detach(token)
-        self._notify_report(report)
+        self.answers.notify_report(report)
         action = self.policy.decide(report.verdicts)
         return JSONResponse(
             {"scored": True, "action": str(action), "report": report.model_dump(mode="json")},
@@ -320,7 +301,7 @@ class _Proxy:
                 call = await run_in_threadpool(self._start_call, request, body, documents, model)
         except FaithGuardError as exc:  # malformed messages/documents are the client's error
             return self._fail(Problem(400, f"cannot read the request: {exc}", "invalid_request_error"), path)
-        if not self.defer_input:
+        if not self.answers.defer_input:
             blocked = await run_in_threadpool(call.before)
             if blocked is not None:
                 kinds = sorted({v.kind for v in blocked.report.verdicts}) if blocked.report is not None else []
@@ -368,14 +349,14 @@ class _Proxy:
             headers["x-faithguard-outcome"] = "tool_call"
             log.info("chat %s -> tool call, passed through unscored in %.1f ms", model, _ms(started))
             return Response(data, status_code=200, headers=headers)
-        if self.background:
-            self._score_later(call, text, (body["messages"], documents))
+        if self.answers.background:
+            self.answers.later(call, text, (body["messages"], documents))
             headers.update(verdict_headers(None, Action.OBSERVE))
             headers["x-faithguard-score"] = "pending"
             log.info("chat %s -> scoring in background, answered in %.1f ms", model, _ms(started))
             return Response(data, status_code=200, headers=headers)
-        outcome = await run_in_threadpool(self._after, call, text)
-        self._notify(outcome)
+        outcome = await run_in_threadpool(self.answers.after, call, text)
+        self.answers.notify(outcome)
         headers.update(verdict_headers(outcome.report, outcome.action))
         log.info("chat %s -> %s in %.1f ms", model, outcome.action, _ms(started))
         if outcome.blocked:
@@ -412,7 +393,7 @@ class _Proxy:
         body[REQUEST_EXTENSION] = report_summary(outcome.report, outcome.action)
         return JSONResponse(body, headers=headers)
 
-    def _stream(self, call: GuardedCall, resp: httpx.Response, path: str, source: _Source = None) -> Response:
+    def _stream(self, call: GuardedCall, resp: httpx.Response, path: str, source: Source = None) -> Response:
         sse = SSEText()
         state = {"started": False}
 
@@ -438,7 +419,7 @@ class _Proxy:
             finally:
                 await resp.aclose()
                 if not failed:
-                    self._score_later(call, sse.text, source)
+                    self.answers.later(call, sse.text, source)
 
         headers = forward_headers(resp.headers, response=True)
         headers["x-faithguard-score"] = "pending"
@@ -448,100 +429,6 @@ class _Proxy:
         # never does either; close the guard span when the body is collected instead.
         weakref.finalize(body, _abandoned, call, state)
         return StreamingResponse(body, status_code=200, headers=headers, media_type=media)
-
-    def _score_later(self, call: GuardedCall, text: str | None, source: _Source = None) -> None:
-        """Queue the answer's scoring: in the scoring process when there is one (``source``: the request's
-        messages and documents, which it is sent), else on the queue's thread."""
-        if text is None:  # a tool call, or a stream with unreadable lines: nothing to score
-            call.after(None)
-            return
-
-        def run() -> None:
-            if self.process is not None and source is not None and self._too_long(text) is None:
-                outcome = self._score_elsewhere(call, text, source)
-                if outcome is not None:
-                    self._notify(outcome)
-                    return
-            if self.defer_input:
-                call.before()  # an observe policy never blocks: the input stage ran off the path too
-            self._notify(self._after(call, text))
-
-        def skip() -> None:
-            call.after(None)
-
-        self.scoring.submit(run, skip)
-
-    def _score_elsewhere(self, call: GuardedCall, text: str, source: tuple[Any, Any]) -> Outcome | None:
-        """Score in the scoring process; None when it cannot start (the caller scores here instead)."""
-        assert self.process is not None
-        request = ScoreRequest(source[0], source[1], call.model, text)
-        try:
-            result = self.process.score(request, self.score_timeout)
-        except ScorerUnavailable:
-            if self.process.stopped:
-                return call.unscored(f"{SCORING_FAILED}: the proxy is stopping", checks=False)
-            self.score_here()
-            return None
-        except ScorerTimedOut:  # the child was ended; the next answer starts a new one
-            reason = (
-                f"{SCORING_TIMEOUT}: scoring this answer took longer than {self.score_timeout:g} s "
-                "(score_timeout); the scoring process was ended and a new one scores the next answer"
-            )
-            return call.unscored(reason, checks=False)
-        except ScorerFailed as exc:  # the answer in flight is lost; the next one starts a new process
-            return call.unscored(f"{SCORING_FAILED}: the scoring process failed ({exc})", checks=False)
-        return call.complete(result.report, result.input_verdicts)
-
-    def score_here(self) -> None:
-        """No scoring process could start: score in this process from now on."""
-        if self.process is not None:
-            log.warning("no scoring process: scoring in the proxy's process from now on")
-            self.process = None
-            self.scoring.duty = IN_PROCESS_DUTY  # scoring holds this interpreter again: leave the loop time
-
-    def _too_long(self, text: str) -> str | None:
-        """The ``undetermined`` reason for an answer over ``max_score_chars`` (its length, never its text)."""
-        if self.max_score_chars is None or len(text) <= self.max_score_chars:
-            return None
-        return (
-            f"{TOO_LONG}: the answer has {len(text)} characters, over the {self.max_score_chars} "
-            "this proxy scores (max_score_chars)"
-        )
-
-    def _after(self, call: GuardedCall, text: str | None) -> Outcome:
-        """The output stage, or an unscored report for an answer over the size limit."""
-        reason = self._too_long(text) if text is not None else None
-        return call.unscored(reason) if reason is not None else call.after(text)
-
-    def _check(self, query: Any, response: Any, documents: Any, messages: Any) -> Report:
-        """``guard.check``, or an unscored report for an answer over the size limit."""
-        text = response if isinstance(response, str) else None
-        reason = self._too_long(text) if text is not None else None
-        if reason is None:
-            return self.guard.check(query, response, documents, messages)
-        call = GuardedCall(
-            self.guard,
-            self.policy,
-            query=query,
-            documents=documents,
-            messages=messages,
-            operation="output",
-            require=True,
-        )
-        report = call.unscored(reason).report
-        assert isinstance(report, Report)
-        return report
-
-    def _notify(self, outcome: Outcome) -> None:
-        if isinstance(outcome.report, Report):
-            self._notify_report(outcome.report)
-
-    def _notify_report(self, report: Report) -> None:
-        if self.on_report is not None:
-            try:
-                self.on_report(report)
-            except Exception:
-                log.exception("on_report callback failed")
 
 
 def create_app(
@@ -585,8 +472,8 @@ def create_app(
     sets it, an app that mounts this one chooses) the loaded models are moved out of the garbage collector's
     reach, which changes the whole process's collector.
     """
-    if scoring not in _SCORING_MODES:
-        raise ValueError(f"scoring must be one of {', '.join(_SCORING_MODES)}, not {scoring!r}")
+    if scoring not in SCORING_MODES:
+        raise ValueError(f"scoring must be one of {', '.join(SCORING_MODES)}, not {scoring!r}")
     if max_body_bytes < 1 or timeout <= 0 or (max_score_chars is not None and max_score_chars < 1):
         raise ValueError("max_body_bytes and max_score_chars must be >= 1 and timeout > 0")
     if score_timeout <= 0:
@@ -594,48 +481,36 @@ def create_app(
     if scoring == "process" and scorer is None:
         raise ValueError("scoring='process' needs scorer: a picklable callable that builds the guard")
     chosen = policy or guard.policy
-    observe = policy_name(chosen) == "observe"
-    background = scoring in ("background", "process") or (scoring == "auto" and observe)
-    # auto: under observe, in a scoring process when the guard can be built there
-    in_process = scoring == "process" or (scoring == "auto" and observe and scorer is not None)
-    process = (
-        ScoringProcess(scorer, recycle_answers=recycle_answers, recycle_rss_mb=recycle_rss_mb)
-        if in_process and scorer is not None
-        else None
+    answers = AnswerScoring.build(
+        guard,
+        chosen,
+        on_report,
+        mode=scoring,
+        observe=policy_name(chosen) == "observe",
+        scorer=scorer,
+        queue_size=queue_size,
+        score_timeout=score_timeout,
+        recycle_answers=recycle_answers,
+        recycle_rss_mb=recycle_rss_mb,
+        max_score_chars=max_score_chars,
     )
     clients = UpstreamClients(http_client, timeout)
-    # the scoring thread only waits on the scoring process: it need not rest to leave the event loop time
-    queue = ScoringQueue(queue_size, meter=guard.telemetry.meter, duty=1.0 if process else IN_PROCESS_DUTY)
     proxy = _Proxy(
-        guard,
-        upstream,
-        chosen,
-        clients,
-        metrics,
-        on_report,
-        block_text,
-        background=background,
-        scoring=queue,
-        process=process,
-        timeout=timeout,
-        score_timeout=score_timeout,
-        max_body_bytes=max_body_bytes,
-        max_score_chars=max_score_chars,
+        guard, upstream, chosen, clients, metrics, block_text, answers, timeout=timeout, max_body_bytes=max_body_bytes
     )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         warming: Awaitable[object] = run_in_threadpool(warm, guard) if warmup else asyncio.sleep(0)
         # the scoring process loads its models meanwhile (without a lifespan: on first use)
-        starting = run_in_threadpool(process.start) if process is not None else asyncio.sleep(0, True)
-        _, started = await asyncio.gather(warming, starting)
+        _, started = await asyncio.gather(warming, answers.start())
         proxy.stack = server_stack()
         # on uvicorn's own server log (which `faithguard serve` shows at INFO), beside its startup lines
         logging.getLogger("uvicorn.error").info(
             "event loop %s; uvicorn's auto HTTP parser: %s", proxy.stack["loop"], proxy.stack["http_auto"]
         )
         if not started:
-            proxy.score_here()
+            answers.score_here()
         if warmup and freeze_gc:
             # The loaded models are ~460k objects that live as long as the process; a full collection
             # over them took ~130 ms, a stall of every request in flight. Keep them out of its reach.
@@ -643,9 +518,7 @@ def create_app(
         try:
             yield
         finally:
-            queue.stop()
-            if process is not None:
-                await run_in_threadpool(process.stop)
+            await answers.stop()
             await clients.aclose()
 
     routes = [
