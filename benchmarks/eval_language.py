@@ -33,8 +33,16 @@ def _flagged(report: Any) -> bool:
 def main() -> int:
     """Print reading accuracy, flag accuracy, recall and false-flag rate on the fresh set."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--data", type=Path, default=ROOT / "benchmarks" / "data" / "language_fresh.jsonl")
+    default = ROOT / "benchmarks" / "data" / "language_fresh.jsonl"
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=default,
+        help="the set (a JSON Lines file); a folder (make eval passes the shared data folder) means the default set",
+    )
     args = parser.parse_args()
+    if args.data.is_dir():
+        args.data = default  # the language set is the project's own, not part of the shared data
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     from faithguard import Guard
 
