@@ -270,3 +270,39 @@ def test_requests_without_documents_never_crash(query: str) -> None:
 )
 def test_a_question_the_request_points_to_is_supplied_by_a_question(query: str, missing: bool) -> None:
     assert bool(DET.run(CallContext(query=query)).findings["missing_content"]) is missing
+
+
+_TRIGGERS = (
+    "the following",
+    "below",
+    "here is",
+    "Here it is",
+    "as follows",
+    "attached",
+    "I've uploaded",
+    "pasted",
+    "(1)",
+    "(2)",
+    "b)",
+    "what my boss sent me",
+    "the notes I gave you",
+    "Reply to her message",
+    "| a | b |\n|---|---|\n",
+    "> quoted line\n",
+    ":",
+    " - ",
+    "'",
+    "\u201c",
+    "\n\n",
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(parts=st.lists(st.one_of(st.sampled_from(_TRIGGERS), st.text(max_size=40)), min_size=1, max_size=12))
+def test_never_crashes_on_pointers_claims_and_enumerations(parts: list[str]) -> None:
+    """The parse-based readings (forward pointers, attachment claims, handed items, enumerations, markdown blocks)
+    run only without documents: random text around their trigger words never breaks them."""
+    res = DET.run(CallContext(query=" ".join(parts)))
+    findings = res.findings["missing_content"]
+    assert isinstance(findings, list)
+    assert all(isinstance(f["explanation"], str) and f["explanation"] for f in findings)
