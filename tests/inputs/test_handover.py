@@ -42,3 +42,11 @@ def test_an_earlier_turn_supplies_what_was_given_before() -> None:
     history = [Message(role="user", content=FIGURES), Message(role="assistant", content="Got them, thanks.")]
     ctx = CallContext(query="Plot the figures I gave you as a bar chart.", history=history)
     assert not DET.run(ctx).findings["missing_content"]
+
+
+def test_a_compound_phrase_pointed_at_is_one_item() -> None:
+    # the pattern pass reads the modifier ("contract") as a noun; the pointed phrase is one item, named by its head
+    query = "Okay, here's the contract clause my landlord wants me to sign."
+    found = DET.run(CallContext(query=query)).findings["missing_content"]
+    assert [f["expected"] for f in found] == [1]
+    assert not DET.run(CallContext(query=query, documents=[FIGURES])).findings["missing_content"]

@@ -237,6 +237,10 @@ def pointer_refs(refs: list[Reference], doc: Any, masked: str, source: str = "qu
         start = min([t.idx for t in tok.lefts if t.dep_ == "det"] + [off])
         sent = _sentence_of(sents, off)
         text = masked[start : off + len(word)]
+        # "the contract clause my landlord wants": the pattern pass read the modifier "contract" as the noun; the
+        # phrase is one item, named by its head
+        modifiers = {c.idx for c in tok.children if c.dep_ == "compound"}
+        out = [r for r in out if r.noun_start not in modifiers or r.start < start]
         out.append(Reference(text, kind, 1, start, off + len(word), sent, source, True, None, off))
     return out
 
