@@ -80,6 +80,22 @@ def test_check_and_inspect(otel: Any, caplog: pytest.LogCaptureFixture) -> None:
     assert_clean(exported(otel, caplog, [pre, report]))
 
 
+@pytest.mark.parametrize(
+    "query",
+    [
+        f"Add docstrings to the following {Q} class.",  # a forward pointer with nothing after it
+        f"{Q} resume attached. Is it good?",  # an attachment claim nothing carries
+        f"Please summarise what my {Q} sent me.",  # an item handed to the user
+    ],
+)
+def test_missing_content_findings_quote_nothing(query: str, otel: Any, caplog: pytest.LogCaptureFixture) -> None:
+    with quiet_guard(otel) as guard:
+        pre = guard.inspect(query)
+        report = guard.check(query, RESPONSE)
+    assert any(v.kind == "missing_content" for v in pre.verdicts)  # the finding fired and quotes the request...
+    assert_clean(exported(otel, caplog, [pre, report]))  # ...but none of it is exported with capture off
+
+
 def test_check_messages(otel: Any, caplog: pytest.LogCaptureFixture) -> None:
     messages = [
         {"role": "system", "content": f"Answer from the notes. {D}"},
