@@ -24,8 +24,6 @@ _STRAIGHT_QUOTE = re.compile(r"\"|(?<![^\W_])'|'(?![^\W_])")
 #: Only the first claims are read: a request that claims many attachments and carries the first ones carries the
 #: rest in the same way, and each claim costs a pass over the request (linear time overall).
 _MAX_CLAIMS = 3
-#: The speaker of a claim: the user (a first-person subject) or nobody (a participle: "CV attached").
-_SPEAKER = frozenset({"i", "we"})
 
 
 def attachment_findings(doc: Any, q: Scan, *, earlier_content: bool) -> list[dict[str, Any]]:
@@ -77,8 +75,8 @@ def _claimed_item(verb: Any) -> Any | None:
     subjects = [c for c in kids if c.dep_ in ("nsubj", "nsubjpass")]
     passive = any(c.dep_ == "auxpass" for c in kids)
     objects = [c for c in kids if c.dep_ == "dobj"]
-    if subjects and subjects[0].tag_ == "PRP" and subjects[0].lower_ not in _SPEAKER:
-        return None  # "He attached the files": someone else's act
+    if subjects and subjects[0].tag_ == "PRP" and "1" not in subjects[0].morph.get("Person"):
+        return None  # "He attached the files": someone else's act (the speaker is a first-person subject, or none)
     if passive and subjects and subjects[0].tag_ != "PRP":
         return None  # "The shelf is attached ...": a state of a thing
     if subjects and subjects[0].tag_ != "PRP" and objects:
