@@ -20,13 +20,11 @@ so the section always runs to its end. Keep shielded sections short: an abandone
 thread (and the CPU) until it leaves the section. Outside a guarded plugin call :func:`shielded`
 costs a few attribute updates and changes nothing.
 
-Correctness without locks (the interrupting thread and the shielded one touch each other's state only
-through single attribute reads and writes, which the interpreter lock orders): the interrupter marks
-the interrupt pending, then sends it only if the thread is in no section; the thread, leaving its
-outermost section, clears its depth, then raises if an interrupt is pending. Whichever runs first, the
-interrupt is delivered at least once (at most twice; the pool absorbs a second one, see
-``IsolationPool._serve``) and never inside a section. An interrupt sent just before a thread enters
-a section lands at the section's entry, before its body runs.
+Correctness: one lock orders the interrupter's look-then-act (is the thread in a section? mark the interrupt
+pending, or send it now) against the thread's entering and leaving its sections (depth changes, and the pending
+flag read on leaving the outermost one), so an interrupt is delivered exactly once and never inside a section.
+An interrupt sent just before a thread enters a section lands at the section's entry, before its body runs (in
+the worst case inside ``__enter__``'s own bookkeeping, which the pool's ``forget`` then clears).
 """
 
 from __future__ import annotations
@@ -57,6 +55,9 @@ class _Section:
 
 #: thread ident -> its state, present only while the thread is inside a shielded section
 _SECTIONS: dict[int, _Section] = {}
+#: Orders a thread's entering and leaving its sections against an interrupter's look-then-act (taken after the
+#: pool's lock, never before it).
+_LOCK = threading.Lock()
 
 
 def _land() -> None:
@@ -70,27 +71,30 @@ class shielded:
 
     def __enter__(self) -> None:
         ident = threading.get_ident()
-        section = _SECTIONS.get(ident)
-        if section is None:
-            section = _SECTIONS[ident] = _Section()
+        with _LOCK:
+            section = _SECTIONS.get(ident)
+            if section is None:
+                section = _SECTIONS[ident] = _Section()
+            section.depth += 1
         self._section = section
-        section.depth += 1
         try:
             _land()  # an interrupt sent before the depth was visible is raised now, before the section
         except BaseException:
-            section.depth -= 1
-            if section.depth == 0:
-                _SECTIONS.pop(ident, None)
+            with _LOCK:
+                section.depth -= 1
+                if section.depth == 0:
+                    _SECTIONS.pop(ident, None)
             raise
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
         section = self._section
-        section.depth -= 1
-        if section.depth:
-            return
-        _SECTIONS.pop(threading.get_ident(), None)
-        if section.pending:
-            section.pending = False
+        with _LOCK:
+            section.depth -= 1
+            if section.depth:
+                return
+            _SECTIONS.pop(threading.get_ident(), None)
+            pending, section.pending = section.pending, False
+        if pending:
             raise Interrupted  # the interrupt held while the section ran
 
 
@@ -103,12 +107,12 @@ def interrupt(ident: int) -> bool:
     """
     if sys.implementation.name != "cpython":
         return False
-    section = _SECTIONS.get(ident)
-    if section is not None:
-        section.pending = True  # first mark it, then look: the thread checks in the opposite order
-        if section.depth > 0:
+    with _LOCK:  # the thread enters and leaves sections under the same lock: look and act as one step
+        section = _SECTIONS.get(ident)
+        if section is not None and section.depth > 0:
+            section.pending = True
             return True
-    return _raise_in(ident)
+        return _raise_in(ident)
 
 
 def _raise_in(ident: int) -> bool:
