@@ -185,6 +185,9 @@ def test_bad_limits_are_refused(guard: Guard) -> None:
     for bad in (0, -1):
         with pytest.raises(ValueError):
             create_app(guard, "http://127.0.0.1:9", max_score_chars=bad, warmup=False)
+    for seconds in (0.0, float("inf"), float("nan")):  # inf or nan would leave a reply in the scoring pipe
+        with pytest.raises(ValueError, match="score_timeout"):
+            create_app(guard, "http://127.0.0.1:9", score_timeout=seconds, warmup=False)
 
 
 def test_observe_answers_before_the_output_stage_ends() -> None:
@@ -236,5 +239,8 @@ def test_serve_passes_the_scoring_process_limits_it_is_given() -> None:
         ["serve", "--upstream", "u", "--score-timeout", "5", "--recycle-answers", "0", "--recycle-rss-mb", "512"]
     )
     assert _scoring_limits(given) == {"score_timeout": 5.0, "recycle_answers": None, "recycle_rss_mb": 512.0}
-    with pytest.raises(ValueError, match="score-timeout"):
-        _scoring_limits(parser.parse_args(["serve", "--upstream", "u", "--score-timeout", "0"]))
+    for bad in (["--score-timeout", "0"], ["--score-timeout", "inf"], ["--score-timeout", "nan"]):
+        with pytest.raises(ValueError, match="score-timeout"):
+            _scoring_limits(parser.parse_args(["serve", "--upstream", "u", *bad]))
+    with pytest.raises(ValueError, match="recycle-answers"):
+        _scoring_limits(parser.parse_args(["serve", "--upstream", "u", "--recycle-answers", "-1"]))

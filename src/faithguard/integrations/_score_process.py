@@ -258,6 +258,11 @@ class ScoringProcess:
                 log.warning("scoring process lost (%s); a new one starts with the next answer", type(exc).__name__)
                 self._close(grace=0.0)
                 raise ScorerFailed(type(exc).__name__) from None
+            except BaseException:
+                # anything else between send and recv (an interrupt, a bad timeout value): the child may still
+                # answer this request, so it is ended now, or the next answer would read this one's reply
+                self._close(grace=0.0)
+                raise
             if not ready:
                 self.counts["timed_out"] += 1
                 log.warning("scoring one answer took over %g s: the scoring process is ended", timeout)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 from typing import Any
 
 from faithguard.hookspecs import hookimpl
@@ -75,16 +76,21 @@ def register_commands(subparsers: Any) -> None:
 
 def _scoring_limits(args: argparse.Namespace) -> dict[str, Any]:
     """The scoring process's limits the command line sets (unset ones keep ``create_app``'s defaults; 0 turns a
-    recycling limit off)."""
+    recycling limit off). Raises ValueError for a value that is no limit (negative, zero time, inf, nan)."""
+    timeout, answers, rss = args.score_timeout, args.recycle_answers, args.recycle_rss_mb
+    if timeout is not None and (not math.isfinite(timeout) or timeout <= 0):
+        raise ValueError("--score-timeout must be a finite number of seconds > 0")
+    if answers is not None and answers < 0:
+        raise ValueError("--recycle-answers must be 0 (never) or more")
+    if rss is not None and (not math.isfinite(rss) or rss < 0):
+        raise ValueError("--recycle-rss-mb must be 0 (never) or a finite number of MiB")
     out: dict[str, Any] = {}
-    if args.score_timeout is not None:
-        if args.score_timeout <= 0:
-            raise ValueError("--score-timeout must be positive")
-        out["score_timeout"] = args.score_timeout
-    if args.recycle_answers is not None:
-        out["recycle_answers"] = args.recycle_answers or None
-    if args.recycle_rss_mb is not None:
-        out["recycle_rss_mb"] = args.recycle_rss_mb or None
+    if timeout is not None:
+        out["score_timeout"] = timeout
+    if answers is not None:
+        out["recycle_answers"] = answers or None
+    if rss is not None:
+        out["recycle_rss_mb"] = rss or None
     return out
 
 

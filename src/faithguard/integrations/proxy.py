@@ -42,6 +42,7 @@ import functools
 import gc
 import json
 import logging
+import math
 import time
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -476,8 +477,8 @@ def create_app(
         raise ValueError(f"scoring must be one of {', '.join(SCORING_MODES)}, not {scoring!r}")
     if max_body_bytes < 1 or timeout <= 0 or (max_score_chars is not None and max_score_chars < 1):
         raise ValueError("max_body_bytes and max_score_chars must be >= 1 and timeout > 0")
-    if score_timeout <= 0:
-        raise ValueError("score_timeout must be > 0")
+    if not math.isfinite(score_timeout) or score_timeout <= 0:
+        raise ValueError("score_timeout must be a finite number > 0")
     if scoring == "process" and scorer is None:
         raise ValueError("scoring='process' needs scorer: a picklable callable that builds the guard")
     chosen = policy or guard.policy
