@@ -22,9 +22,10 @@ def test_gloss_sizes(noun: str, lines: int) -> None:
     assert wordnet.verse_lines(noun) == lines
 
 
-@pytest.mark.parametrize("noun", ["rondeau", "tanka", "poem", "ode", "essay", "story", "stanza"])
+@pytest.mark.parametrize("noun", ["rondeau", "tanka", "poem", "ode", "essay", "story", "stanza", "octave", "sestet"])
 def test_no_fixed_size(noun: str) -> None:
-    # an alternative ("10 or 13 lines"), ordinals about lines ("the 1st and 3rd lines"), or no size at all
+    # an alternative ("10 or 13 lines"), ordinals about lines ("the 1st and 3rd lines"), no size at all, or a word
+    # whose first sense filed as communication is something else (a musical interval, a composition for six)
     assert wordnet.verse_lines(noun) is None
 
 
@@ -52,6 +53,10 @@ def test_detects_a_form_to_write(query: str, form: str, lines: int) -> None:
         "Write a haiku and a limerick about frogs.",  # two forms in one answer
         "Write a sonnet about rain in 12 lines.",  # the explicit count wins
         "Summarize the sonnet in two sentences.",  # no creation verb
+        "Don't write a sonnet; give me a short paragraph about the sea instead.",  # ruled out
+        "Rewrite this sonnet as plain prose.",  # an existing text, not one to write
+        "Write a sonnet and then explain its rhyme scheme.",  # the answer holds more than the poem
+        "Write me a quatrain, then translate it into Spanish.",
     ],
 )
 def test_no_form_constraint(query: str) -> None:
@@ -68,8 +73,19 @@ def test_check_counts_lines_and_forgives_one_title() -> None:
     params = {"form": "limerick", "num_lines": 5}
     assert verify("creative:verse_form", params, LIMERICK).status is Status.SATISFIED
     assert verify("creative:verse_form", params, "The Heron\n\n" + LIMERICK).status is Status.SATISFIED
+    assert verify("creative:verse_form", params, LIMERICK + "\nAnd he naps by the pier after tea").status is (
+        Status.VIOLATED
+    )
     haiku = "Grey gulls on the quay\nthe tide turns without a sound\nnets dry in the sun"
     assert verify("creative:verse_form", params, haiku).status is Status.VIOLATED
+
+
+def test_check_finds_the_form_among_other_blocks() -> None:
+    params = {"form": "limerick", "num_lines": 5}
+    framed = "Here is your limerick:\n\n" + LIMERICK + "\n\nI hope the heron makes you smile!"
+    assert verify("creative:verse_form", params, framed).status is Status.SATISFIED
+    two_parts = "Line one\nLine two\n\nLine three\nLine four\nLine five\nLine six"
+    assert verify("creative:verse_form", params, two_parts).status is Status.UNKNOWN  # which lines is not read
 
 
 def test_check_is_unknown_without_line_breaks() -> None:

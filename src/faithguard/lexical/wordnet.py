@@ -431,13 +431,17 @@ _GLOSS_WORD = re.compile(r"[a-z0-9]+")
 
 def verse_lines(noun: str) -> int | None:
     """The number of lines WordNet's own gloss gives a verse form the noun names: 'haiku' 3 ("three short
-    lines"), 'limerick' 5, 'sonnet' 14, 'quatrain' 4, 'couplet' 2. None when no sense under a poem or stanza
-    states exactly one count ('rondeau': "10 or 13 lines"), or without WordNet."""
+    lines"), 'limerick' 5, 'sonnet' 14, 'quatrain' 4, 'couplet' 2. Read from the noun's first sense filed as
+    communication, when it is under a poem or a stanza; None when that sense states no single count ('rondeau':
+    "10 or 13 lines"), when it is another thing ('octave': a musical interval), or without WordNet."""
     wn = _reader(wait=True)
     if wn is None:
         return None
     counts: set[int] = set()
-    for sense in wn.synsets(noun.lower(), pos="n"):
+    # the word's first sense filed as communication must be the verse form: "limerick" (a city first, then the
+    # verse), not "octave" (a musical interval before the stanza) or "sestet" (a composition for six)
+    written = [s for s in wn.synsets(noun.lower(), pos="n") if s.lexname() == "noun.communication"][:1]
+    for sense in written:
         if not {h.name() for h in sense.closure(lambda s: s.hypernyms())} & _VERSE_ROOTS:
             continue
         words = _GLOSS_WORD.findall(sense.definition().lower())

@@ -162,8 +162,13 @@ def _verse_form(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     if not blocks:
         return VerifierOutcome(Status.UNKNOWN, "no lines to count")
     count = sum(len(b) for b in blocks)
-    if len(blocks) > 1 and len(blocks[0]) == 1 and count - 1 == want:
-        count -= 1  # "Autumn\n\n<three lines>": a title above the poem
     if count == 1 and want > 1:
         return VerifierOutcome(Status.UNKNOWN, "the answer is one line: its verse lines cannot be read")
+    if len(blocks) > 1 and count != want:
+        if any(len(b) == want for b in blocks):
+            # "Here's a haiku:\n\n<three lines>\n\nEnjoy!": a block of the form's size among short words around it
+            return counted(want, "exactly", want, f"lines in one block (a {form} has {want})")
+        return VerifierOutcome(
+            Status.UNKNOWN, f"{count} lines in {len(blocks)} blocks: which lines are the {form} is not read"
+        )
     return counted(count, "exactly", want, f"lines (a {form} has {want})")

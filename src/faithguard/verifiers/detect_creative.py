@@ -6,6 +6,7 @@ Per-unit constraints (per line, stanza, sentence...) are found by ``data/per_uni
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from faithguard.verifiers.detect_counts import N, find_counts
 from faithguard.verifiers.spec import VerifiableSpec, make_spec, number, quoted_items, sentence_at
@@ -137,7 +138,10 @@ def _verse_form(text: str) -> list[VerifiableSpec]:
             continue
         if any(c.dep_ == "nummod" for c in tok.children) or any(c.dep_ == "compound" for c in tok.children):
             continue  # "two haikus", "a haiku sequence" is caught by the tag; "a sonnet-style poem" by compound
-        if not wordnet.creates(obj.head.lemma_):
+        if not any(c.dep_ == "det" and c.lower_ in ("a", "an", "one") for c in tok.children):
+            continue  # "this sonnet", "the sonnet above": a text that exists, not one to write
+        verb = obj.head
+        if not wordnet.creates(verb.lemma_) or _negated(verb) or _more_asked(verb):
             continue
         n = wordnet.verse_lines(tok.lemma_)
         if n is not None:
@@ -146,3 +150,32 @@ def _verse_form(text: str) -> list[VerifiableSpec]:
         return []
     form, n, at = found[0]
     return [make_spec("creative:verse_form", {"form": form, "num_lines": n}, sentence_at(text, at))]
+
+
+def _negated(verb: Any) -> bool:
+    """The writing is ruled out: "Don't write a sonnet" (a negation on the verb or on a verb above it)."""
+    node = verb
+    for _ in range(4):
+        if any(c.dep_ == "neg" for c in node.children):
+            return True
+        if node.head.i == node.i:
+            return False
+        node = node.head
+    return False
+
+
+def _more_asked(verb: Any) -> bool:
+    """The answer holds more than the poem: another verb of writing or telling (WordNet's creation and
+    communication verbs) joined to this one ("Write a sonnet and then explain its rhyme scheme") or ordering a
+    later sentence ("Then translate it."); "Keep it clean" asks nothing more."""
+    from faithguard.lexical import wordnet
+
+    def produces(v: Any) -> bool:
+        return v.pos_ == "VERB" and bool(wordnet.creates(v.lemma_) or wordnet.communicates(v.lemma_))
+
+    if any(c.dep_ in ("conj", "dep", "advcl") and produces(c) for c in verb.children):
+        return True  # "and then explain ...", "..., then translate it" (the small parser's dep)
+    later = [s.root for s in verb.doc.sents if s.start > verb.sent.start]
+    return any(
+        r.tag_ == "VB" and not any(c.dep_.startswith("nsubj") for c in r.children) and produces(r) for r in later
+    )
