@@ -93,6 +93,9 @@ class Guard:
         self.registry = plugins.collect(plugin_manager, failures)
         #: What this guard's calls see through detector.guard_verifiers() (fixed once plugins are collected).
         self._verifiers = tuple(self.registry.verifiers)
+        #: The verifier runtime this guard's own plugins provide (the first registered; None: none), set for
+        #: every plugin call of its runs: another guard's plugins or the process's entry points never decide it.
+        self._verifier_runtime = self.registry.verifier_runtimes[0] if self.registry.verifier_runtimes else None
         chosen = list(self.registry.detectors) + list(extra_detectors)
         allowed = set(detectors) if detectors is not None else None
         excluded = set(exclude)
@@ -315,6 +318,7 @@ class Guard:
             pool=self._pool,
             default_timeout=self.detector_timeout,
             verifiers=self._verifiers,
+            verifier_runtime=self._verifier_runtime,
         )
 
     def _decomposer_chain(self) -> list[Decomposer]:

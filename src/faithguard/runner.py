@@ -45,6 +45,7 @@ from faithguard.models import (
     TermFinding,
 )
 from faithguard.telemetry import A_DETECTOR, A_STAGE, Telemetry, mark_error
+from faithguard.verification import VerifierRuntime, use_runtime
 
 __all__ = ["MAX_ABANDONED_PER_PLUGIN", "IsolationPool", "Run", "checkpoint", "remaining_budget"]
 
@@ -257,6 +258,9 @@ class Run:
     input_verdicts: int = 0
     #: The guard's registered verifiers, visible to plugins through detector.guard_verifiers().
     verifiers: tuple[RegisteredVerifier, ...] | None = None
+    #: The verifier runtime of the guard's own plugins (None: its plugins provide none), what
+    #: verification.active_runtime() returns inside this run's plugin calls.
+    verifier_runtime: VerifierRuntime | None = None
     started: float = field(default_factory=time.perf_counter)
 
     def call_isolated(self, name: str, stage: Any, timeout: float | None, fn: Callable[[], Any]) -> tuple[Any, bool]:
@@ -268,7 +272,7 @@ class Run:
         error_type = ""  # set with error: "timeout", "stuck" or the exception's class
         result: Any = None
         budget = _Budget(name, seconds)
-        with verifier_scope(self.verifiers):
+        with verifier_scope(self.verifiers), use_runtime(self.verifier_runtime):
             context = contextvars.copy_context()
         work = functools.partial(context.run, _under_budget, budget, fn)
         future: Future[Any] | None

@@ -111,11 +111,13 @@ class VerifierRuntime(Protocol):
 
 _OVERRIDE: ContextVar[tuple[VerifierRuntime | None] | None] = ContextVar("faithguard_verifier_runtime", default=None)
 _LOCK = threading.Lock()
-_FOUND: list[VerifierRuntime | None] = []
+_FOUND: list[VerifierRuntime] = []
 
 
 def active_runtime() -> VerifierRuntime | None:
-    """The runtime :func:`use_runtime` chose in this context, else the one the plugins provide (None: none)."""
+    """The runtime of this context: inside a guard's plugin call, the guard's own (its run sets it with
+    :func:`use_runtime`); elsewhere (engine functions called directly) the one the installed plugins provide,
+    found once (None: none, looked for again next time)."""
     chosen = _OVERRIDE.get()
     if chosen is not None:
         return chosen[0]
@@ -124,9 +126,9 @@ def active_runtime() -> VerifierRuntime | None:
             return _FOUND[0]
     found = _discover()
     with _LOCK:
-        if not _FOUND:
+        if found is not None and not _FOUND:
             _FOUND.append(found)
-        return _FOUND[0]
+        return _FOUND[0] if _FOUND else None
 
 
 def _discover() -> VerifierRuntime | None:

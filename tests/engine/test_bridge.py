@@ -115,3 +115,18 @@ def test_the_runtime_comes_through_the_hook_and_a_bad_one_is_a_plugin_failure() 
     assert [f.name for f in registry.failures] == ["bad"] and "VerifierRuntime protocol" in registry.failures[0].error
     builtin, _ = plugins.make_plugin_manager(load_entrypoints=False)
     assert [type(r).__name__ for r in plugins.collect(builtin).verifier_runtimes] == ["RegistryRuntime"]
+
+
+def test_each_guard_runs_with_its_own_plugins_runtime() -> None:
+    """A guard whose plugins provide no runtime has no verifier constraints, whatever another guard or the
+    process's plugins provide; the default guard has them (the runtime is set for each of its plugin calls)."""
+    from faithguard import Guard
+
+    query = "Answer in all capital letters: what is the tallest mountain in Japan?"
+    with_runtime, _ = plugins.make_plugin_manager(load_entrypoints=False)
+    without, _ = plugins.make_plugin_manager(load_entrypoints=False, blocked=["faithguard.verifiers.runtime"])
+    with Guard(plugin_manager=with_runtime, judge=None) as a, Guard(plugin_manager=without, judge=None) as b:
+        verified_a = [c.verifier for c in a.check(query, "Mount Fuji.").constraints if c.verifier]
+        verified_b = [c.verifier for c in b.check(query, "Mount Fuji.").constraints if c.verifier]
+    assert "change_case:english_capital" in verified_a
+    assert verified_b == []
