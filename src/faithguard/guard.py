@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import functools
 import hashlib
+import logging
+import os
 import queue
 import threading
 import weakref
@@ -23,6 +25,8 @@ from faithguard.models import Decomposition, InspectReport, Report
 from faithguard.policy import Policy
 from faithguard.runner import IsolationPool, Run, observer_failure
 from faithguard.telemetry import Telemetry
+
+_log = logging.getLogger(__name__)
 
 __all__ = ["Guard"]
 
@@ -151,6 +155,13 @@ class Guard:
         resolvers = self.registry.judge_resolvers
         if not resolvers:
             if isinstance(spec, str) and spec == "env":
+                if os.environ.get("FAITHGUARD_JUDGE_BASE_URL", "").strip():
+                    # the environment asks for a judge the plugins cannot build: say so (no URL or key in the text)
+                    _log.warning(
+                        "FAITHGUARD_JUDGE_BASE_URL is set but no plugin registered a judge resolver: the guard "
+                        "stays offline%s",
+                        self._failure_hint(),
+                    )
                 return None  # no judge plugin: the guard stays offline
             raise ConfigError(
                 "the LLM judge is not available: no plugin registered a judge resolver" + self._failure_hint()

@@ -131,3 +131,14 @@ def test_a_resolver_without_the_protocol_is_a_plugin_failure() -> None:
     assert "JudgeResolver protocol" in guard.plugin_failures[0].error
     assert guard.registry.judge_resolvers == []
     guard.close()
+
+
+def test_env_asking_for_a_judge_no_plugin_can_build_is_logged(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setenv("FAITHGUARD_JUDGE_BASE_URL", "http://127.0.0.1:9/v1")
+    pm, _ = make_plugin_manager(load_entrypoints=False, blocked=["faithguard.judge.plugin"])
+    with caplog.at_level("WARNING", logger="faithguard.guard"), Guard(plugin_manager=pm, judge="env") as guard:
+        assert guard.judge is None
+    assert any("no plugin registered a judge resolver" in r.getMessage() for r in caplog.records)
+    assert not any("127.0.0.1" in r.getMessage() for r in caplog.records)  # the URL itself is not logged
