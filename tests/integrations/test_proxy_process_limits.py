@@ -162,3 +162,19 @@ def test_starting_the_process_leaves_the_callers_sigint_mask_as_it_was(blocked_b
     thread.start()
     thread.join(120)
     assert seen == {"started": False, "blocked": blocked_before}
+
+
+def test_a_child_that_cannot_even_start_leaves_no_half_state() -> None:
+    """A factory spawn cannot pickle (a lambda) fails in ``Process.start`` itself: the caller is told the scorer
+    is unavailable (never an AssertionError from joining a process that never started), and the pipe is closed."""
+    from faithguard.integrations._score_process import ScorerUnavailable
+
+    scorer = ScoringProcess(lambda: make_guard())  # a lambda cannot travel to a spawned child
+    try:
+        with pytest.raises(ScorerUnavailable):
+            scorer.score(
+                ScoreRequest(messages=[{"role": "user", "content": "q"}], documents=None, model=None, text="r"), 5.0
+            )
+        assert scorer.pid() is None
+    finally:
+        scorer.stop()

@@ -148,8 +148,13 @@ def _serve(conn: Connection, factory: Callable[[], Guard], nice: int) -> None:
                 reply = ("error", type(exc).__name__)
             try:
                 conn.send(reply)
+            except OSError:
+                return  # the proxy closed the pipe (it stopped, or ended this answer's wait): nothing to tell it
             except Exception as exc:  # noqa: BLE001 - a finding that cannot travel (pickled whole before a byte)
-                conn.send(("error", type(exc).__name__))
+                try:
+                    conn.send(("error", type(exc).__name__))
+                except OSError:
+                    return
     finally:
         guard.close()
 
@@ -222,7 +227,9 @@ class ScoringProcess:
             self._failed = True
             log.warning("scoring process did not start (%s)", detail)
             parent.close()
-            _end(proc)
+            child.close()  # closing twice is harmless; a start that raised left it open
+            if proc.pid is not None:  # a process that never started cannot be joined
+                _end(proc)
             return False
         self._proc, self._conn, self._answers = proc, parent, 0
         self.counts["started"] += 1
