@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["CARDINALS", "ORDINALS", "SCALES"]
+__all__ = ["CARDINALS", "ORDINALS", "SCALES", "cardinal"]
 
 _ONES = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
 _ONES += "seventeen eighteen nineteen"
@@ -18,3 +18,9 @@ CARDINALS: dict[str, int] = {w: i for i, w in enumerate(_ONES.split())} | {
 ORDINALS: dict[str, int] = {w: i for i, w in enumerate(_ORDS.split(), start=1)} | {"twenty-first": 21}
 #: Number words that scale a count ("a dozen", "two hundred", "a million").
 SCALES: dict[str, int] = {"dozen": 12, "hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9}
+
+
+def cardinal(word: str) -> int | None:
+    """The number one word writes: digits ("14") or a cardinal of :data:`CARDINALS` ("three"); None otherwise."""
+    word = word.lower()
+    return int(word) if word.isdigit() else CARDINALS.get(word)

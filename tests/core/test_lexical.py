@@ -49,3 +49,10 @@ def test_importing_the_package_loads_no_heavy_dependency() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_one_cardinal_reader_for_digits_and_number_words() -> None:
+    from faithguard.numwords import cardinal
+
+    assert [cardinal(w) for w in ("14", "three", "Five", "zero")] == [14, 3, 5, 0]
+    assert [cardinal(w) for w in ("short", "3rd", "", "twenty-one")] == [None, None, None, None]

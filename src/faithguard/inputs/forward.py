@@ -18,7 +18,7 @@ from typing import Any
 from faithguard.inputs.content_kinds import classify_noun, lexname_test, names_information
 from faithguard.inputs.supply import free_units, scan, word_count
 from faithguard.inputs.vocab import CREATION_VERBS, kind_of
-from faithguard.numwords import CARDINALS
+from faithguard.numwords import cardinal
 
 __all__ = ["FORWARD_TRIGGER", "MAX_CHARS", "forward_findings", "settled_pointers"]
 
@@ -183,8 +183,7 @@ def _promised(noun: Any) -> int:
     """How many items the pointer's noun promises: its cardinal ("the three reviews below"), else one."""
     for c in noun.children:
         if c.dep_ == "nummod":
-            word = c.text.lower()
-            value = int(word) if word.isdigit() else CARDINALS.get(word)
+            value = cardinal(c.text)
             if value is not None and 1 < value <= _MAX_PROMISED:
                 return value
     return 1

@@ -434,6 +434,8 @@ def verse_lines(noun: str) -> int | None:
     lines"), 'limerick' 5, 'sonnet' 14, 'quatrain' 4, 'couplet' 2. Read from the noun's first sense filed as
     communication, when it is under a poem or a stanza; None when that sense states no single count ('rondeau':
     "10 or 13 lines"), when it is another thing ('octave': a musical interval), or without WordNet."""
+    from faithguard.numwords import cardinal
+
     wn = _reader(wait=True)
     if wn is None:
         return None
@@ -447,9 +449,9 @@ def verse_lines(noun: str) -> int | None:
         words = _GLOSS_WORD.findall(sense.definition().lower())
         for i in (i for i, w in enumerate(words) if w == "lines"):
             for j in (i - 1, i - 2):
-                value = _count_word(words[j]) if j >= 0 else None
-                if value is None:
-                    continue
+                value = cardinal(words[j]) if j >= 0 else None
+                if not value:
+                    continue  # not a count ("short", "the"), or zero
                 if j > 0 and words[j - 1] in ("or", "to"):
                     return None  # "10 or 13 lines": an alternative or a range is no fixed size
                 counts.add(value)
@@ -457,26 +459,21 @@ def verse_lines(noun: str) -> int | None:
     return counts.pop() if len(counts) == 1 else None
 
 
-def _count_word(word: str) -> int | None:
-    from faithguard.numwords import CARDINALS
-
-    value = int(word) if word.isdigit() else CARDINALS.get(word)
-    return value if value else None
-
-
 def creates(verb: str) -> bool | None:
     """Whether one of the verb's two most frequent senses is filed as creation ('write', 'compose', 'craft');
     None without WordNet."""
-    wn = _reader(wait=True)
-    if wn is None:
-        return None
-    return any(s.lexname() == "verb.creation" for s in wn.synsets(verb.lower(), pos="v")[:2])
+    return _verb_filed(verb, "verb.creation", 2)
 
 
 def communicates(verb: str) -> bool | None:
     """Whether one of the verb's three most frequent senses is filed as communication ('send', 'write', 'email',
     'tell'; not 'buy', 'bake'); None without WordNet."""
+    return _verb_filed(verb, "verb.communication", 3)
+
+
+def _verb_filed(verb: str, lexname: str, senses: int) -> bool | None:
+    """Whether one of the verb's ``senses`` most frequent senses is filed under ``lexname``; None without WordNet."""
     wn = _reader(wait=True)
     if wn is None:
         return None
-    return any(s.lexname() == "verb.communication" for s in wn.synsets(verb.lower(), pos="v")[:3])
+    return any(s.lexname() == lexname for s in wn.synsets(verb.lower(), pos="v")[:senses])
