@@ -17,7 +17,7 @@ from typing import Literal
 
 from faithguard.lexical.wordnet_mmap import WordNet, get_wordnet
 
-__all__ = ["ContentClass", "classify_noun", "load_classes", "names_information"]
+__all__ = ["ContentClass", "classify_noun", "known_noun", "load_classes", "names_information"]
 
 Strength = Literal["strong", "weak"]
 
@@ -264,4 +264,9 @@ def names_information(word: str) -> bool:
 
     if kind_of(word) is not None or classify_noun(word) is not None or lexname_test("handed", word):
         return True
-    return not get_wordnet().senses(word.lower())
+    return not known_noun(word)
+
+
+def known_noun(word: str) -> bool:
+    """Whether WordNet has a noun sense of ``word`` (any base form its reader finds)."""
+    return bool(get_wordnet().senses(word.lower()))

@@ -10,7 +10,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from faithguard.inputs.content_kinds import classify_noun, lexname_test
+from faithguard.inputs.content_kinds import classify_noun, known_noun, lexname_test
 from faithguard.inputs.discourse import sentence_of as _sentence_of
 from faithguard.inputs.discourse import sentences as _sentences
 from faithguard.inputs.references import Reference, _class_kind
@@ -178,12 +178,6 @@ def _sent_elsewhere(noun: Any) -> bool:
     )
 
 
-def _known_noun(word: str) -> bool:
-    from faithguard.lexical.wordnet_mmap import get_wordnet
-
-    return bool(get_wordnet().senses(word.lower()))
-
-
 def pointer_refs(refs: list[Reference], doc: Any, masked: str, source: str = "query") -> list[Reference]:
     """References the syntax shows point at items the user holds ('the stack trace I just got').
 
@@ -229,7 +223,7 @@ def pointer_refs(refs: list[Reference], doc: Any, masked: str, source: str = "qu
             continue
         cls = classify_noun(word)
         handed = bool(_HANDED_OVER.match(masked, off + len(word))) and (
-            lexname_test("handed", word) or not _known_noun(word)
+            lexname_test("handed", word) or not known_noun(word)
         )
         if kind_of(word) is None and cls is None and not lexname_test("pointer", word) and not handed:
             continue
