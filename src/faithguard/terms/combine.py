@@ -19,7 +19,7 @@ from typing import Protocol, cast, runtime_checkable
 
 from faithguard.detector import CallContext, KnowledgeSource
 
-__all__ = ["DENY_AT", "PLAIN_DENIAL", "AssessingSource", "Evidence", "assess", "combine"]
+__all__ = ["DENY_AT", "PLAIN_DENIAL", "AssessingSource", "Evidence", "ScopedSource", "assess", "combine", "may_deny"]
 
 #: A term is reported unknown when the combined denial reaches this (one source of coverage >= 0.5 is
 #: enough; two weak ones, 0.3 each, are not: 0.51 only just passes). Fixtures: tests/terms/test_combine.py.
@@ -49,7 +49,41 @@ class AssessingSource(Protocol):
         ...
 
 
+@runtime_checkable
+class ScopedSource(Protocol):
+    """A knowledge source that can tell, from a stretch of text, that it would deny no term drawn from it.
+
+    Lets a check skip the work of finding candidate terms (a parse) in text where no candidate could end
+    up unknown. The answer must be safe: False only when *every* term made of that text's words would get
+    a backing or an abstention from this source.
+    """
+
+    name: str
+
+    def may_deny(self, text: str) -> bool:
+        """Whether some term made of ``text``'s words could be denied by this source."""
+        ...
+
+
 _ASSESSING: dict[type, bool] = {}
+_SCOPED: dict[type, bool] = {}
+
+
+def may_deny(sources: Sequence[KnowledgeSource], text: str) -> bool:
+    """Whether any source could deny a term drawn from ``text``; a source that cannot say is assumed to."""
+    for source in sources:
+        kind = type(source)
+        scoped = _SCOPED.get(kind)
+        if scoped is None:
+            scoped = _SCOPED[kind] = isinstance(source, ScopedSource)
+        if not scoped:
+            return True
+        try:
+            if cast(ScopedSource, source).may_deny(text):
+                return True
+        except Exception:  # noqa: BLE001 - a source that fails to say might deny
+            return True
+    return False
 
 
 def assess(source: KnowledgeSource, term: str, ctx: CallContext, name_like: bool) -> Evidence:

@@ -9,9 +9,9 @@ from typing import Any, Literal, cast
 from faithguard.detector import CallContext, KnowledgeSource
 from faithguard.models import DetectorResult, Severity, TermFinding, Verdict, VerdictKind
 from faithguard.terms.acceptance import Acceptance, classify_terms
-from faithguard.terms.combine import assess, combine
+from faithguard.terms.combine import assess, combine, may_deny
 from faithguard.terms.compose import NON_CONCEPT_ENTITIES, entity_kind, layout_label
-from faithguard.terms.extract import Candidate, extract_candidates, extract_names
+from faithguard.terms.extract import Candidate, extract_candidates, extract_names, name_regions
 from faithguard.terms.labels import answer_label, meaning_check, term_label
 from faithguard.terms.normalize import normalize
 from faithguard.terms.sources import GlossarySource, default_sources
@@ -242,7 +242,10 @@ class FabricatedTermsDetector:
                 parsed.append(parse_answer(response))
             return parsed[0]
 
-        for cand in extract_names(response):  # the named kinds only, parsing just the sentences that can hold one
+        # The named kinds only, parsing just the sentences that can hold one, and of those only the ones
+        # holding a word some source could deny: elsewhere every name would be backed or left unknown.
+        regions = tuple(r for r in name_regions(response) if may_deny(sources, response[r[0] : r[1]]))
+        for cand in extract_names(response, regions):
             # Title-Cased names only: quotes in an answer hold examples, code and titles of its own work.
             if cand.source != "title_case" or cand.text.lower() in seen:
                 continue

@@ -365,24 +365,25 @@ def _may_hold_name(words: list[str], *, first_counts: bool) -> bool:
     return False
 
 
-def extract_names(text: str) -> list[Candidate]:
-    """The quoted and Title-Cased candidates of ``text`` (memoised by text), parsing only where one can be.
+def extract_names(text: str, regions: tuple[tuple[int, int], ...] | None = None) -> list[Candidate]:
+    """The quoted and Title-Cased candidates of ``text`` (memoised), parsing only where one can be.
 
     Meant for answers: what :func:`extract_candidates` yields of these two kinds, without the whole-text
-    parse (noun compounds and rare words, which need it, are not read here).
+    parse (noun compounds and rare words, which need it, are not read here). ``regions`` narrows the
+    Title-Cased reading to some of :func:`name_regions`' stretches (each is parsed on its own either way,
+    so a kept stretch yields the same names); by default all of them.
     """
     if not text or not text.strip():
         return []
-    return list(_names_of(text))
+    return list(_names_of(text, tuple(name_regions(text)) if regions is None else regions))
 
 
 @lru_cache(maxsize=ANSWER_CACHE_SIZE)
-def _names_of(text: str) -> tuple[Candidate, ...]:
+def _names_of(text: str, regions: tuple[tuple[int, int], ...]) -> tuple[Candidate, ...]:
     from faithguard.nlp import parse_many
     from faithguard.runner import checkpoint
 
     found: list[Candidate] = _quoted(text)
-    regions = name_regions(text)
     docs = parse_many([text[s:e] for s, e in regions], exclude=_NAME_EXCLUDE)
     for (offset, _), doc in zip(regions, docs, strict=True):
         checkpoint()  # a long answer: stop at the budget rather than parse on after the check gave up

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -56,6 +57,10 @@ class ContextSource:
     def assess(self, term: str, ctx: CallContext, name_like: bool) -> Evidence:
         """Backs a term the call's own material uses; never denies."""
         return Evidence(self.name, True, 1.0) if self.lookup(term, ctx) else Evidence(self.name, None)
+
+    def may_deny(self, text: str) -> bool:
+        """Never: this source only backs."""
+        return False
 
 
 class GlossarySource:
@@ -127,6 +132,10 @@ class GlossarySource:
             return Evidence(self.name, None)
         return Evidence(self.name, answer, 1.0)
 
+    def may_deny(self, text: str) -> bool:
+        """Only an exhaustive, non-empty glossary denies (anything it lacks)."""
+        return self.exhaustive and bool(self._keys)
+
 
 class LexiconSource:
     """wordfreq's English word list: decides single words only, never multiword phrases.
@@ -169,6 +178,16 @@ class LexiconSource:
             return Evidence(self.name, None)
         return Evidence(self.name, answer, 1.0 if answer else PLAIN_DENIAL)
 
+    def may_deny(self, text: str) -> bool:
+        """Whether ``text`` holds a word the list lacks (it denies only a term holding one).
+
+        The words are read both as :func:`normalize` joins them ("O'Neill" -> "oneill") and split at every
+        mark ("o", "neill"), so a term cut from the text at a token boundary is covered either way.
+        """
+        lowered = text.lower()
+        words = set(normalize(text).split()) | set(_LETTER_RUN.findall(lowered))
+        return any(self._word(w) is False for w in words)
+
     def _word(self, word: str) -> bool | None:
         if not word.isalpha():
             return None
@@ -178,6 +197,9 @@ class LexiconSource:
         # like a phrase of known words, the list cannot tell whether the whole is real.
         return None if _compositional(word) else False
 
+
+#: A run of letters (no digits, no underscore): the finest split of a text into the words a term can hold.
+_LETTER_RUN = re.compile(r"[^\W\d_]+")
 
 _SUFFIXES = ("ity", "ness", "ism", "ist", "ics", "ation", "ment", "able", "ology", "ize", "ise", "er", "ly", "al")
 _PART_ZIPF = 3.0
@@ -337,6 +359,10 @@ class IndexSource:
             return Evidence(self.name, False, self.coverage)
         return Evidence(self.name, None)
 
+    def may_deny(self, text: str) -> bool:
+        """Whenever it has an index and a coverage (a missing name within its reach is denied)."""
+        return self._index is not None and bool(self.coverage)
+
 
 class WordNetSource:
     """WordNet 3.0 nouns (Debian ``wordnet-base``), multiword lemmas included ("black hole").
@@ -370,6 +396,10 @@ class WordNetSource:
     def assess(self, term: str, ctx: CallContext, name_like: bool) -> Evidence:
         """Backs a listed noun; abstains otherwise."""
         return Evidence(self.name, True, 1.0) if self.lookup(term, ctx) else Evidence(self.name, None)
+
+    def may_deny(self, text: str) -> bool:
+        """Never: this source only backs."""
+        return False
 
 
 class PlaceSource:
@@ -418,6 +448,10 @@ class PlaceSource:
     def assess(self, term: str, ctx: CallContext, name_like: bool) -> Evidence:
         """Backs a listed place; abstains otherwise."""
         return Evidence(self.name, True, 1.0) if self.lookup(term, ctx) else Evidence(self.name, None)
+
+    def may_deny(self, text: str) -> bool:
+        """Never: this source only backs."""
+        return False
 
 
 def default_sources() -> list[KnowledgeSource]:
