@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, Literal, cast
 
 from faithguard.detector import CallContext, KnowledgeSource
@@ -229,18 +230,18 @@ class FabricatedTermsDetector:
         out: list[TermFinding] = []
         sources = self._answer_sources(ctx)
         unknown: list[TermFinding] = []
-        spans: list[tuple[int, int]] = []
-        parsed: list[Any] = []
+        parsed: dict[tuple[int, int], Any] = {}
 
-        def answer_doc() -> Any:
-            # One whole-answer parse (with NER), made only once a name is unbacked, kept out of the shared
-            # query parse cache (nlp.parse_answer keeps a few recent ones for a call checked again). NER
-            # listens to no shared layer, so tags and arcs are those of parse().
-            if not parsed:
+        def doc_at(start: int) -> tuple[Any, int]:
+            # The parse (with NER) of the name region holding ``start`` and where it begins: the sentences a
+            # name was read from, as extract_names parsed them, not the whole answer (a long answer's full
+            # parse cost up to ~100 ms). Made only once a name there is unbacked.
+            region = next(r for r in regions if r[0] <= start < r[1])
+            if region not in parsed:
                 from faithguard.nlp import parse_answer
 
-                parsed.append(parse_answer(response))
-            return parsed[0]
+                parsed[region] = parse_answer(response[region[0] : region[1]])
+            return parsed[region], region[0]
 
         # The named kinds only, parsing just the sentences that can hold one, and of those only the ones
         # holding a word some source could deny: elsewhere every name would be backed or left unknown.
@@ -255,15 +256,15 @@ class FabricatedTermsDetector:
             if layout_label(response, cand.start, cand.end):  # a heading or label, not a claim (compose.py)
                 continue
             tf = resolve_term(cand.text, ctx, sources, name_like=True)
-            if tf.known is False and _composed_in(answer_doc(), cand, ctx, sources) is None:
+            if tf.known is not False:
+                continue
+            doc, offset = doc_at(cand.start)
+            local = replace(cand, start=cand.start - offset, end=cand.end - offset)
+            if _composed_in(doc, local, ctx, sources) is not None:
+                continue
+            # people, places, products, works: outside what a title list's coverage speaks for
+            if entity_kind(doc, local.start, local.end) not in NON_CONCEPT_ENTITIES:
                 unknown.append(tf)
-                spans.append((cand.start, cand.end))
-        if unknown:  # people, places, products, works: outside what a title list's coverage speaks for
-            unknown = [
-                tf
-                for tf, (s0, e0) in zip(unknown, spans, strict=True)
-                if entity_kind(answer_doc(), s0, e0) not in NON_CONCEPT_ENTITIES
-            ]
         if not unknown:
             return out
         # one acceptance pass over the response for all unbacked names (not one parse per name)
