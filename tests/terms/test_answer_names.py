@@ -39,3 +39,20 @@ def test_names_match_the_whole_text_extraction() -> None:
     whole = [(c.text, c.source) for c in extract_candidates(text) if c.source in ("quoted", "title_case")]
     assert [(c.text, c.source) for c in extract_names(text)] == whole
     assert ("Quorvelian Drift Principle", "title_case") in whole
+
+
+def test_an_unbacked_name_is_read_in_its_own_sentence_and_the_line_it_continues() -> None:
+    from faithguard.terms.extract import name_window
+
+    text = "Tides rise daily. The Quorvel Drift moves them. Winds matter too."
+    start = text.index("Quorvel")
+    s, e = name_window(text, start, start + len("Quorvel Drift"))
+    assert text[s:e] == "The Quorvel Drift moves them."
+    listing = "Good names:\n1. Lumivexa Prime\nThat is all."
+    start = listing.index("Lumivexa")
+    s, e = name_window(listing, start, start + len("Lumivexa Prime"))
+    assert listing[s:e].strip() == "Good names:\n1. Lumivexa Prime"  # a list item is read with the line it continues
+    spanning = "We met Dr. Quorvel Smith today. Then we left."
+    start = spanning.index("Quorvel")
+    s, e = name_window(spanning, start, start + len("Quorvel Smith"))
+    assert spanning[s:e].startswith("We met Dr.") and "Then" not in spanning[s:e]

@@ -12,7 +12,7 @@ from faithguard.models import DetectorResult, Severity, TermFinding, Verdict, Ve
 from faithguard.terms.acceptance import Acceptance, classify_terms
 from faithguard.terms.combine import assess, combine, may_deny
 from faithguard.terms.compose import NON_CONCEPT_ENTITIES, entity_kind, layout_label
-from faithguard.terms.extract import Candidate, extract_candidates, extract_names, name_regions
+from faithguard.terms.extract import Candidate, extract_candidates, extract_names, name_regions, name_window
 from faithguard.terms.labels import answer_label, meaning_check, term_label
 from faithguard.terms.normalize import normalize
 from faithguard.terms.sources import GlossarySource, default_sources
@@ -232,16 +232,15 @@ class FabricatedTermsDetector:
         unknown: list[TermFinding] = []
         parsed: dict[tuple[int, int], Any] = {}
 
-        def doc_at(start: int) -> tuple[Any, int]:
-            # The parse (with NER) of the name region holding ``start`` and where it begins: the sentences a
-            # name was read from, as extract_names parsed them, not the whole answer (a long answer's full
-            # parse cost up to ~100 ms). Made only once a name there is unbacked.
-            region = next(r for r in regions if r[0] <= start < r[1])
-            if region not in parsed:
+        def doc_at(cand: Candidate) -> tuple[Any, int]:
+            # The parse (with NER) of the sentence a name sits in, with the line it continues, and where it
+            # begins: a long answer's whole parse cost up to ~100 ms. Made only once a name there is unbacked.
+            window = name_window(response, cand.start, cand.end)
+            if window not in parsed:
                 from faithguard.nlp import parse_answer
 
-                parsed[region] = parse_answer(response[region[0] : region[1]])
-            return parsed[region], region[0]
+                parsed[window] = parse_answer(response[window[0] : window[1]])
+            return parsed[window], window[0]
 
         # The named kinds only, parsing just the sentences that can hold one, and of those only the ones
         # holding a word some source could deny: elsewhere every name would be backed or left unknown.
@@ -258,7 +257,7 @@ class FabricatedTermsDetector:
             tf = resolve_term(cand.text, ctx, sources, name_like=True)
             if tf.known is not False:
                 continue
-            doc, offset = doc_at(cand.start)
+            doc, offset = doc_at(cand)
             local = replace(cand, start=cand.start - offset, end=cand.end - offset)
             if _composed_in(doc, local, ctx, sources) is not None:
                 continue

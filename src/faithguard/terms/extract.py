@@ -10,7 +10,7 @@ from typing import Any
 from faithguard.cache import ANSWER_CACHE_SIZE, QUERY_CACHE_SIZE
 from faithguard.terms.normalize import normalize
 
-__all__ = ["Candidate", "extract_candidates", "extract_from_doc", "extract_names", "name_regions"]
+__all__ = ["Candidate", "extract_candidates", "extract_from_doc", "extract_names", "name_regions", "name_window"]
 
 #: Single words at or above this Zipf frequency are ordinary vocabulary, not term candidates.
 COMMON_ZIPF = 3.0
@@ -318,6 +318,24 @@ _WORDS = re.compile(r"[^\W_]+")
 _NAME_EXCLUDE = ("ner", "lemmatizer")
 
 
+def _pieces(text: str) -> list[tuple[int, int, int, bool]]:
+    """``(begin, end, previous, unended)`` of each sentence piece of ``text``: where it begins (at its first
+    word) and ends, where the piece before it began, and whether the mark before it ends no sentence."""
+    pieces: list[tuple[int, int, int, bool]] = []
+    begin = 0
+    previous = 0  # where the previous piece began
+    bounds = [m.end() for m in _SENTENCE_END.finditer(text)] + [len(text)]
+    for end in bounds:
+        while begin < end and text[begin].isspace():
+            begin += 1  # a piece starts at its first word, as the sentence does inside the whole text
+        j = begin - 1
+        while j >= 0 and text[j].isspace():
+            j -= 1  # the last mark before this piece (scanning back over white space only: linear overall)
+        pieces.append((begin, end, previous, j >= 0 and text[j] not in ".!?"))
+        previous, begin = begin, end
+    return pieces
+
+
 def name_regions(text: str) -> list[tuple[int, int]]:
     """(start, end) of the stretches of ``text`` that can hold a Title-Cased name, merged when adjacent.
 
@@ -329,28 +347,26 @@ def name_regions(text: str) -> list[tuple[int, int]]:
     sentences that touch are joined, so a name is never cut.
     """
     regions: list[tuple[int, int]] = []
-    begin = 0
-    previous = 0  # where the previous piece began
-    bounds = [m.end() for m in _SENTENCE_END.finditer(text)] + [len(text)]
-    for end in bounds:
-        while begin < end and text[begin].isspace():
-            begin += 1  # a piece starts at its first word, as the sentence does inside the whole text
-        j = begin - 1
-        while j >= 0 and text[j].isspace():
-            j -= 1  # the last mark before this piece (scanning back over white space only: linear overall)
-        unended = j >= 0 and text[j] not in ".!?"
-        continues = unended
+    for begin, end, previous, unended in _pieces(text):
         words = list(_WORDS.finditer(text, begin, end))
         # a first word after a mark ("#LifeOnMars", "**Outro**") may not open the sentence for the parser
-        continues = continues or bool(words and words[0].start() > begin)
+        continues = unended or bool(words and words[0].start() > begin)
         if _may_hold_name([m.group() for m in words], first_counts=continues):
             start = previous if unended else begin
             if regions and (regions[-1][1] > start or not text[regions[-1][1] : start].strip()):
                 regions[-1] = (regions[-1][0], end)
             else:
                 regions.append((start, end))
-        previous, begin = begin, end
     return regions
+
+
+def name_window(text: str, start: int, end: int) -> tuple[int, int]:
+    """The stretch of ``text`` a name found at ``[start, end)`` is read in: the sentence pieces it spans, from
+    the piece before the first when that one continues an unended line (as :func:`name_regions` joins them).
+    """
+    pieces = [p for p in _pieces(text) if p[1] > start and p[0] < end] or [(start, end, start, False)]
+    first = pieces[0]
+    return (first[2] if first[3] else first[0]), pieces[-1][1]
 
 
 def _may_hold_name(words: list[str], *, first_counts: bool) -> bool:
