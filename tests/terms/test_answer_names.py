@@ -56,3 +56,11 @@ def test_an_unbacked_name_is_read_in_its_own_sentence_and_the_line_it_continues(
     start = spanning.index("Quorvel")
     s, e = name_window(spanning, start, start + len("Quorvel Smith"))
     assert spanning[s:e].startswith("We met Dr.") and "Then" not in spanning[s:e]
+
+
+def test_keep_narrows_regions_to_the_sentences_it_accepts() -> None:
+    text = "The Grand Canal flows. The Quorvel Drift moves. The Red Sea is salty."
+    assert len(name_regions(text)) == 1  # three touching qualifying sentences: one region
+    kept = name_regions(text, keep=lambda piece: "Quorvel" in piece)
+    assert [text[s:e].strip() for s, e in kept] == ["The Quorvel Drift moves."]
+    assert name_regions(text, keep=lambda piece: False) == []

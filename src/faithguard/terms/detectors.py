@@ -244,7 +244,7 @@ class FabricatedTermsDetector:
 
         # The named kinds only, parsing just the sentences that can hold one, and of those only the ones
         # holding a word some source could deny: elsewhere every name would be backed or left unknown.
-        regions = tuple(r for r in name_regions(response) if may_deny(sources, response[r[0] : r[1]]))
+        regions = tuple(name_regions(response, keep=lambda piece: may_deny(sources, piece)))
         for cand in extract_names(response, regions):
             # Title-Cased names only: quotes in an answer hold examples, code and titles of its own work.
             if cand.source != "title_case" or cand.text.lower() in seen:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -336,7 +337,7 @@ def _pieces(text: str) -> list[tuple[int, int, int, bool]]:
     return pieces
 
 
-def name_regions(text: str) -> list[tuple[int, int]]:
+def name_regions(text: str, keep: Callable[[str], bool] | None = None) -> list[tuple[int, int]]:
     """(start, end) of the stretches of ``text`` that can hold a Title-Cased name, merged when adjacent.
 
     A sentence qualifies when it holds two capitalised words with only connectors or numbers between them
@@ -344,15 +345,18 @@ def name_regions(text: str) -> list[tuple[int, int]]:
     one-word name). A line that follows one not ended by . ! ? (a list item, a heading) may continue that
     line's sentence, so its first word counts too, and the previous line is parsed with it, as it would be
     read inside the whole text; so does a first word after a mark ("#Name", "**Name**"). Qualifying
-    sentences that touch are joined, so a name is never cut.
+    sentences that touch are joined, so a name is never cut. ``keep`` narrows them further: a sentence (with
+    the line it continues) is taken only when ``keep`` holds for its text.
     """
     regions: list[tuple[int, int]] = []
     for begin, end, previous, unended in _pieces(text):
         words = list(_WORDS.finditer(text, begin, end))
         # a first word after a mark ("#LifeOnMars", "**Outro**") may not open the sentence for the parser
         continues = unended or bool(words and words[0].start() > begin)
-        if _may_hold_name([m.group() for m in words], first_counts=continues):
-            start = previous if unended else begin
+        start = previous if unended else begin
+        if _may_hold_name([m.group() for m in words], first_counts=continues) and (
+            keep is None or keep(text[start:end])
+        ):
             if regions and (regions[-1][1] > start or not text[regions[-1][1] : start].strip()):
                 regions[-1] = (regions[-1][0], end)
             else:
