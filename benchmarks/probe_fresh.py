@@ -9,7 +9,7 @@ FAITHGUARD_SEMANTIC=0 (the offline checker only), or with the embedding layer on
 ``semantic_fresh5.jsonl`` (off-topic, neighbouring-question and ignored-content-constraint answers beside
 good ones) was written blind by sw on 2026-11-23 17:38 UTC, without reading code or data; it is scored,
 never read (do not run it with ``-v``); ``semantic_fresh6.jsonl`` likewise (written blind by bw, 2026-11-23
-~20:05 UTC).
+~20:05 UTC), and ``semantic_fresh7.jsonl`` (written blind by bw7, 2026-11-23 ~22:05 UTC).
 
 A row is *flagged* when the outcome is ``hallucination`` or any verdict fired, *passed* when the outcome
 is ``ok`` (and no verdict), otherwise *undetermined*. For each verifiable family the probe also reports
@@ -35,6 +35,9 @@ LABELS = {
     ),
     "semantic_fresh6.jsonl": (
         "fresh #6 semantic probe written blind by bw on 2026-11-23 ~20:05 UTC (never read, never tuned on)"
+    ),
+    "semantic_fresh7.jsonl": (
+        "fresh #7 semantic probe written blind by bw7 on 2026-11-23 ~22:05 UTC (never read, never tuned on)"
     ),
 }
 
@@ -79,6 +82,8 @@ def main() -> int:
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per row")
     parser.add_argument("--embeddings", action="store_true", help="turn the embedding layer on (needs its model)")
     args = parser.parse_args()
+    if args.verbose and "never read" in LABELS.get(args.data.name, ""):
+        parser.error(f"{args.data.name} is a blind set: its rows are scored, never printed (drop -v)")
     os.environ["FAITHGUARD_SEMANTIC"] = "1" if args.embeddings else "0"
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     from faithguard import Guard
