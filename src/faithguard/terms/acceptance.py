@@ -17,6 +17,7 @@ popularity hedges ("not widely recognised") are not refusals.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -244,10 +245,46 @@ def _find_cues(text: str) -> list[_Cue]:
     return sorted(cues, key=lambda c: c.start)
 
 
+#: Sentence pieces (extract.sentence_pieces) a cue's reading may reach: a pronoun links to a mention at most two
+#: parsed sentences back, a direct link stays in the cue's sentence; one more piece each way covers a sentence
+#: the regular cut splits in two. Fixtures: tests/terms/test_acceptance_windows.py.
+_BACK, _AHEAD = 3, 1
+
+
+def _cue_windows(response: str, cues: Sequence[_Cue], mentions: Sequence[int]) -> list[tuple[int, int]]:
+    """Stretches of ``response`` to parse: around each cue with a mention within reach, joined when they meet."""
+    from faithguard.terms.extract import sentence_pieces
+
+    pieces = sentence_pieces(response)
+    starts = [p[0] for p in pieces]
+
+    def piece_of(pos: int) -> int:
+        return max(0, bisect_right(starts, pos) - 1)
+
+    held = sorted({piece_of(m) for m in mentions})
+    windows: list[tuple[int, int]] = []
+    for cue in cues:
+        i = piece_of(cue.start)
+        first, last = max(0, i - _BACK), min(len(pieces) - 1, i + _AHEAD)
+        lo = bisect_left(held, first)
+        if lo == len(held) or held[lo] > last:
+            continue  # no mention within reach: the cue can link to nothing
+        begin, end = pieces[first][0], pieces[last][1]
+        if windows and begin <= windows[-1][1]:
+            windows[-1] = (windows[-1][0], max(end, windows[-1][1]))
+        else:
+            windows.append((begin, end))
+    return windows
+
+
 def classify_terms(
     response: str, terms: Sequence[str], *, context_terms: Iterable[str] = (), doc: Any = None
 ) -> dict[str, Acceptance]:
-    """Acceptance label of each term in ``response``; ``context_terms`` compete for pronoun references."""
+    """Acceptance label of each term in ``response``; ``context_terms`` compete for pronoun references.
+
+    Without ``doc`` (a parse of the whole response), only the sentences around a cue that has a mention
+    within reach are parsed, each stretch on its own: a long answer costs what its cues cost.
+    """
     labels: dict[str, Acceptance] = {}
     present = [t for t in terms if t.strip() and (contains_term(response, t) or find_mentions(response, t))]
     for t in terms:
@@ -257,24 +294,49 @@ def classify_terms(
     cues = _find_cues(response)
     if not cues:
         return labels
-    if doc is None:
+    all_terms = list(dict.fromkeys([*present, *(c for c in context_terms if c not in present)]))
+    found_at = [(start, end, t) for t in all_terms for start, end in find_mentions(response, t)]
+    # A cue word inside a term's own name ("pump fake", "Fictional Universe Award") is the name, not a cue.
+    cues = [c for c in cues if not any(s <= c.start < e for s, e, _ in found_at)]
+    if doc is not None:
+        parts: list[tuple[int, Any]] = [(0, doc)]
+    else:
         from faithguard.nlp import parse_answer
 
-        # the answer's shared parse (entities not needed): the introduced-names check may have made it
-        doc = parse_answer(response, ner=False)
-    all_terms = list(dict.fromkeys([*present, *(c for c in context_terms if c not in present)]))
+        windows = _cue_windows(response, cues, [s for s, _, _ in found_at])
+        parts = [(begin, parse_answer(response[begin:end], ner=False)) for begin, end in windows]
+    found: dict[str, set[str]] = {t: set() for t in present}
+    for offset, part in parts:
+        _read_cues(response, part, offset, cues, found_at, found)
+    for t, hits in found.items():
+        if "UNREAL" in hits:
+            labels[t] = "UNREAL"
+        elif "UNKNOWN" in hits:
+            labels[t] = "UNKNOWN"
+    return labels
+
+
+def _read_cues(
+    response: str,
+    doc: Any,
+    offset: int,
+    cues: Sequence[_Cue],
+    found_at: Sequence[tuple[int, int, str]],
+    found: dict[str, set[str]],
+) -> None:
+    """Link the cues inside ``doc`` (the parse of ``response`` from ``offset``) to the mentions it holds."""
+    limit = offset + len(doc.text)
     mentions: list[tuple[int, int, str, Any]] = []
-    for t in all_terms:
-        for start, end in find_mentions(response, t):
-            span = doc.char_span(start, end, alignment_mode="expand")
+    for start, end, t in found_at:
+        if offset <= start and end <= limit:
+            span = doc.char_span(start - offset, end - offset, alignment_mode="expand")
             if span is not None and len(span):
                 mentions.append((start, end, t, span.root))
     mentions.sort(key=lambda m: m[0])
-    # A cue word inside a term's own name ("pump fake", "Fictional Universe Award") is the name, not a cue.
-    cues = [c for c in cues if not any(s <= c.start < e for s, e, _, _ in mentions)]
-    found: dict[str, set[str]] = {t: set() for t in present}
     for cue in cues:
-        tok = _token_at(doc, cue.start)
+        if not offset <= cue.start < limit:
+            continue
+        tok = _token_at(doc, cue.start - offset)
         if tok is None:
             continue
         head = _clause_head(tok)
@@ -293,21 +355,14 @@ def classify_terms(
                 _PARENTHETICAL.sub(" ", response[min(cue.start, m_start) : max(cue.start, m_start)])
             ):
                 direct.add(t)
-        if cue.adjacent_end >= 0:
-            pass
-        elif not direct and (not cue.adjective or not _negated(head)) and _anaphor_in_clause(head):
+        pronoun_may_refer = cue.adjacent_end < 0 and (not cue.adjective or not _negated(head))
+        if pronoun_may_refer and not direct and _anaphor_in_clause(head):
             prior = [m for m in mentions if m[0] < cue.start and m[3].sent.start >= sent.start - 80]
             if prior and _within_sentences(doc, prior[-1][3], tok, 2):
                 direct.add(prior[-1][2])
         for t in direct:
             if t in found:
                 found[t].add(cue.label)
-    for t, hits in found.items():
-        if "UNREAL" in hits:
-            labels[t] = "UNREAL"
-        elif "UNKNOWN" in hits:
-            labels[t] = "UNKNOWN"
-    return labels
 
 
 def _within_sentences(doc: Any, earlier: Any, later: Any, n: int) -> bool:

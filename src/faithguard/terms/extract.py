@@ -11,7 +11,15 @@ from typing import Any
 from faithguard.cache import ANSWER_CACHE_SIZE, QUERY_CACHE_SIZE
 from faithguard.terms.normalize import normalize
 
-__all__ = ["Candidate", "extract_candidates", "extract_from_doc", "extract_names", "name_regions", "name_window"]
+__all__ = [
+    "Candidate",
+    "extract_candidates",
+    "extract_from_doc",
+    "extract_names",
+    "name_regions",
+    "name_window",
+    "sentence_pieces",
+]
 
 #: Single words at or above this Zipf frequency are ordinary vocabulary, not term candidates.
 COMMON_ZIPF = 3.0
@@ -319,7 +327,7 @@ _WORDS = re.compile(r"[^\W_]+")
 _NAME_EXCLUDE = ("ner", "lemmatizer")
 
 
-def _pieces(text: str) -> list[tuple[int, int, int, bool]]:
+def sentence_pieces(text: str) -> list[tuple[int, int, int, bool]]:
     """``(begin, end, previous, unended)`` of each sentence piece of ``text``: where it begins (at its first
     word) and ends, where the piece before it began, and whether the mark before it ends no sentence."""
     pieces: list[tuple[int, int, int, bool]] = []
@@ -349,7 +357,7 @@ def name_regions(text: str, keep: Callable[[str], bool] | None = None) -> list[t
     the line it continues) is taken only when ``keep`` holds for its text.
     """
     regions: list[tuple[int, int]] = []
-    for begin, end, previous, unended in _pieces(text):
+    for begin, end, previous, unended in sentence_pieces(text):
         words = list(_WORDS.finditer(text, begin, end))
         # a first word after a mark ("#LifeOnMars", "**Outro**") may not open the sentence for the parser
         continues = unended or bool(words and words[0].start() > begin)
@@ -368,7 +376,7 @@ def name_window(text: str, start: int, end: int) -> tuple[int, int]:
     """The stretch of ``text`` a name found at ``[start, end)`` is read in: the sentence pieces it spans, from
     the piece before the first when that one continues an unended line (as :func:`name_regions` joins them).
     """
-    pieces = [p for p in _pieces(text) if p[1] > start and p[0] < end] or [(start, end, start, False)]
+    pieces = [p for p in sentence_pieces(text) if p[1] > start and p[0] < end] or [(start, end, start, False)]
     first = pieces[0]
     return (first[2] if first[3] else first[0]), pieces[-1][1]
 
