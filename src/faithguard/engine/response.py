@@ -138,6 +138,8 @@ class ResponseView:
     stems: frozenset[str]
     entities: tuple[tuple[str, str], ...]
     items: tuple[str, ...]
+    #: The items at the list's outermost level (``items`` also holds sub-items indented up to three spaces).
+    outer_items: tuple[str, ...]
     sentences: tuple[str, ...]
     lines: tuple[str, ...]
     blocks: tuple[str, ...]
@@ -194,6 +196,17 @@ class ResponseView:
         return False
 
 
+def _outer_items(text: str) -> tuple[str, ...]:
+    """The list items of ``text`` at its outermost level: an item indented further than the least indented
+    one is a sub-item of the item above it ("1. Health:" then "   - better heart"), not an item of its own.
+    Fixtures: tests/engine/test_list_levels.py."""
+    found = [(len(m.group(0)) - len(m.group(0).lstrip(" ")), m.group(1).strip()) for m in _LIST_ITEM.finditer(text)]
+    if not found:
+        return ()
+    outer = min(indent for indent, _ in found)
+    return tuple(item for indent, item in found if indent == outer)
+
+
 @lru_cache(maxsize=64)
 def view_of(text: str, parse: bool = True) -> ResponseView:
     """Build (and cache) the view of one response; ``parse=False`` skips name spans."""
@@ -220,6 +233,7 @@ def view_of(text: str, parse: bool = True) -> ResponseView:
         stems=frozenset(stems),
         entities=entities,
         items=tuple(m.group(1).strip() for m in _LIST_ITEM.finditer(text)),
+        outer_items=_outer_items(text),
         sentences=sentences,
         lines=lines,
         blocks=blocks,

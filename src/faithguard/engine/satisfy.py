@@ -318,12 +318,17 @@ def _quantity(
     if counted is None:
         return _named_count(c, view, others, want, rel)
     found, what = counted
+    outer = len(view.outer_items)
+    if what == "list items" and outer != found and compare(outer, want, rel):
+        # a nested list: the asked items may be its outer items (the rest their sub-items) or all of them
+        found, what = outer, "outer list items"
     status = Status.SATISFIED if compare(found, want, rel) else Status.VIOLATED
     reason = f"found {found} {what}, asked for {rel} {want} ({c.text!r})"
     if not whole(c, scope):
         # the list items of an answer with other parts: exactly as many top-level items as asked is the
         # asked list (other parts would add items); sentences, words and lines of the other parts would not show
-        exact_items = what == "list items" and rel == "==" and found == want and not scope_distributive(c, scope)
+        listed = what in ("list items", "outer list items")
+        exact_items = listed and rel == "==" and found == want and not scope_distributive(c, scope)
         return (Status.SATISFIED, f"offline: {reason}") if exact_items else bounded(status, found, want, rel, reason)
     return status, f"offline: {reason}"
 

@@ -1,0 +1,41 @@
+"""A nested list is counted at either level: its outer items or all its items (fixtures written here)."""
+
+from __future__ import annotations
+
+from faithguard import Guard
+from faithguard.engine.response import view_of
+from faithguard.models import Status
+
+
+def test_outer_items_leave_out_sub_items() -> None:
+    nested = "1. Health:\n   - better heart\n   - stronger legs\n2. Cost: cheap.\n3. Environment: clean."
+    view = view_of(nested, parse=False)
+    assert view.outer_items == ("Health:", "Cost: cheap.", "Environment: clean.")
+    assert len(view.items) == 5  # sub-items indented up to three spaces are list items too
+    two_spaces = "- Fruit\n  - apples\n  - pears\n- Bread"
+    assert view_of(two_spaces, parse=False).outer_items == ("Fruit", "Bread")
+
+
+def test_a_flat_list_is_its_own_outer_level() -> None:
+    flat = "1. Lisbon\n2. Porto\n3. Braga"
+    assert view_of(flat, parse=False).outer_items == view_of(flat, parse=False).items
+    indented = "  - one thing\n  - another thing"  # the whole list indented alike: all at the outer level
+    assert view_of(indented, parse=False).outer_items == ("one thing", "another thing")
+    assert view_of("Rivers flow to the sea. They carry silt.", parse=False).outer_items == ()
+
+
+def _count_status(query: str, answer: str) -> Status:
+    (found,) = [c for c in Guard(judge=None).check(query, answer).constraints if str(c.category) == "quantity"]
+    return found.status
+
+
+def test_a_count_met_by_either_level_is_met() -> None:
+    by_outer = "1. Health:\n   - better heart\n   - stronger legs\n2. Cost: cheap to run.\n3. Environment: no fumes."
+    assert _count_status("List three benefits of cycling.", by_outer) is Status.SATISFIED
+    by_all = "- Fruit:\n  - apples\n  - pears\n- Vegetables:\n  - leeks\n  - kale\n  - beans"
+    assert _count_status("List seven foods to buy.", by_all) is Status.SATISFIED
+
+
+def test_a_count_neither_level_meets_is_violated() -> None:
+    neither = "1. Health:\n   - better heart\n2. Cost: cheap to run."
+    assert _count_status("List four benefits of cycling.", neither) is Status.VIOLATED
