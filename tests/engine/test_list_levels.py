@@ -39,3 +39,12 @@ def test_a_count_met_by_either_level_is_met() -> None:
 def test_a_count_neither_level_meets_is_violated() -> None:
     neither = "1. Health:\n   - better heart\n2. Cost: cheap to run."
     assert _count_status("List four benefits of cycling.", neither) is Status.VIOLATED
+
+
+def test_numbered_items_in_bold_or_under_a_heading_mark_are_items() -> None:
+    bold = "Three tips:\n\n**1. Keep a schedule.** Same time daily.\n\n**2. Avoid screens.**\n\n**3. Cut caffeine.**"
+    assert len(view_of(bold, parse=False).items) == 3
+    headed = "### 1. Plan\nSet goals.\n### 2. Build\nWrite code."
+    assert len(view_of(headed, parse=False).items) == 2
+    not_items = "**Note:** rivers flood.\n# Title\n**Bold claim** here."
+    assert view_of(not_items, parse=False).items == ()

@@ -17,7 +17,11 @@ from faithguard.engine.wordforms import stem
 __all__ = ["ResponseView", "norm", "pipe_table_spans", "pipe_tables", "view_of"]
 
 _WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*", re.UNICODE)
-_LIST_ITEM = re.compile(r"^[ ]{0,3}(?:\d{1,3}[.)]|[-*•+]|\(\d{1,3}\)|[a-z][.)])\s+(\S.*)$", re.MULTILINE)
+#: A list item: a bullet or a number at a line's start, the number also inside bold or after a heading mark
+#: ("**1. Keep a schedule.**", "### 2. Avoid screens"). Fixtures: tests/engine/test_list_levels.py.
+_LIST_ITEM = re.compile(
+    r"^[ ]{0,3}(?:(?:\*\*|__|#{1,6}[ ]+)?\d{1,3}[.)]|[-*•+]|\(\d{1,3}\)|[a-z][.)])\s+(\S.*)$", re.MULTILINE
+)
 _SENT = re.compile(r"(?<=[.?!])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
 #: Code cues; ``^[ \t]*`` (not ``^\s*``) so the indentation scan never runs across following blank lines.
 _CODE = re.compile(r"```|^[ \t]*(def |class |import |function |#include|public static|SELECT |<\w+>)|[{};]\s*$", re.M)
