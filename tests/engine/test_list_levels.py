@@ -48,3 +48,23 @@ def test_numbered_items_in_bold_or_under_a_heading_mark_are_items() -> None:
     assert len(view_of(headed, parse=False).items) == 2
     not_items = "**Note:** rivers flood.\n# Title\n**Bold claim** here."
     assert view_of(not_items, parse=False).items == ()
+
+
+def test_a_bare_number_counts_the_unit_its_noun_names() -> None:
+    two = "The sea is vast and deep. It covers most of the planet."
+    assert _count_status("Write two sentences about the sea.", two) is Status.SATISFIED
+    assert _count_status("Write three sentences about the sea.", two) is Status.VIOLATED
+    listing = "- Lisbon\n- Porto"
+    assert _count_status("Name two cities in Portugal.", listing) is Status.SATISFIED  # no unit: items, as before
+
+
+def test_a_bare_number_counting_given_material_is_no_count_of_the_answer() -> None:
+    q = "Combine the two sentences into a single sentence: He stayed home. He missed the party."
+    assert _count_status(q, "He stayed home, so he missed the party.") is Status.UNKNOWN
+
+
+def test_a_definite_number_that_refers_back_to_the_asked_items_still_counts_them() -> None:
+    q = "Write two jokes about rockets. Separate the two jokes with a blank line."
+    jokes = "- Why did the rocket lose its job? It got fired.\n- Rockets never date: they always launch too fast."
+    counts = [c for c in Guard(judge=None).check(q, jokes).constraints if str(c.category) == "quantity"]
+    assert counts and all(c.status is Status.SATISFIED for c in counts)

@@ -297,6 +297,8 @@ def _quantity(
     want, rel = target
     if scope is not None and scope.enumeration_marker(c.text):
         return Status.UNKNOWN, "offline: the number only numbers a line of the request"
+    if scope is not None and scope.given_count(c.text):
+        return Status.UNKNOWN, "offline: the number counts material the request refers to, not parts of the answer"
     if "%" in c.text:
         return Status.UNKNOWN, "offline: a percentage is not a count of answer parts"
     tunit = table_unit(c.text)
@@ -308,6 +310,8 @@ def _quantity(
     terms = content_terms(c.text)
     bare = _BARE_NUMBER.fullmatch(c.text) is not None
     noun = terms[-1] if terms else (subject_noun(c, others) or "") if bare else ""
+    if unit is None and bare and noun:
+        unit = _unit(noun)  # "two" of "write two sentences": the counted noun is a unit of the answer's form
     if unit is None and noun and measure_noun(noun):
         return Status.UNKNOWN, f"offline: {noun!r} is a measure, not a count of answer parts"
     if unit is None and not noun:
