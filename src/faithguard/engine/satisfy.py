@@ -310,8 +310,10 @@ def _quantity(
     terms = content_terms(c.text)
     bare = _BARE_NUMBER.fullmatch(c.text) is not None
     noun = terms[-1] if terms else (subject_noun(c, others) or "") if bare else ""
-    if unit is None and bare and noun:
-        unit = _unit(noun)  # "two" of "write two sentences": the counted noun is a unit of the answer's form
+    if unit is None and bare and noun and _unit(noun) not in (None, "item"):
+        # "two" of "write two sentences": the counted noun is a unit of the answer's form (an item word may be
+        # a measure or a marker, "point 1": it keeps the reading below)
+        unit = _unit(noun)
     if unit is None and noun and measure_noun(noun):
         return Status.UNKNOWN, f"offline: {noun!r} is a measure, not a count of answer parts"
     if unit is None and not noun:
