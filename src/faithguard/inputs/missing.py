@@ -24,6 +24,7 @@ from faithguard.inputs.parsed import (
 from faithguard.inputs.references import Reference, find_references
 from faithguard.inputs.supply import Block, Scan, free_units, scan, word_count
 from faithguard.inputs.vocab import CONTENT_NOUNS, PART_KINDS, SMALL_KINDS, STRONG_KINDS, group_of, kind_of
+from faithguard.inputs.voice import candidate_sentences, voice_spans
 from faithguard.models import DetectorResult, Severity, Verdict, VerdictKind
 
 __all__ = ["MissingContentDetector", "Supply", "analyse", "clarification_text"]
@@ -269,11 +270,14 @@ def analyse(ctx: CallContext, parser: Callable[[str], Any] | None = None) -> lis
     if not q_refs and not s_refs:
         return findings or _unsupplied(q, doc, parser, has_docs, earlier)
 
+    voice: list[tuple[int, int]] = []
+
     def supply_for(q_refs: list[Reference], s_refs: list[Reference]) -> Supply:
         sup = Supply()
         sup.attached = sum(1 for d in ctx.documents if d and d.strip() and not _placeholder_like(d))
         sup.full += sup.attached
-        _add_scan(sup, q, [r.sentence for r in q_refs], questions=any(r.kind == "query" for r in q_refs))
+        own = [r.sentence for r in q_refs] + voice  # the user's comments beside a reference supply nothing
+        _add_scan(sup, q, own, questions=any(r.kind == "query" for r in q_refs))
         _add_scan(sup, s, [r.sentence for r in s_refs], min_para=25)
         for m in ctx.history:
             if m.role != "system" and m.content:
@@ -282,6 +286,12 @@ def analyse(ctx: CallContext, parser: Callable[[str], Any] | None = None) -> lis
         return sup
 
     refs = q_refs + s_refs
+    beside = candidate_sentences(q.masked, [r.sentence for r in q_refs]) if parser is not None else []
+    if beside:
+        # a sentence beside the reference may be the user's own comment ("I've been staring at it for an hour")
+        doc = parser(q.text) if doc is None and parser is not None else doc
+        if doc is not None:
+            voice = voice_spans(doc, beside)
     missing = _resolve(refs, supply_for(q_refs, s_refs))
     if missing and parser is not None and doc is None:
         doc = parser(q.text)

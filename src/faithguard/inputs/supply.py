@@ -40,6 +40,8 @@ _ANGLE_PH_RE = re.compile(r"<(?P<inner>(?:insert|paste|add|enter|put|your|place)
 _PH_WORD_RE = re.compile(r"^\s*(?:insert|paste|add|enter|put|include|attach|place|your)\b|\bhere\s*$", re.I)
 _EXTRA_PH_NAMES = frozenset({"chunk", "chunks", "retrieved", "body", "docs", "passages", "user_input"})
 _PARA_RE = re.compile(r"\n[ \t]*\n")
+#: Paragraph breaks (a blank line), shared with the voice reader (inputs/voice.py).
+PARA_RE = _PARA_RE
 #: Markdown's own block syntax for pasted material: a table (two or more lines opening with "|") or a blockquote
 #: (lines opening with ">"). A table needs its separator row ("|---|"). Fixtures: tests/inputs/test_markdown_blocks.py.
 _MD_BLOCK_RE = re.compile(r"(?m)(?P<table>(?:^[ \t]*\|[^\n]*(?:\n|$)){2,})|(?:^[ \t]*>[^\n]*(?:\n|$))+")
