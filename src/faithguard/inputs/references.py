@@ -6,7 +6,12 @@ import re
 from dataclasses import dataclass, replace
 
 from faithguard.inputs.content_kinds import ContentClass, classify_noun, lexname_test
-from faithguard.inputs.discourse import OUTPUT_AFTER, introduced_earlier, part_of_creation
+from faithguard.inputs.discourse import (
+    OUTPUT_AFTER,
+    coordinated_part_of_creation,
+    introduced_earlier,
+    part_of_creation,
+)
 from faithguard.inputs.discourse import sentence_of as _sentence_of
 from faithguard.inputs.discourse import sentences as _sentences
 from faithguard.inputs.supply import is_instruction
@@ -588,6 +593,8 @@ def _non_reference(ref: Reference, m: re.Match[str], masked: str, text: str, sen
         return True  # "the lyrics you write": the assistant's own output
     if part_of_creation(ref.kind, noun, masked[: sent[0]]):
         return True  # "Write a poem. ... Separate the stanzas": parts of the text being written
+    if coordinated_part_of_creation(ref.kind, noun, masked[sent[0] : m.start()]):
+        return True  # "Write a poem and make the second verse sad": the same, in one sentence
     sentence = masked[sent[0] : sent[1]]
     if ref.kind in _PROGRAMMING_KINDS and ref.index is None and _PROGRAMMING.search(sentence):
         return True  # "read the file in Python" (an ordinal still picks out a held item: "the third study's method")
