@@ -20,7 +20,7 @@ from faithguard.inputs.supply import free_units, scan, word_count
 from faithguard.inputs.vocab import CREATION_VERBS, kind_of
 from faithguard.numwords import cardinal
 
-__all__ = ["FORWARD_TRIGGER", "MAX_CHARS", "forward_findings", "settled_pointers"]
+__all__ = ["FORWARD_TRIGGER", "MAX_CHARS", "forward_findings", "requested_words", "settled_pointers"]
 
 #: The words the spec anchors on: the parse runs only when one of them is in the request.
 FORWARD_TRIGGER = re.compile(r"\b(?:following|below|follows|here)\b", re.I)
@@ -243,3 +243,9 @@ def _head(tok: Any) -> Any:
     if tok.lower_ == "below" and tok.i > tok.sent.start and tok.nbor(-1).pos_ in ("NOUN", "PROPN"):
         return tok.nbor(-1)
     return tok.head if tok.dep_ in ("amod", "advmod", "prep") and tok.head.pos_ in ("NOUN", "PROPN") else tok
+
+
+def requested_words(sent: Any, text: str, start: int, end: int, *, after_colon: bool) -> bool:
+    """Whether ``text[start:end]`` inside the parsed sentence ``sent`` is the request's own order, question or voice
+    rather than material (the reading forward pointers use; shared with the deictic pronouns of inputs/parsed.py)."""
+    return _requested(sent, text, start, end, after_colon=after_colon)

@@ -273,9 +273,34 @@ def deictic_refs(doc: Any, masked: str, source: str = "query") -> list[Reference
             start = min([t.idx for t in tok.lefts if t.dep_ == "det"] + [tok.idx])
         elif tok.lower_ == "that" and not _asked_of_assistant(tok.sent.root):
             continue  # "Why do people say that?": 'that' is only material when the assistant is to act on it
+        if _introduces_material(tok):
+            continue  # "Summarize this - the council voted to close the library": the dash tail is the material
         text = masked[start:end]
         out.append(Reference(text, "content", 1, start, end, sent, source, True, None, tok.idx))
     return out
+
+
+#: A dash or colon right after a deictic pronoun, or after its clause's next few words, introduces the material in
+#: the same sentence ("Summarize this - the council voted ...", "Make this friendlier - ..."), as after a forward
+#: pointer. Fixtures: tests/inputs/test_deictic_dash.py.
+_INTRODUCED_RE = re.compile(r"^(?:\s+[\w'’]+){0,3}?\s*(?:—|–|\s--?\s|:)\s*\S")
+
+
+def _introduces_material(tok: Any) -> bool:
+    """Whether a pronoun is followed, in its own sentence and line, by a dash or colon and then words that are not
+    the request's own order, question or voice (``forward.requested_words``: "Fix this -- I think it's broken" is a
+    comment, not the thing to fix)."""
+    from faithguard.inputs.forward import requested_words
+
+    text = tok.doc.text
+    after = tok.idx + len(tok.text)
+    line_end = text.find("\n", after)
+    end = tok.sent.end_char if line_end < 0 else min(tok.sent.end_char, line_end)
+    m = _INTRODUCED_RE.match(text[after:end])
+    if m is None:
+        return False
+    at = after + m.end() - 1
+    return not requested_words(tok.sent, text, at, end, after_colon=":" in m.group())
 
 
 def _asked_of_assistant(verb: Any) -> bool:
