@@ -1,4 +1,5 @@
-"""The user's own comment beside a reference is not the material (inputs/voice.py, specs user_voice_*)."""
+"""The user's own comment beside a reference is not the material (inputs/voice.py, specs user_voice_*); a
+possessor overrides the generic reading of a noun phrase (inputs/parsed.py)."""
 
 from __future__ import annotations
 
@@ -46,3 +47,18 @@ def test_candidates_skip_colon_paragraphs_and_forward_pointers() -> None:
     assert candidate_sentences(text, [(0, 19)]) == []
     text = "Fix my essay. I wrote it last night."
     assert candidate_sentences(text, [(0, 13)]) == [(13, len(text))]
+
+
+@pytest.mark.parametrize(
+    ("query", "missing"),
+    [
+        # a possessor picks out a held item even when the parser hangs an indefinite phrase on the noun
+        ("Grade the model's response on a scale of one to ten.", True),
+        ("Judge the agent's reply on a scale of 1-10.", True),
+        # no possessor: the phrase about an indefinite still makes the noun a kind
+        ("What does the error on a login page usually mean?", False),
+        ("What goes in the header of an invoice?", False),
+    ],
+)
+def test_possessor_overrides_generic_reading(query: str, missing: bool) -> None:
+    assert bool(analyse(CallContext(query=query), parse)) is missing
