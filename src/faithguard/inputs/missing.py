@@ -10,6 +10,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from faithguard.detector import CallContext
+from faithguard.inputs.asked import asked_for_findings
 from faithguard.inputs.attached import ATTACHMENT_TRIGGER, attachment_findings
 from faithguard.inputs.forward import FORWARD_TRIGGER, MAX_CHARS, forward_findings, settled_pointers
 from faithguard.inputs.parsed import (
@@ -268,7 +269,7 @@ def analyse(ctx: CallContext, parser: Callable[[str], Any] | None = None) -> lis
         if doc is not None:
             findings += recalled_exchange(doc, q.masked)
     if not q_refs and not s_refs:
-        return findings or _unsupplied(q, doc, parser, has_docs, earlier)
+        return findings or _unsupplied(q, doc, parser, has_docs, earlier) or asked_for_findings(ctx, q, parser)
 
     voice: list[tuple[int, int]] = []
 
@@ -299,7 +300,7 @@ def analyse(ctx: CallContext, parser: Callable[[str], Any] | None = None) -> lis
         q_refs = parse_filter(q_refs, doc, q.masked)
         refs = q_refs + s_refs
         missing = _resolve(refs, supply_for(q_refs, s_refs), _settled_by(settled_pointers(doc, q.text, q.masked)))
-    return findings + missing or _unsupplied(q, doc, parser, has_docs, earlier)
+    return findings + missing or _unsupplied(q, doc, parser, has_docs, earlier) or asked_for_findings(ctx, q, parser)
 
 
 def _unsupplied(

@@ -25,6 +25,7 @@ __all__ = [
     "parse_filter",
     "pointer_refs",
     "recalled_exchange",
+    "sent_elsewhere",
 ]
 
 
@@ -168,7 +169,7 @@ def _acted_on(anchor: Any) -> bool:
     return _asked_of_assistant(node.head)
 
 
-def _sent_elsewhere(noun: Any) -> bool:
+def sent_elsewhere(noun: Any) -> bool:
     """Whether the noun's verb sends it somewhere other than this chat ("to the client", "with my class", "on
     Instagram"; not "to you", "in the next message")."""
     verb = noun.head
@@ -194,7 +195,7 @@ def pointer_refs(refs: list[Reference], doc: Any, masked: str, source: str = "qu
         return refs
     at = {t.idx: t for t in doc}
     # a hand-over to someone else is not material for the assistant: "I'll send the invoice to the client"
-    offs = {o for o in offs if not _sent_elsewhere(at[o])}
+    offs = {o for o in offs if not sent_elsewhere(at[o])}
     # "the email I never got": a negated clause says the item is not held
     offs = {
         o
