@@ -10,6 +10,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from faithguard.detector import CallContext
+from faithguard.inputs.appraised import APPRAISAL_TRIGGER, appraised_refs
 from faithguard.inputs.asked import asked_for_findings
 from faithguard.inputs.attached import ATTACHMENT_TRIGGER, attachment_findings
 from faithguard.inputs.forward import FORWARD_TRIGGER, MAX_CHARS, forward_findings, settled_pointers
@@ -258,6 +259,11 @@ def analyse(ctx: CallContext, parser: Callable[[str], Any] | None = None) -> lis
         doc = parser(q.text)
         if doc is not None:
             q_refs = pointer_refs(q_refs, doc, q.masked)
+    if parser is not None and APPRAISAL_TRIGGER.search(q.masked):
+        # "check my math", "is my reasoning sound?": a judgement of the user's own work needs that work
+        doc = parser(q.text) if doc is None else doc
+        if doc is not None:
+            q_refs = q_refs + appraised_refs(doc, q.masked, {r.noun_start for r in q_refs})
     if parser is not None and not q_refs and not ctx.documents and not ctx.history and DEICTIC_TRIGGER.search(q.masked):
         # "Summarize this." with nothing else: the pronoun may be the only reference (the parse decides).
         doc = parser(q.text) if doc is None else doc

@@ -30,6 +30,7 @@ _ROLES = frozenset(
         "attachment",
         "voice",
         "requested",
+        "appraised",
     }
 )
 
