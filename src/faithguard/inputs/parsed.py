@@ -130,7 +130,7 @@ POINTER_TRIGGER = re.compile(
     r"|\b(?:I|we)(?:['’](?:m|ve|re|d|ll))?\s+(?:[\w'’-]+\s+){0,3}?(?:this|these)\s+[\w'’-]+"
     # a hand-over still to come: "I'll paste three reviews", "we're going to upload the slides"
     r"|\b(?:I|we)(?:['’](?:ll|m|re)|\s+will|\s+am|\s+are)?\s+(?:going\s+to\s+)?(?:send|paste|share|upload|attach|"
-    r"forward|post)\b"
+    r"forward|post|give|provide)\b"
     # the message a reply is to: "respond to the review", "reply to her message"
     r"|\b(?:respond|reply)\s+to\s+(?:the|this|that|these|those|my|your|his|her|our|their)\b"
     # a free relative the user received: "sum up what my landlord sent me"
@@ -265,6 +265,8 @@ def deictic_refs(doc: Any, masked: str, source: str = "query") -> list[Reference
         limit = tok.idx if tok.lower_ in ("it", "them") else sent[0]
         if any(t.pos_ in ("NOUN", "PROPN") and t.idx < limit and masked[t.idx : t.idx + 1].strip() for t in doc):
             continue
+        if tok.dep_ == "pobj" and tok.head.lower_ == "of" and any(t.pos_ in ("NOUN", "PROPN") for t in doc[tok.i :]):
+            continue  # "which of these is cheaper, a bus pass or a bike?": the choices follow
         end = tok.idx + len(tok.text)
         start = tok.idx
         if tok.pos_ == "NOUN":
