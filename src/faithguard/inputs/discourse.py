@@ -94,7 +94,9 @@ def coordinated_part_of_creation(kind: str, noun: str, before: str) -> bool:
 #: A determiner or possessive that makes an earlier mention a reference of its own, not an introduction.
 _DEFINITE_BEFORE = frozenset({"the", "this", "that", "these", "those", "my", "our", "his", "her", "their"})
 #: A first-person word in the clause before a mention: the user's own item ("I have two essays"), not a new one.
-_FIRST_PERSON_RE = re.compile(r"\b(?:i|we|i'[a-z]+|we'[a-z]+|me|us|my|our)\b", re.I)
+#: An object "me"/"us" is the user receiving what the assistant makes ("Tell me a joke ... explain the joke"), so it
+#: counts only after "let" ("let me share two essays"). Fixtures: tests/inputs/test_world_parts.py (round 7).
+_FIRST_PERSON_RE = re.compile(r"\b(?:i|we|i'[a-z]+|we'[a-z]+|my|our|let\s+(?:me|us))\b", re.I)
 
 
 def _same_noun(word: str, noun: str) -> bool:
