@@ -124,8 +124,8 @@ _STRONG_BEFORE = re.compile(
 #: "which of the", "which one of these": a choice among the items that follow. Fixtures: tests/inputs/
 #: test_generalize.py (spec choice_among_items).
 _WHICH_OF_BEFORE = re.compile(r"\bwhich\s+(?:one\s+|two\s+|three\s+)?of\s+$", re.I)
-#: "the report of ...", "the essay by Orwell", "the green light in The Great Gatsby" (round 7: "in" + a name, a part of a
-#: named work): a world entity. Fixtures: tests/inputs/test_world_parts.py.
+#: "the report of ...", "the essay by Orwell", "the green light in The Great Gatsby" (round 7: "in" + a name, a
+#: part of a named work): a world entity. Fixtures: tests/inputs/test_world_parts.py.
 _OF_AFTER = re.compile(r"^(?:'s|’s)?\s*(?:(?i:of)\b|(?i:by|from|on|in)\s+(?:the\s+)?[A-Z])")
 #: A title, a quoted name or an identifier after the noun names a particular work ("the paper 'Attention...'",
 #: "the error code 404", "the form 1040"): a world entity, not the user's material ("2 paragraphs" is a unit).
