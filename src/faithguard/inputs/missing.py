@@ -259,8 +259,9 @@ def analyse(ctx: CallContext, parser: Callable[[str], Any] | None = None) -> lis
         doc = parser(q.text)
         if doc is not None:
             q_refs = pointer_refs(q_refs, doc, q.masked)
-    if parser is not None and APPRAISAL_TRIGGER.search(q.masked):
-        # "check my math", "is my reasoning sound?": a judgement of the user's own work needs that work
+    if parser is not None and not has_docs and APPRAISAL_TRIGGER.search(q.masked):
+        # "check my math", "is my reasoning sound?": a judgement of the user's own work needs that work (a document
+        # beside the request is that work: no parse for it)
         doc = parser(q.text) if doc is None else doc
         if doc is not None:
             q_refs = q_refs + appraised_refs(doc, q.masked, {r.noun_start for r in q_refs})
