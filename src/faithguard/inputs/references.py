@@ -130,6 +130,13 @@ _OF_AFTER = re.compile(r"^(?:'s|’s)?\s*(?:(?i:of)\b|(?i:by|from|on|in)\s+(?:th
 #: A title, a quoted name or an identifier after the noun names a particular work ("the paper 'Attention...'",
 #: "the error code 404", "the form 1040"): a world entity, not the user's material ("2 paragraphs" is a unit).
 _TITLE_AFTER = re.compile(r"^\s+(?:[\"'“‘]|[A-Z][a-z]|\d+\b(?!\s+[a-z]+s\b))|^\s*[:,]?\s*[\"“]")
+#: The reference's own content right after its noun, as an apposition: a quotation (after an optional colon or comma)
+#: that closes, or a run of at least three numbers ("the numbers 4, 8, 15 and 16"). Fixtures:
+#: tests/inputs/test_world_parts.py (round 7).
+_GIVEN_AFTER = re.compile(
+    r"^\s*[:,]?\s*(?:[\"“][^\"”\n]{2,}[\"”]|['‘][^'’\n]{2,}['’](?=[\s.,;:!?)]|$))"
+    r"|^\s+-?\d+(?:[.,]\d+)?(?:\s*(?:,|;|and|,\s*and)\s*-?\d+(?:[.,]\d+)?){2,}"
+)
 _LETTER_AFTER = re.compile(r"^\s+[A-Za-z]\b(?!['’])")
 _NEG_AFTER = re.compile(r"^\s*(?:[\w'’]+\s+){0,3}?(?:never|not|n't|no\s+longer)\b", re.I)
 _CREATION_BEFORE = re.compile(
@@ -287,6 +294,8 @@ def _numbered_item_refs(masked: str, text: str, sents: list[tuple[int, int]], so
         part = m.group("part")
         if part.lower() in GAP_STOP or not (kind_of(part) is not None or lexname_test("part", part)):
             continue
+        if _GIVEN_AFTER.match(masked[m.end("part") : m.end("part") + 100]):
+            continue  # "the numbers 4, 8, 15 and 16": a list of values, not a label
         after = masked[m.end() : m.end() + 60]
         if re.match(r"^\s*(?:of|from|in|on)\s+(?:the\s+)?[A-Z]", after):
             continue  # "problem 1 of the Millennium Prize problems": a named work's item
@@ -378,6 +387,8 @@ def _definite(
         return None
     before = masked[sent[0] : m.start()]
     after = masked[m.end() : m.end() + 100]
+    if _GIVEN_AFTER.match(after):
+        return None  # "the review 'Great phone, bad battery'", "the numbers 4, 8 and 15": the noun's own content
     strong = any(w in _STRONG_GAP for w in gap_lower) or bool(_STRONG_AFTER.match(after))
     strong = strong or (bool(_STRONG_BEFORE.search(before)) and det in ("the", "this", "these", "my"))
     if not strong and _CITED_BEFORE.search(before) and det in ("the", "this", "these", "my"):

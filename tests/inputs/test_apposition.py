@@ -1,0 +1,26 @@
+"""The reference's own content right after its noun, as an apposition: a closed quotation or a run of numbers
+(references.py ``_GIVEN_AFTER``, round 7)."""
+
+from __future__ import annotations
+
+import pytest
+
+from faithguard.detector import CallContext
+from faithguard.inputs.missing import analyse
+from faithguard.nlp import parse
+
+
+@pytest.mark.parametrize(
+    ("query", "missing"),
+    [
+        ("Given the tweet 'Worst. Service. Ever.', is this customer angry?", False),
+        ('Based on the headline "Rates rise again", what will happen to mortgages?', False),
+        ("Using the values 3.5, 7, 12 and 20, compute the mean.", False),
+        ("Using the readings 14, 18 and 22, plot a trend.", False),
+        # no apposition: the content is still missing
+        ("Given the tweet, is the author angry?", True),
+        ("Using the values I gave you, compute the mean.", True),
+    ],
+)
+def test_apposition_supplies_the_content(query: str, missing: bool) -> None:
+    assert bool(analyse(CallContext(query=query), parse)) is missing, query
