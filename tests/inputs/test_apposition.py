@@ -24,3 +24,18 @@ from faithguard.nlp import parse
 )
 def test_apposition_supplies_the_content(query: str, missing: bool) -> None:
     assert bool(analyse(CallContext(query=query), parse)) is missing, query
+
+
+@pytest.mark.parametrize(
+    ("query", "missing"),
+    [
+        # a letter after a forward pointer, opening with a greeting to a group, however its sentences open
+        ("Shorten the message below.\nHey everyone, the picnic moved to Sunday. Please bring chairs.", False),
+        ("Shorten the message below.", True),
+        # a label block after "below": the parser may hang the label on "below" as its object
+        ("Is the reply below polite?\n\nQ: Can I return shoes?\nA: No. Read the policy.", False),
+        ("Is the reply below the line polite?", True),
+    ],
+)
+def test_material_after_a_forward_pointer(query: str, missing: bool) -> None:
+    assert bool(analyse(CallContext(query=query), parse)) is missing, query

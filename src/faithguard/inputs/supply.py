@@ -367,6 +367,9 @@ def _label_kind(word: str) -> str | None:
 _SALUTATION_RE = re.compile(
     r"^\s*(?i:hi|hello|hey|dear|good\s+(?:morning|afternoon|evening))\s+[A-Z][\w.'’-]*(?:\s+[A-Z][\w'’-]*)?\s*[,!:]"
 )
+#: A greeting and an addressee of any case ("Hi all,", "Dear team,"): after a forward pointer, a letter's opening.
+#: Fixtures: tests/inputs/test_apposition.py (round 7).
+_GREETED_RE = re.compile(r"^\s*(?i:hi|hello|hey|dear|good\s+(?:morning|afternoon|evening))(?:\s+[\w'’-]+){1,2}\s*[,!:]")
 #: An enumerated or bulleted line: "1. ...", "b) ...", "- ...".
 _ITEM_RE = re.compile(r"(?m)^[ \t]*(?:\d{1,2}[.)]|[A-Ha-h][.)]|[-*•])[ \t]+(?P<body>\S[^\n]*)")
 
@@ -429,12 +432,16 @@ def _inline_items(tail: str) -> list[int]:
     return counts if len(counts) >= 2 and all(0 < c <= _INLINE_ITEM_WORDS for c in counts) else []
 
 
-def free_units(result: Scan, exclude: Sequence[tuple[int, int]] = (), *, questions: bool = False) -> list[Block]:
+def free_units(
+    result: Scan, exclude: Sequence[tuple[int, int]] = (), *, questions: bool = False, promised: bool = False
+) -> list[Block]:
     """Untyped blocks of ``result`` plus free prose units (colon tails, content paragraphs).
 
     Sentences overlapping ``exclude`` (the sentences holding references) never count as content. With
     ``questions`` (the request points to a question it holds: "answer the following question"), a question
-    sentence outside the referring sentence is that question, however it opens ("How can you ...?").
+    sentence outside the referring sentence is that question, however it opens ("How can you ...?"). With
+    ``promised`` (the text after a forward pointer: "the email below"), a paragraph that opens with a greeting and an
+    addressee of any case ("Hi all,", "Dear team,") is a whole letter, however its sentences open.
     """
     units = list(result.untyped)
     masked = result.masked
@@ -481,7 +488,9 @@ def free_units(result: Scan, exclude: Sequence[tuple[int, int]] = (), *, questio
             asked = questions and sent.rstrip().endswith("?")
             if asked or not is_instruction(sent) or (after_colon and not _META_RE.search(sent)):
                 content += word_count(sent)
-        if content and _SALUTATION_RE.match(para) and not _taken(list(exclude), start, start + len(para)):
+        greeted = bool(_SALUTATION_RE.match(para)) and bool(content)
+        greeted = greeted or (promised and bool(_GREETED_RE.match(para)))
+        if greeted and not _taken(list(exclude), start, start + len(para)):
             # "Hi Sam, ... Thanks, Priya": a whole letter or email, greeting and all, however short
             units.append(Block("letter", None, start, start + len(para), word_count(para)))
             after_colon = False
