@@ -39,3 +39,16 @@ def test_apposition_supplies_the_content(query: str, missing: bool) -> None:
 )
 def test_material_after_a_forward_pointer(query: str, missing: bool) -> None:
     assert bool(analyse(CallContext(query=query), parse)) is missing, query
+
+
+@pytest.mark.parametrize(
+    ("query", "missing"),
+    [
+        # each content sentence of the request's paragraph is one item of "these N sentences"
+        ("Which of these three sentences is passive? The dog bit the man. The man was bitten. The man ran.", False),
+        ("Which of these three sentences is passive? The dog bit the man.", True),
+        ("Compare the two sentences.", True),
+    ],
+)
+def test_counted_sentences_inline(query: str, missing: bool) -> None:
+    assert bool(analyse(CallContext(query=query), parse)) is missing, query

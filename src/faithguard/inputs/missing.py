@@ -61,6 +61,7 @@ class Supply:
     small_para: int = 0  # short content lines without a colon: only an explicit pointer ("below") takes them
     attached: int = 0  # documents supplied beside the text (the only supply for a photo or a chart)
     turns: int = 0  # earlier turns with any content: what "the conversation so far" refers to
+    sentences: int = 0  # content sentences of free paragraphs: the items of "these two sentences"
 
 
 @lru_cache(maxsize=512)
@@ -80,6 +81,8 @@ def _add_scan(
     for u in free_units(sc, exclude, questions=questions):
         if u.origin == "paragraph" and u.words < min_para:
             continue
+        if u.origin in ("paragraph", "after_colon"):
+            supply.sentences += u.sentences
         if u.full:
             supply.full += 1
         elif u.origin in ("colon", "after_colon"):
@@ -143,6 +146,9 @@ def _resolve(
         use = min(max(deficit, 0), full) if not all(r.kind in _NOT_INLINE for r in drivers) else 0
         full -= use
         deficit -= use
+        if deficit > 0 and all(r.kind == "sentence" for r in drivers):
+            # "Compare these two sentences. The cat sat. The mat was sat on.": each content sentence is one item
+            deficit = min(deficit, max(0, need - have - supply.sentences))
         if deficit > 0 and all(r.kind in SMALL_KINDS or r.kind == "content" for r in drivers):
             use = min(deficit, small)
             small -= use

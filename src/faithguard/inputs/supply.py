@@ -70,6 +70,7 @@ class Block:
     label: str = ""
     index: int | None = None
     slot: bool = False  # an empty label directly followed by another label: an unfilled template slot
+    sentences: int = 1  # content sentences in a free paragraph ("Compare these two sentences. A. B." holds two)
 
     @property
     def full(self) -> bool:
@@ -480,7 +481,7 @@ def free_units(
             units.extend(items)  # "1. Council backs bike lanes\n2. ...": each enumerated item is one unit
             after_colon = False
             continue
-        content = 0
+        content = sentences = 0
         for s, e in sentence_spans(para):
             if _taken(list(exclude), start + s, start + e):
                 continue
@@ -488,6 +489,7 @@ def free_units(
             asked = questions and sent.rstrip().endswith("?")
             if asked or not is_instruction(sent) or (after_colon and not _META_RE.search(sent)):
                 content += word_count(sent)
+                sentences += 1
         greeted = bool(_SALUTATION_RE.match(para)) and bool(content)
         greeted = greeted or (promised and bool(_GREETED_RE.match(para)))
         if greeted and not _taken(list(exclude), start, start + len(para)):
@@ -496,6 +498,7 @@ def free_units(
             after_colon = False
             continue
         if content:
-            units.append(Block("after_colon" if after_colon else "paragraph", None, start, start + len(para), content))
+            origin = "after_colon" if after_colon else "paragraph"
+            units.append(Block(origin, None, start, start + len(para), content, sentences=max(1, sentences)))
         after_colon = False
     return units
