@@ -278,6 +278,8 @@ def deictic_refs(doc: Any, masked: str, source: str = "query") -> list[Reference
             start = min([t.idx for t in tok.lefts if t.dep_ == "det"] + [tok.idx])
         elif tok.lower_ == "that" and not _asked_of_assistant(tok.sent.root):
             continue  # "Why do people say that?": 'that' is only material when the assistant is to act on it
+        elif tok.lower_ == "it" and tok.dep_ == "nsubj" and not _asked_of_assistant(tok.head.head):
+            continue  # "How do I make it quick?": the user's own doing, not material for the assistant
         if _introduces_material(tok):
             continue  # "Summarize this - the council voted to close the library": the dash tail is the material
         text = masked[start:end]
