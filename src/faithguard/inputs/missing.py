@@ -23,6 +23,7 @@ from faithguard.inputs.parsed import (
     pointer_refs,
     recalled_exchange,
 )
+from faithguard.inputs.recorded import EVENT_TRIGGER, recorded_refs
 from faithguard.inputs.references import Reference, find_references
 from faithguard.inputs.supply import Block, Scan, free_units, scan, word_count
 from faithguard.inputs.vocab import CONTENT_NOUNS, PART_KINDS, SMALL_KINDS, STRONG_KINDS, group_of, kind_of
@@ -271,6 +272,11 @@ def analyse(ctx: CallContext, parser: Callable[[str], Any] | None = None) -> lis
         doc = parser(q.text) if doc is None else doc
         if doc is not None:
             q_refs = q_refs + appraised_refs(doc, q.masked, {r.noun_start for r in q_refs})
+    if parser is not None and not has_docs and EVENT_TRIGGER.search(q.masked):
+        # "Summarize the meeting": the record of a spoken event (a document beside the request is that record)
+        doc = parser(q.text) if doc is None else doc
+        if doc is not None:
+            q_refs = q_refs + recorded_refs(doc, q.masked, {r.noun_start for r in q_refs})
     if parser is not None and not q_refs and not ctx.documents and not ctx.history and DEICTIC_TRIGGER.search(q.masked):
         # "Summarize this." with nothing else: the pronoun may be the only reference (the parse decides).
         doc = parser(q.text) if doc is None else doc

@@ -31,6 +31,7 @@ _ROLES = frozenset(
         "voice",
         "requested",
         "appraised",
+        "recorded",
     }
 )
 
