@@ -8,7 +8,8 @@ noun's "from/of/in/during". Code keeps it when
 - X's first WordNet sense is an event where people speak (lexname test ``spoken_event`` in
   ``specs/content_classes.json``: a gathering, spoken communication or a speech act), X is not a kind-table noun
   (those have their own readings), no name is in its sentence ("the Yalta conference", "what did Kennedy say in
-  the speech") and no clause after it says whose it is ("the lecture I'll give tomorrow");
+  the speech") and nothing after it says whose it is or what it is about ("the lecture I'll give tomorrow", "the
+  controversy over daylight saving time");
 - and the request reports on it: a communication verb (WordNet: one of its first three senses) addressed to the
   assistant ("Summarize the meeting"), a past-tense verb in a wh-question ("What did they decide in the meeting?"),
   or a noun that names information ("the decisions from the conference").
@@ -48,8 +49,8 @@ def recorded_refs(doc: Any, masked: str, have: set[int], source: str = "query") 
             continue
         if any(t.pos_ == "PROPN" or (t.i != tok.sent.start and t.text[:1].isupper()) for t in tok.sent):
             continue  # "the Yalta conference", "what did Kennedy say in the speech": a named event of the world
-        if any(c.dep_ in ("relcl", "acl") for c in tok.children):
-            continue  # "the lecture I'll give tomorrow": the clause says whose and when (the pointer readings)
+        if any(c.dep_ in ("relcl", "acl", "appos") for c in tok.rights) or _topic_after(tok):
+            continue  # "the lecture I'll give tomorrow", "the controversy over daylight saving": said what it is
         if not _reported(tok):
             continue
         start = min(t.idx for t in tok.subtree if t.i <= tok.i)
@@ -57,6 +58,16 @@ def recorded_refs(doc: Any, masked: str, have: set[int], source: str = "query") 
         sent = sentence_of(sents, tok.idx)
         out.append(Reference(masked[start:end], "transcript", 1, start, end, sent, source, True, None, tok.idx))
     return out
+
+
+#: Prepositions that give an event's topic or parties right after its noun (the parser may hang them on the verb):
+#: "the controversy over ...", "the debate about ...", "the meeting between ...". Closed-class grammar words.
+_TOPIC_PREPS = frozenset({"over", "about", "on", "of", "regarding", "between", "with", "at"})
+
+
+def _topic_after(tok: Any) -> bool:
+    nxt = tok.nbor(1) if tok.i + 1 < len(tok.doc) else None
+    return nxt is not None and nxt.lower_ in _TOPIC_PREPS
 
 
 def _reported(tok: Any) -> bool:
