@@ -44,3 +44,21 @@ def test_no_judged_work_is_missing(query: str) -> None:
 def test_judged_work_supplied_as_document() -> None:
     ctx = CallContext(query="Can you evaluate my approach?", documents=["Step one: sort the list. Step two: merge."])
     assert not analyse(ctx, parse)
+
+
+@pytest.mark.parametrize(
+    ("query", "missing"),
+    [
+        # faults of a text the request never shows (spec faults_of_text, lexname test "fault")
+        ("Could you fix the misprints?", True),
+        ("Please correct the errors.", True),
+        ("Spot the punctuation mistakes.", True),
+        # a how-to, someone else's doing, a text to write, or faults placed in a named text
+        ("How can I avoid typos when I type fast?", False),
+        ("Why do students make mistakes in algebra?", False),
+        ("Write a sentence with two deliberate typos.", False),
+        ("Correct the typos: Teh cat sat on teh mat.", False),
+    ],
+)
+def test_faults_of_an_unseen_text(query: str, missing: bool) -> None:
+    assert bool(analyse(CallContext(query=query), parse)) is missing, query

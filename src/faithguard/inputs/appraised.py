@@ -46,7 +46,8 @@ def appraised_refs(doc: Any, masked: str, have: set[int], source: str = "query")
     already carry a reference)."""
     from faithguard.inputs.syntax import role_anchors
 
-    offs = role_anchors(doc, "appraised") - have
+    faults = {o for o in role_anchors(doc, "faults") - have if _fault_of_unseen_text(doc, o)}
+    offs = (role_anchors(doc, "appraised") - have) | faults
     if not offs:
         return []
     sents = sentences(masked)
@@ -54,7 +55,7 @@ def appraised_refs(doc: Any, masked: str, have: set[int], source: str = "query")
     for tok in doc:
         if tok.idx not in offs or not masked[tok.idx : tok.idx + len(tok.text)].strip():
             continue
-        if not (_judged(tok) and _held_work(tok.lemma_ or tok.text)):
+        if tok.idx not in faults and not (_judged(tok) and _held_work(tok.lemma_ or tok.text)):
             continue
         if any(c.dep_ in _SAID_AFTER for c in tok.rights) or not _ends_clause(tok):
             continue  # "my understanding of tides", "my idea to open a bakery": the phrase says what it is
@@ -63,6 +64,21 @@ def appraised_refs(doc: Any, masked: str, have: set[int], source: str = "query")
         sent = sentence_of(sents, tok.idx)
         out.append(Reference(masked[start:end], "content", 1, start, end, sent, source, True, None, tok.idx))
     return out
+
+
+def _fault_of_unseen_text(doc: Any, off: int) -> bool:
+    """Spec ``faults_of_text``: "fix typos", "correct the spelling mistakes": faults (lexname test ``fault``) as the
+    object of a verb addressed to the assistant, with nothing after them saying where they are."""
+    from faithguard.inputs.content_kinds import lexname_test
+
+    tok = next((t for t in doc if t.idx == off), None)
+    if tok is None or not lexname_test("fault", tok.lemma_ or tok.text):
+        return False
+    verb = tok.head
+    subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
+    addressed = (not subjects and verb.tag_ == "VB") or any(c.lower_ in ("you", "u") for c in subjects)
+    said = any(c.dep_ == "prep" for c in (*tok.rights, *verb.rights) if c.i > tok.i)
+    return addressed and not said  # "fix the typos in my essay": the essay is the reference, read on its own
 
 
 def _judged(tok: Any) -> bool:

@@ -48,6 +48,9 @@ _URL_ALONE_RE = re.compile(r"(?:^|[.?!]|\n)\s*$")
 _GROUP_ORDER = ("doc", "query", "response", "rubric")
 #: Kinds whose content is never prose (photos, charts, videos): see specs/content_classes.json "not_inline".
 _NOT_INLINE = frozenset({"image"})
+#: A request this short is parsed for the appraisal readings even without "my/our" ("fix typos": faults of a text
+#: that never came); the parse is the shared, cached one the engine reads too.
+_SHORT = 300
 _SYSTEM_KINDS = frozenset({"context", "document", "source", "content", "passage", "text", "article", "data"})
 
 
@@ -266,7 +269,7 @@ def analyse(ctx: CallContext, parser: Callable[[str], Any] | None = None) -> lis
         doc = parser(q.text)
         if doc is not None:
             q_refs = pointer_refs(q_refs, doc, q.masked)
-    if parser is not None and not has_docs and APPRAISAL_TRIGGER.search(q.masked):
+    if parser is not None and not has_docs and (APPRAISAL_TRIGGER.search(q.masked) or len(q.masked) <= _SHORT):
         # "check my math", "is my reasoning sound?": a judgement of the user's own work needs that work (a document
         # beside the request is that work: no parse for it)
         doc = parser(q.text) if doc is None else doc

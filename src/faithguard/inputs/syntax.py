@@ -32,6 +32,7 @@ _ROLES = frozenset(
         "requested",
         "appraised",
         "recorded",
+        "faults",
     }
 )
 
