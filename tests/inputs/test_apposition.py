@@ -1,5 +1,5 @@
 """The reference's own content right after its noun, as an apposition: a closed quotation or a run of numbers
-(references.py ``_GIVEN_AFTER``, round 7)."""
+(inputs/numbered.py ``GIVEN_AFTER``, round 7)."""
 
 from __future__ import annotations
 

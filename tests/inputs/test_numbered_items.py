@@ -1,5 +1,5 @@
-"""A numbered item with no whole named ('Answer question 7') presupposes the numbered set (references.py
-``_numbered_item_refs``, round 7)."""
+"""A numbered item with no whole named ('Answer question 7') presupposes the numbered set (inputs/numbered.py
+``numbered_item_refs``, round 7)."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from faithguard.inputs.content_kinds import ContentClass, classify_noun, known_noun, lexname_test
+from faithguard.inputs.content_kinds import ContentClass, classify_noun, lexname_test
 from faithguard.inputs.discourse import (
     OUTPUT_AFTER,
     coordinated_part_of_creation,
@@ -14,6 +14,7 @@ from faithguard.inputs.discourse import (
 )
 from faithguard.inputs.discourse import sentence_of as _sentence_of
 from faithguard.inputs.discourse import sentences as _sentences
+from faithguard.inputs.numbered import GIVEN_AFTER, numbered_item_refs
 from faithguard.inputs.supply import is_instruction
 from faithguard.inputs.vocab import (
     COMPARE_RE,
@@ -130,13 +131,6 @@ _OF_AFTER = re.compile(r"^(?:'s|’s)?\s*(?:(?i:of)\b|(?i:by|from|on|in)\s+(?:th
 #: A title, a quoted name or an identifier after the noun names a particular work ("the paper 'Attention...'",
 #: "the error code 404", "the form 1040"): a world entity, not the user's material ("2 paragraphs" is a unit).
 _TITLE_AFTER = re.compile(r"^\s+(?:[\"'“‘]|[A-Z][a-z]|\d+\b(?!\s+[a-z]+s\b))|^\s*[:,]?\s*[\"“]")
-#: The reference's own content right after its noun, as an apposition: a quotation (after an optional colon or comma)
-#: that closes, or a run of at least three numbers ("the numbers 4, 8, 15 and 16"). Fixtures:
-#: tests/inputs/test_world_parts.py (round 7).
-_GIVEN_AFTER = re.compile(
-    r"^\s*[:,]?\s*(?:[\"“][^\"”\n]{2,}[\"”]|['‘][^'’\n]{2,}['’](?=[\s.,;:!?)]|$))"
-    r"|^\s+-?\d+(?:[.,]\d+)?(?:\s*(?:,|;|and|,\s*and)\s*-?\d+(?:[.,]\d+)?){2,}"
-)
 _LETTER_AFTER = re.compile(r"^\s+[A-Za-z]\b(?!['’])")
 _NEG_AFTER = re.compile(r"^\s*(?:[\w'’]+\s+){0,3}?(?:never|not|n't|no\s+longer)\b", re.I)
 _CREATION_BEFORE = re.compile(
@@ -215,7 +209,7 @@ def find_references(text: str, masked: str, source: str = "query") -> list[Refer
         refs.append(Reference(m.group(), kind, max(nums), m.start(), m.end(), sent, source, True, max(nums), m.start()))
     refs.extend(_label_id_refs(text, masked, sents, source))
     refs.extend(_numbered_part_refs(masked, text, sents, source))
-    refs.extend(_numbered_item_refs(masked, text, sents, source))
+    refs.extend(numbered_item_refs(masked, text, sents, source))
     refs.extend(_coordinated_ordinal_refs(masked, sents, source))
     return _drop_overlaps(refs)
 
@@ -273,71 +267,6 @@ def _numbered_part_refs(masked: str, text: str, sents: list[tuple[int, int]], so
     return out
 
 
-#: A numbered item with no whole named: "question 7", "problems 3 and 4", "exercise 2b". Fixtures:
-#: tests/inputs/test_numbered_items.py (round 7).
-_NUMBERED_ITEM_RE = re.compile(
-    r"\b(?P<part>[A-Za-z]+)[ \t]+(?P<num>\d{1,2})[a-z]?\b(?![.,:/]\d|[ \t]*[:%])"
-    r"(?:[ \t]*(?:and|&|,|-|–|to|through)[ \t]*\d{1,2}[a-z]?\b)?"
-)
-
-
-def _numbered_item_refs(masked: str, text: str, sents: list[tuple[int, int]], source: str) -> list[Reference]:
-    """'Answer question 7', 'Solve problems 3 and 4': a number after a noun naming a piece of text (the kind
-    table, or the 'part' lexname test: question, problem, line, figure, page) labels one item of a numbered set
-    the user holds, so some content must come with it (any content: the set may be pasted whole). Not when a whole
-    follows by name ("of the Millennium Prize problems"), the number names a kind ("chapter 11 bankruptcy"), a
-    capitalised name elsewhere in the sentence may be the
-    work ("What happens in act 3 of Hamlet", "In Hamlet, what happens in act 3?"), or the request writes the text
-    (the parts of a text it asks for, as for ordinals)."""
-    out: list[Reference] = []
-    for m in _NUMBERED_ITEM_RE.finditer(masked):
-        part = m.group("part")
-        if part.lower() in GAP_STOP or not (kind_of(part) is not None or lexname_test("part", part)):
-            continue
-        if _GIVEN_AFTER.match(masked[m.end("part") : m.end("part") + 100]):
-            continue  # "the numbers 4, 8, 15 and 16": a list of values, not a label
-        after = masked[m.end() : m.end() + 60]
-        if re.match(r"^\s*(?:of|from|in|on)\s+(?:the\s+)?[A-Z]", after):
-            continue  # "problem 1 of the Millennium Prize problems": a named work's item
-        nxt = re.match(r"^[ \t]+([A-Za-z]+)", after)
-        if nxt is not None and nxt.group(1).lower() not in GAP_STOP and known_noun(nxt.group(1)):
-            continue  # "chapter 11 bankruptcy": a name for a kind in the world
-        sent0 = _sentence_of(sents, m.start())[0]
-        if _VERB_SLOT.search(masked[sent0 : m.start()]):
-            continue  # "Please list 3 niche groups": the word opens the request, a verb with its count
-        if _measure_first(part):
-            continue  # "index 3 and 6": a position on a scale, not an item the user holds
-        sent = _sentence_of(sents, m.start())
-        named = [
-            w
-            for w in re.finditer(r"[A-Z][\w'’-]*", masked[sent[0] : sent[1]])
-            if sent[0] + w.start() != m.start() and _is_capitalised(w.group(), sent[0] + w.start(), sent[0], text)
-        ]
-        if named:
-            continue
-        kind = kind_of(part) or "document"
-        if part_of_creation(kind, part, masked[: m.start()]):
-            continue  # "Write an essay with 3 paragraphs and bold paragraph 2": a part of the new text
-        ref = Reference(m.group(), "document", 1, m.start(), m.end(), sent, source, True, None, m.start())
-        out.append(ref)
-    return out
-
-
-#: Where a request's verb stands: the sentence's start, or after "please" or "can/could/would you".
-_VERB_SLOT = re.compile(r"^\s*(?:(?:please|pls|kindly)\s+)?$|\b(?:please|(?:can|could|would|will)\s+you)\s+$", re.I)
-#: WordNet files whose first sense makes a numbered noun a position or amount, not an item ("index 3", "level 5").
-_MEASURE_FILES = frozenset({"noun.relation", "noun.attribute", "noun.quantity", "noun.time", "noun.location"})
-
-
-def _measure_first(noun: str) -> bool:
-    from faithguard.lexical.wordnet_mmap import get_wordnet
-
-    wn = get_wordnet()
-    senses = wn.senses(noun.lower())
-    first = wn.synset(senses[0]) if senses else None
-    return first is not None and first.lexname in _MEASURE_FILES
-
-
 def _label_id_refs(text: str, masked: str, sents: list[tuple[int, int]], source: str) -> list[Reference]:
     """'Proposal B' in the prose when the text labels items of that name by id ('Proposal A: ...')."""
     names = {m.group("name").lower() for m in _ID_LABEL_RE.finditer(text)}
@@ -387,7 +316,7 @@ def _definite(
         return None
     before = masked[sent[0] : m.start()]
     after = masked[m.end() : m.end() + 100]
-    if _GIVEN_AFTER.match(after):
+    if GIVEN_AFTER.match(after):
         return None  # "the review 'Great phone, bad battery'", "the numbers 4, 8 and 15": the noun's own content
     strong = any(w in _STRONG_GAP for w in gap_lower) or bool(_STRONG_AFTER.match(after))
     strong = strong or (bool(_STRONG_BEFORE.search(before)) and det in ("the", "this", "these", "my"))
