@@ -63,6 +63,9 @@ SPECS = [
         "after a sentence asking for a new text, its parts ('the stanzas', 'the fourth sentence') are the new text's",
         [
             Case("Write a poem about rain. Separate the stanzas with a blank line.", False, wordnet=True),
+            # a text part whose textual sense is WordNet's third ("verse": poetry, then a line of metrical text)
+            Case("Write a song about trains. Keep the third verse under four lines.", False, wordnet=True),
+            Case("Is the third verse too long?", True, wordnet=True),
             Case("Write an email to a landlord. The second paragraph must mention the heating.", False, wordnet=True),
             # any cardinal counts the new text (the one number table), not only the small ones
             Case("Write eight short poems about frost. Separate the stanzas with a blank line.", False, wordnet=True),
@@ -72,6 +75,12 @@ SPECS = [
             Case("Is the second paragraph too long?", True, wordnet=True),
             # creation in the same sentence as the reference does not make the reference the new text
             Case("Write a reply that quotes the second paragraph.", True, wordnet=True),
+            # a part as the object of a verb coordinated after the creation clause is the new text's (round 7)
+            Case("Compose a limerick and put the final stanza in italics.", False, wordnet=True),
+            Case("Draft a short email, then underline the second sentence.", False, wordnet=True),
+            # a part inside the creation clause, or with no verb after "and", belongs to a held text
+            Case("Write a summary of the first chapter.", True, wordnet=True),
+            Case("Write a haiku about the sea and the second stanza of my poem.", True, wordnet=True),
         ],
     ),
     Spec(
@@ -447,6 +456,11 @@ def test_generalize_fixture(spec: str, i: int, case: Case) -> None:
         ),
         (
             "An empty cell in column B means the order shipped late, so the total in row 9 is eleven orders in all.",
+            "proceeds",
+        ),
+        # an "empty" inside a relative clause describes something in the answer, not the missing input (round 7)
+        (
+            "The crash comes from reading a queue which is empty at that moment; check its length before popping it.",
             "proceeds",
         ),
     ],

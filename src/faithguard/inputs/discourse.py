@@ -14,7 +14,14 @@ from faithguard.inputs.content_kinds import lexname_test
 from faithguard.inputs.vocab import CREATION_VERBS, PART_KINDS, kind_of
 from faithguard.numwords import CARDINALS
 
-__all__ = ["OUTPUT_AFTER", "introduced_earlier", "part_of_creation", "sentence_of", "sentences"]
+__all__ = [
+    "OUTPUT_AFTER",
+    "coordinated_part_of_creation",
+    "introduced_earlier",
+    "part_of_creation",
+    "sentence_of",
+    "sentences",
+]
 
 _SENT_RE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)|\n", re.M)
 _WORD_RE = re.compile(r"[\w'’-]+")
@@ -62,10 +69,34 @@ def part_of_creation(kind: str, noun: str, earlier: str) -> bool:
     return kind in PART_KINDS or lexname_test("text_part", noun)
 
 
+#: The reference opens the object of a second verb coordinated after the creation clause ("Write a poem and make
+#: the second verse sad"): "and" or "then", the verb, and nothing else before the reference's determiner.
+_COORDINATED_VERB = re.compile(r"(?:,\s*|\s)(?:and|then)\s+(?:then\s+)?(?P<verb>[a-z]+)\s+$", re.I)
+
+
+def coordinated_part_of_creation(kind: str, noun: str, before: str) -> bool:
+    """A part of a text ('the second verse') as the object of a verb coordinated after a clause that creates a
+    text, in the same sentence ("Write a poem and make the second verse sad"). Unlike a part named inside the
+    creation clause ("Write a reply that quotes the second paragraph", "Write a summary of the first chapter"),
+    the part then belongs to the new text. ``before`` is the sentence up to the reference. The word after
+    "and"/"then" must be a WordNet verb lemma ("and also the ..." is not). Fixtures: tests/inputs/
+    test_generalize.py (spec part_of_created_text)."""
+    m = _COORDINATED_VERB.search(before)
+    if m is None or not _CREATION_OPENING.search(before[: m.start()]):
+        return False
+    from faithguard.lexical.wordnet_mmap import get_wordnet
+
+    if not get_wordnet().is_verb(m.group("verb").lower()):
+        return False
+    return kind in PART_KINDS or lexname_test("text_part", noun)
+
+
 #: A determiner or possessive that makes an earlier mention a reference of its own, not an introduction.
 _DEFINITE_BEFORE = frozenset({"the", "this", "that", "these", "those", "my", "our", "his", "her", "their"})
 #: A first-person word in the clause before a mention: the user's own item ("I have two essays"), not a new one.
-_FIRST_PERSON_RE = re.compile(r"\b(?:i|we|i'[a-z]+|we'[a-z]+|me|us|my|our)\b", re.I)
+#: An object "me"/"us" is the user receiving what the assistant makes ("Tell me a joke ... explain the joke"), so it
+#: counts only after "let" ("let me share two essays"). Fixtures: tests/inputs/test_world_parts.py (round 7).
+_FIRST_PERSON_RE = re.compile(r"\b(?:i|we|i'[a-z]+|we'[a-z]+|my|our|let\s+(?:me|us))\b", re.I)
 
 
 def _same_noun(word: str, noun: str) -> bool:

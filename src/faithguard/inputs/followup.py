@@ -46,8 +46,10 @@ _ASK_PATTERNS = [
     r"\bwhich\s+(?:\w+\s+)?(?:article|document|paper|essay|report|poem|text|file|email|code)\s+do\s+you\s+mean\b",
     r"\b(?:i'?d|i\s+would|i'?ll)\s+need\s+(?:to\s+see\s+)?(?:the|both|your|a\s+copy)\b",
     r"^\W*(?:sure|happy\s+to|of\s+course|certainly)?\W*which\s+(?:\w+\s+)?(?:article|document|paper|essay|report|poem|text|file|email)\?",
-    # the supplied item arrived empty or broken: "the attachment is empty", "the message got cut off"
-    r"\b(?:is|was|seems|seemed|appears|appeared|looks|looked|got|came\s+through)\s+(?:to\s+be\s+|as\s+)?"
+    # the supplied item arrived empty or broken: "the attachment is empty", "the message got cut off" (not inside a
+    # relative clause about something else: "a list that is empty at that point" describes the user's program)
+    r"(?<!\bthat\s)(?<!\bwhich\s)\b(?:is|was|seems|seemed|appears|appeared|looks|looked|got|came\s+through)\s+"
+    r"(?:to\s+be\s+|as\s+)?"
     r"(?:empty|blank|cut\s+off|truncated|incomplete)\b",
     # the item is said not to be part of the message: "it's not in your message", "not included in the prompt"
     r"\bnot\s+(?:in|part\s+of|included\s+in|attached\s+to)\s+(?:your|the)\s+(?:message|request|prompt|question|chat)\b",

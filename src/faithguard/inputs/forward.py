@@ -20,7 +20,7 @@ from faithguard.inputs.supply import free_units, scan, word_count
 from faithguard.inputs.vocab import CREATION_VERBS, kind_of
 from faithguard.numwords import cardinal
 
-__all__ = ["FORWARD_TRIGGER", "MAX_CHARS", "forward_findings", "settled_pointers"]
+__all__ = ["FORWARD_TRIGGER", "MAX_CHARS", "forward_findings", "requested_words", "settled_pointers"]
 
 #: The words the spec anchors on: the parse runs only when one of them is in the request.
 FORWARD_TRIGGER = re.compile(r"\b(?:following|below|follows|here)\b", re.I)
@@ -101,8 +101,8 @@ def _pointer_phrase(tok: Any) -> tuple[int, int] | None:
             return None  # "the following president after Lincoln": the next in a series
         return _span(noun)
     if word == "below":
-        if any(c.dep_ == "pobj" for c in tok.children):
-            return None  # "below the bridge", "below zero": a place or a level
+        if any(c.dep_ == "pobj" and _same_clause(tok, c) for c in tok.children):
+            return None  # "below the bridge", "below zero": a place or a level (not a label on a later line)
         # "the rubric below": the noun just before it, however the parser attached the adverb
         prev = tok.nbor(-1) if tok.i > tok.sent.start else None
         if prev is not None and prev.pos_ in ("NOUN", "PROPN"):
@@ -116,6 +116,14 @@ def _pointer_phrase(tok: Any) -> tuple[int, int] | None:
         last = subject.right_edge  # the whole subject: "the clause my landlord wants me to sign"
         return (min(tok.idx, subject.left_edge.idx), last.idx + len(last.text))
     return (tok.idx, tok.idx + len(tok.text))  # "as follows"
+
+
+def _same_clause(tok: Any, other: Any) -> bool:
+    """Whether ``other`` follows ``tok`` on the same line with no sentence-final mark between: the small parser may
+    hang a label of the next block on "below" ("Is the answer below accurate?\n\nQ: ..."). Fixtures:
+    tests/inputs/test_apposition.py (round 7)."""
+    between = tok.doc.text[tok.idx : other.idx]
+    return "\n" not in between and not any(ch in between for ch in "?!.")
 
 
 def _presentable(subject: Any, verb: Any) -> bool:
@@ -174,7 +182,7 @@ def _followed(tok: Any, phrase: tuple[int, int], text: str, masked: str, *, stri
     after = scan(tail)
     # "Answer the following question. Why ...?": a pointer to questions is followed by a question
     asks = kind_of(_head(tok).text) == "query"
-    units = len(after.typed) + sum(1 for u in free_units(after, questions=asks) if u.words)
+    units = len(after.typed) + sum(1 for u in free_units(after, questions=asks, promised=True) if u.words)
     # "Here are three slogans ... We're going for cozy.": a counted promise needs as many pieces
     return units >= max(1, _promised(_head(tok)))
 
@@ -243,3 +251,9 @@ def _head(tok: Any) -> Any:
     if tok.lower_ == "below" and tok.i > tok.sent.start and tok.nbor(-1).pos_ in ("NOUN", "PROPN"):
         return tok.nbor(-1)
     return tok.head if tok.dep_ in ("amod", "advmod", "prep") and tok.head.pos_ in ("NOUN", "PROPN") else tok
+
+
+def requested_words(sent: Any, text: str, start: int, end: int, *, after_colon: bool) -> bool:
+    """Whether ``text[start:end]`` inside the parsed sentence ``sent`` is the request's own order, question or voice
+    rather than material (the reading forward pointers use; shared with the deictic pronouns of inputs/parsed.py)."""
+    return _requested(sent, text, start, end, after_colon=after_colon)

@@ -10,6 +10,8 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from faithguard.detector import CallContext
+from faithguard.inputs.appraised import APPRAISAL_TRIGGER, appraised_refs
+from faithguard.inputs.asked import asked_for_findings
 from faithguard.inputs.attached import ATTACHMENT_TRIGGER, attachment_findings
 from faithguard.inputs.forward import FORWARD_TRIGGER, MAX_CHARS, forward_findings, settled_pointers
 from faithguard.inputs.parsed import (
@@ -21,9 +23,11 @@ from faithguard.inputs.parsed import (
     pointer_refs,
     recalled_exchange,
 )
+from faithguard.inputs.recorded import EVENT_TRIGGER, recorded_refs
 from faithguard.inputs.references import Reference, find_references
 from faithguard.inputs.supply import Block, Scan, free_units, scan, word_count
 from faithguard.inputs.vocab import CONTENT_NOUNS, PART_KINDS, SMALL_KINDS, STRONG_KINDS, group_of, kind_of
+from faithguard.inputs.voice import candidate_sentences, voice_spans
 from faithguard.models import DetectorResult, Severity, Verdict, VerdictKind
 
 __all__ = ["MissingContentDetector", "Supply", "analyse", "clarification_text"]
@@ -44,6 +48,9 @@ _URL_ALONE_RE = re.compile(r"(?:^|[.?!]|\n)\s*$")
 _GROUP_ORDER = ("doc", "query", "response", "rubric")
 #: Kinds whose content is never prose (photos, charts, videos): see specs/content_classes.json "not_inline".
 _NOT_INLINE = frozenset({"image"})
+#: A request this short is parsed for the appraisal readings even without "my/our" ("fix typos": faults of a text
+#: that never came); the parse is the shared, cached one the engine reads too.
+_SHORT = 300
 _SYSTEM_KINDS = frozenset({"context", "document", "source", "content", "passage", "text", "article", "data"})
 
 
@@ -58,6 +65,7 @@ class Supply:
     small_para: int = 0  # short content lines without a colon: only an explicit pointer ("below") takes them
     attached: int = 0  # documents supplied beside the text (the only supply for a photo or a chart)
     turns: int = 0  # earlier turns with any content: what "the conversation so far" refers to
+    sentences: int = 0  # content sentences of free paragraphs: the items of "these two sentences"
 
 
 @lru_cache(maxsize=512)
@@ -77,6 +85,8 @@ def _add_scan(
     for u in free_units(sc, exclude, questions=questions):
         if u.origin == "paragraph" and u.words < min_para:
             continue
+        if u.origin in ("paragraph", "after_colon"):
+            supply.sentences += u.sentences
         if u.full:
             supply.full += 1
         elif u.origin in ("colon", "after_colon"):
@@ -140,6 +150,9 @@ def _resolve(
         use = min(max(deficit, 0), full) if not all(r.kind in _NOT_INLINE for r in drivers) else 0
         full -= use
         deficit -= use
+        if deficit > 0 and all(r.kind == "sentence" for r in drivers):
+            # "Compare these two sentences. The cat sat. The mat was sat on.": each content sentence is one item
+            deficit = min(deficit, max(0, need - have - supply.sentences))
         if deficit > 0 and all(r.kind in SMALL_KINDS or r.kind == "content" for r in drivers):
             use = min(deficit, small)
             small -= use
@@ -256,6 +269,17 @@ def analyse(ctx: CallContext, parser: Callable[[str], Any] | None = None) -> lis
         doc = parser(q.text)
         if doc is not None:
             q_refs = pointer_refs(q_refs, doc, q.masked)
+    if parser is not None and not has_docs and (APPRAISAL_TRIGGER.search(q.masked) or len(q.masked) <= _SHORT):
+        # "check my math", "is my reasoning sound?": a judgement of the user's own work needs that work (a document
+        # beside the request is that work: no parse for it)
+        doc = parser(q.text) if doc is None else doc
+        if doc is not None:
+            q_refs = q_refs + appraised_refs(doc, q.masked, {r.noun_start for r in q_refs})
+    if parser is not None and not has_docs and EVENT_TRIGGER.search(q.masked):
+        # "Summarize the meeting": the record of a spoken event (a document beside the request is that record)
+        doc = parser(q.text) if doc is None else doc
+        if doc is not None:
+            q_refs = q_refs + recorded_refs(doc, q.masked, {r.noun_start for r in q_refs})
     if parser is not None and not q_refs and not ctx.documents and not ctx.history and DEICTIC_TRIGGER.search(q.masked):
         # "Summarize this." with nothing else: the pronoun may be the only reference (the parse decides).
         doc = parser(q.text) if doc is None else doc
@@ -267,13 +291,16 @@ def analyse(ctx: CallContext, parser: Callable[[str], Any] | None = None) -> lis
         if doc is not None:
             findings += recalled_exchange(doc, q.masked)
     if not q_refs and not s_refs:
-        return findings or _unsupplied(q, doc, parser, has_docs, earlier)
+        return findings or _unsupplied(q, doc, parser, has_docs, earlier) or asked_for_findings(ctx, q, parser)
+
+    voice: list[tuple[int, int]] = []
 
     def supply_for(q_refs: list[Reference], s_refs: list[Reference]) -> Supply:
         sup = Supply()
         sup.attached = sum(1 for d in ctx.documents if d and d.strip() and not _placeholder_like(d))
         sup.full += sup.attached
-        _add_scan(sup, q, [r.sentence for r in q_refs], questions=any(r.kind == "query" for r in q_refs))
+        own = [r.sentence for r in q_refs] + voice  # the user's comments beside a reference supply nothing
+        _add_scan(sup, q, own, questions=any(r.kind == "query" for r in q_refs))
         _add_scan(sup, s, [r.sentence for r in s_refs], min_para=25)
         for m in ctx.history:
             if m.role != "system" and m.content:
@@ -282,6 +309,12 @@ def analyse(ctx: CallContext, parser: Callable[[str], Any] | None = None) -> lis
         return sup
 
     refs = q_refs + s_refs
+    beside = candidate_sentences(q.masked, [r.sentence for r in q_refs]) if parser is not None else []
+    if beside:
+        # a sentence beside the reference may be the user's own comment ("I've been staring at it for an hour")
+        doc = parser(q.text) if doc is None and parser is not None else doc
+        if doc is not None:
+            voice = voice_spans(doc, beside)
     missing = _resolve(refs, supply_for(q_refs, s_refs))
     if missing and parser is not None and doc is None:
         doc = parser(q.text)
@@ -289,7 +322,7 @@ def analyse(ctx: CallContext, parser: Callable[[str], Any] | None = None) -> lis
         q_refs = parse_filter(q_refs, doc, q.masked)
         refs = q_refs + s_refs
         missing = _resolve(refs, supply_for(q_refs, s_refs), _settled_by(settled_pointers(doc, q.text, q.masked)))
-    return findings + missing or _unsupplied(q, doc, parser, has_docs, earlier)
+    return findings + missing or _unsupplied(q, doc, parser, has_docs, earlier) or asked_for_findings(ctx, q, parser)
 
 
 def _unsupplied(

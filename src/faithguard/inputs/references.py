@@ -6,9 +6,15 @@ import re
 from dataclasses import dataclass, replace
 
 from faithguard.inputs.content_kinds import ContentClass, classify_noun, lexname_test
-from faithguard.inputs.discourse import OUTPUT_AFTER, introduced_earlier, part_of_creation
+from faithguard.inputs.discourse import (
+    OUTPUT_AFTER,
+    coordinated_part_of_creation,
+    introduced_earlier,
+    part_of_creation,
+)
 from faithguard.inputs.discourse import sentence_of as _sentence_of
 from faithguard.inputs.discourse import sentences as _sentences
+from faithguard.inputs.numbered import GIVEN_AFTER, numbered_item_refs
 from faithguard.inputs.supply import is_instruction
 from faithguard.inputs.vocab import (
     COMPARE_RE,
@@ -119,7 +125,9 @@ _STRONG_BEFORE = re.compile(
 #: "which of the", "which one of these": a choice among the items that follow. Fixtures: tests/inputs/
 #: test_generalize.py (spec choice_among_items).
 _WHICH_OF_BEFORE = re.compile(r"\bwhich\s+(?:one\s+|two\s+|three\s+)?of\s+$", re.I)
-_OF_AFTER = re.compile(r"^(?:'s|’s)?\s*(?:(?i:of)\b|(?i:by|from|on)\s+(?:the\s+)?[A-Z])")
+#: "the report of ...", "the essay by Orwell", "the green light in The Great Gatsby" (round 7: "in" + a name, a
+#: part of a named work): a world entity. Fixtures: tests/inputs/test_world_parts.py.
+_OF_AFTER = re.compile(r"^(?:'s|’s)?\s*(?:(?i:of)\b|(?i:by|from|on|in)\s+(?:the\s+)?[A-Z])")
 #: A title, a quoted name or an identifier after the noun names a particular work ("the paper 'Attention...'",
 #: "the error code 404", "the form 1040"): a world entity, not the user's material ("2 paragraphs" is a unit).
 _TITLE_AFTER = re.compile(r"^\s+(?:[\"'“‘]|[A-Z][a-z]|\d+\b(?!\s+[a-z]+s\b))|^\s*[:,]?\s*[\"“]")
@@ -201,6 +209,7 @@ def find_references(text: str, masked: str, source: str = "query") -> list[Refer
         refs.append(Reference(m.group(), kind, max(nums), m.start(), m.end(), sent, source, True, max(nums), m.start()))
     refs.extend(_label_id_refs(text, masked, sents, source))
     refs.extend(_numbered_part_refs(masked, text, sents, source))
+    refs.extend(numbered_item_refs(masked, text, sents, source))
     refs.extend(_coordinated_ordinal_refs(masked, sents, source))
     return _drop_overlaps(refs)
 
@@ -307,6 +316,8 @@ def _definite(
         return None
     before = masked[sent[0] : m.start()]
     after = masked[m.end() : m.end() + 100]
+    if GIVEN_AFTER.match(after):
+        return None  # "the review 'Great phone, bad battery'", "the numbers 4, 8 and 15": the noun's own content
     strong = any(w in _STRONG_GAP for w in gap_lower) or bool(_STRONG_AFTER.match(after))
     strong = strong or (bool(_STRONG_BEFORE.search(before)) and det in ("the", "this", "these", "my"))
     if not strong and _CITED_BEFORE.search(before) and det in ("the", "this", "these", "my"):
@@ -588,6 +599,8 @@ def _non_reference(ref: Reference, m: re.Match[str], masked: str, text: str, sen
         return True  # "the lyrics you write": the assistant's own output
     if part_of_creation(ref.kind, noun, masked[: sent[0]]):
         return True  # "Write a poem. ... Separate the stanzas": parts of the text being written
+    if coordinated_part_of_creation(ref.kind, noun, masked[sent[0] : m.start()]):
+        return True  # "Write a poem and make the second verse sad": the same, in one sentence
     sentence = masked[sent[0] : sent[1]]
     if ref.kind in _PROGRAMMING_KINDS and ref.index is None and _PROGRAMMING.search(sentence):
         return True  # "read the file in Python" (an ordinal still picks out a held item: "the third study's method")

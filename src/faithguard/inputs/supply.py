@@ -40,6 +40,8 @@ _ANGLE_PH_RE = re.compile(r"<(?P<inner>(?:insert|paste|add|enter|put|your|place)
 _PH_WORD_RE = re.compile(r"^\s*(?:insert|paste|add|enter|put|include|attach|place|your)\b|\bhere\s*$", re.I)
 _EXTRA_PH_NAMES = frozenset({"chunk", "chunks", "retrieved", "body", "docs", "passages", "user_input"})
 _PARA_RE = re.compile(r"\n[ \t]*\n")
+#: Paragraph breaks (a blank line), shared with the voice reader (inputs/voice.py).
+PARA_RE = _PARA_RE
 #: Markdown's own block syntax for pasted material: a table (two or more lines opening with "|") or a blockquote
 #: (lines opening with ">"). A table needs its separator row ("|---|"). Fixtures: tests/inputs/test_markdown_blocks.py.
 _MD_BLOCK_RE = re.compile(r"(?m)(?P<table>(?:^[ \t]*\|[^\n]*(?:\n|$)){2,})|(?:^[ \t]*>[^\n]*(?:\n|$))+")
@@ -68,6 +70,7 @@ class Block:
     label: str = ""
     index: int | None = None
     slot: bool = False  # an empty label directly followed by another label: an unfilled template slot
+    sentences: int = 1  # content sentences in a free paragraph ("Compare these two sentences. A. B." holds two)
 
     @property
     def full(self) -> bool:
@@ -365,6 +368,9 @@ def _label_kind(word: str) -> str | None:
 _SALUTATION_RE = re.compile(
     r"^\s*(?i:hi|hello|hey|dear|good\s+(?:morning|afternoon|evening))\s+[A-Z][\w.'’-]*(?:\s+[A-Z][\w'’-]*)?\s*[,!:]"
 )
+#: A greeting and an addressee of any case ("Hi all,", "Dear team,"): after a forward pointer, a letter's opening.
+#: Fixtures: tests/inputs/test_apposition.py (round 7).
+_GREETED_RE = re.compile(r"^\s*(?i:hi|hello|hey|dear|good\s+(?:morning|afternoon|evening))(?:\s+[\w'’-]+){1,2}\s*[,!:]")
 #: An enumerated or bulleted line: "1. ...", "b) ...", "- ...".
 _ITEM_RE = re.compile(r"(?m)^[ \t]*(?:\d{1,2}[.)]|[A-Ha-h][.)]|[-*•])[ \t]+(?P<body>\S[^\n]*)")
 
@@ -427,12 +433,16 @@ def _inline_items(tail: str) -> list[int]:
     return counts if len(counts) >= 2 and all(0 < c <= _INLINE_ITEM_WORDS for c in counts) else []
 
 
-def free_units(result: Scan, exclude: Sequence[tuple[int, int]] = (), *, questions: bool = False) -> list[Block]:
+def free_units(
+    result: Scan, exclude: Sequence[tuple[int, int]] = (), *, questions: bool = False, promised: bool = False
+) -> list[Block]:
     """Untyped blocks of ``result`` plus free prose units (colon tails, content paragraphs).
 
     Sentences overlapping ``exclude`` (the sentences holding references) never count as content. With
     ``questions`` (the request points to a question it holds: "answer the following question"), a question
-    sentence outside the referring sentence is that question, however it opens ("How can you ...?").
+    sentence outside the referring sentence is that question, however it opens ("How can you ...?"). With
+    ``promised`` (the text after a forward pointer: "the email below"), a paragraph that opens with a greeting and an
+    addressee of any case ("Hi all,", "Dear team,") is a whole letter, however its sentences open.
     """
     units = list(result.untyped)
     masked = result.masked
@@ -471,7 +481,7 @@ def free_units(result: Scan, exclude: Sequence[tuple[int, int]] = (), *, questio
             units.extend(items)  # "1. Council backs bike lanes\n2. ...": each enumerated item is one unit
             after_colon = False
             continue
-        content = 0
+        content = sentences = 0
         for s, e in sentence_spans(para):
             if _taken(list(exclude), start + s, start + e):
                 continue
@@ -479,12 +489,16 @@ def free_units(result: Scan, exclude: Sequence[tuple[int, int]] = (), *, questio
             asked = questions and sent.rstrip().endswith("?")
             if asked or not is_instruction(sent) or (after_colon and not _META_RE.search(sent)):
                 content += word_count(sent)
-        if content and _SALUTATION_RE.match(para) and not _taken(list(exclude), start, start + len(para)):
+                sentences += 1
+        greeted = bool(_SALUTATION_RE.match(para)) and bool(content)
+        greeted = greeted or (promised and bool(_GREETED_RE.match(para)))
+        if greeted and not _taken(list(exclude), start, start + len(para)):
             # "Hi Sam, ... Thanks, Priya": a whole letter or email, greeting and all, however short
             units.append(Block("letter", None, start, start + len(para), word_count(para)))
             after_colon = False
             continue
         if content:
-            units.append(Block("after_colon" if after_colon else "paragraph", None, start, start + len(para), content))
+            origin = "after_colon" if after_colon else "paragraph"
+            units.append(Block(origin, None, start, start + len(para), content, sentences=max(1, sentences)))
         after_colon = False
     return units

@@ -18,7 +18,23 @@ from faithguard.specfiles import read_specs
 
 __all__ = ["SyntaxSpec", "anchors", "load_specs", "role_anchors", "role_of"]
 
-_ROLES = frozenset({"pointer", "narrative", "modifier", "deictic", "generic", "history", "forward", "attachment"})
+_ROLES = frozenset(
+    {
+        "pointer",
+        "narrative",
+        "modifier",
+        "deictic",
+        "generic",
+        "history",
+        "forward",
+        "attachment",
+        "voice",
+        "requested",
+        "appraised",
+        "recorded",
+        "faults",
+    }
+)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,94 @@
+"""A numbered item with no whole named: "Answer question 7", "Describe figure 3" (round 7).
+
+Split from ``references.py`` (the pattern pass): the number labels one item of a numbered set the user holds, so
+some content must come with it. Fixtures: ``tests/inputs/test_numbered_items.py``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from faithguard.inputs.content_kinds import known_noun, lexname_test
+from faithguard.inputs.discourse import part_of_creation
+from faithguard.inputs.discourse import sentence_of as _sentence_of
+from faithguard.inputs.vocab import GAP_STOP, kind_of
+
+if TYPE_CHECKING:
+    from faithguard.inputs.references import Reference
+
+__all__ = ["GIVEN_AFTER", "numbered_item_refs"]
+
+#: The reference's own content right after its noun, as an apposition: a quotation (after an optional colon or comma)
+#: that closes, or a run of at least three numbers ("the numbers 4, 8, 15 and 16"). Fixtures:
+#: tests/inputs/test_apposition.py (round 7).
+GIVEN_AFTER = re.compile(
+    r"^\s*[:,]?\s*(?:[\"“][^\"”\n]{2,}[\"”]|['‘][^'’\n]{2,}['’](?=[\s.,;:!?)]|$))"
+    r"|^\s+-?\d+(?:[.,]\d+)?(?:\s*(?:,|;|and|,\s*and)\s*-?\d+(?:[.,]\d+)?){2,}"
+)
+
+#: A numbered item with no whole named: "question 7", "problems 3 and 4", "exercise 2b". Fixtures:
+#: tests/inputs/test_numbered_items.py (round 7).
+_NUMBERED_ITEM_RE = re.compile(
+    r"\b(?P<part>[A-Za-z]+)[ \t]+(?P<num>\d{1,2})[a-z]?\b(?![.,:/]\d|[ \t]*[:%])"
+    r"(?:[ \t]*(?:and|&|,|-|–|to|through)[ \t]*\d{1,2}[a-z]?\b)?"
+)
+
+
+def numbered_item_refs(masked: str, text: str, sents: list[tuple[int, int]], source: str) -> list[Reference]:
+    """'Answer question 7', 'Solve problems 3 and 4': a number after a noun naming a piece of text (the kind
+    table, or the 'part' lexname test: question, problem, line, figure, page) labels one item of a numbered set
+    the user holds, so some content must come with it (any content: the set may be pasted whole). Not when a whole
+    follows by name ("of the Millennium Prize problems"), the number names a kind ("chapter 11 bankruptcy"), a
+    capitalised name elsewhere in the sentence may be the work ("In Hamlet, what happens in act 3?"), the noun is a
+    position ("index 3"), the word stands where the request's verb stands ("Please list 3 ..."), or the request
+    writes the text (the parts of a text it asks for, as for ordinals)."""
+    from faithguard.inputs.references import Reference, _is_capitalised
+
+    out: list[Reference] = []
+    for m in _NUMBERED_ITEM_RE.finditer(masked):
+        part = m.group("part")
+        if part.lower() in GAP_STOP or not (kind_of(part) is not None or lexname_test("part", part)):
+            continue
+        if GIVEN_AFTER.match(masked[m.end("part") : m.end("part") + 100]):
+            continue  # "the numbers 4, 8, 15 and 16": a list of values, not a label
+        after = masked[m.end() : m.end() + 60]
+        if re.match(r"^\s*(?:of|from|in|on)\s+(?:the\s+)?[A-Z]", after):
+            continue  # "problem 1 of the Millennium Prize problems": a named work's item
+        nxt = re.match(r"^[ \t]+([A-Za-z]+)", after)
+        if nxt is not None and nxt.group(1).lower() not in GAP_STOP and known_noun(nxt.group(1)):
+            continue  # "chapter 11 bankruptcy": a name for a kind in the world
+        sent0 = _sentence_of(sents, m.start())[0]
+        if _VERB_SLOT.search(masked[sent0 : m.start()]):
+            continue  # "Please list 3 niche groups": the word opens the request, a verb with its count
+        if _measure_first(part):
+            continue  # "index 3 and 6": a position on a scale, not an item the user holds
+        sent = _sentence_of(sents, m.start())
+        named = [
+            w
+            for w in re.finditer(r"[A-Z][\w'’-]*", masked[sent[0] : sent[1]])
+            if sent[0] + w.start() != m.start() and _is_capitalised(w.group(), sent[0] + w.start(), sent[0], text)
+        ]
+        if named:
+            continue
+        kind = kind_of(part) or "document"
+        if part_of_creation(kind, part, masked[: m.start()]):
+            continue  # "Write an essay with 3 paragraphs and bold paragraph 2": a part of the new text
+        ref = Reference(m.group(), "document", 1, m.start(), m.end(), sent, source, True, None, m.start())
+        out.append(ref)
+    return out
+
+
+#: Where a request's verb stands: the sentence's start, or after "please" or "can/could/would you".
+_VERB_SLOT = re.compile(r"^\s*(?:(?:please|pls|kindly)\s+)?$|\b(?:please|(?:can|could|would|will)\s+you)\s+$", re.I)
+#: WordNet files whose first sense makes a numbered noun a position or amount, not an item ("index 3", "level 5").
+_MEASURE_FILES = frozenset({"noun.relation", "noun.attribute", "noun.quantity", "noun.time", "noun.location"})
+
+
+def _measure_first(noun: str) -> bool:
+    from faithguard.lexical.wordnet_mmap import get_wordnet
+
+    wn = get_wordnet()
+    senses = wn.senses(noun.lower())
+    first = wn.synset(senses[0]) if senses else None
+    return first is not None and first.lexname in _MEASURE_FILES

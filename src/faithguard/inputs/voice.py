@@ -1,0 +1,64 @@
+"""The user's own voice beside a reference: sentences of the request's paragraph that comment, not supply.
+
+A request often says something about the material it points to, in the same paragraph and without a colon or a
+quote: "Reply to her message. Something polite but firm - I don't want to go." The scan counts any sentence that
+does not open like an instruction as content, so such a comment used to stand for the missing message. Here the
+parse decides (specs ``user_voice_*`` in ``specs/syntax.json``, role ``voice``): a sentence with a first-person
+subject, or a verbless sentence with an interjection ("Median please, not the mean."), is the user speaking.
+
+Only sentences of a paragraph that holds a reference's sentence are read, never a paragraph after a colon, a quote
+or a blank line (those are where material is pasted), and never when the reference points ahead ("the following",
+"below", "here is"): there the words after it are promised material, whoever speaks in them. Fixtures:
+``tests/inputs/test_voice.py``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+from faithguard.inputs.forward import FORWARD_TRIGGER
+from faithguard.inputs.supply import PARA_RE, is_instruction, sentence_spans
+
+__all__ = ["candidate_sentences", "voice_spans"]
+
+
+def _overlaps(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:
+    return any(a < end and start < b for a, b in spans)
+
+
+def candidate_sentences(masked: str, ref_sentences: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sentences (absolute spans of ``masked``) that share a paragraph with a reference's sentence and that the
+    scan would count as content: the only ones whose voice matters. Empty when the paragraph has a colon or the
+    reference's sentence points ahead. Pure text: the parse is only needed when this is not empty."""
+    out: list[tuple[int, int]] = []
+    bounds = [0, *(m.end() for m in PARA_RE.finditer(masked)), len(masked) + 1]
+    for start, nxt in itertools.pairwise(bounds):
+        para = masked[start:nxt]
+        own = [(a, b) for a, b in ref_sentences if start <= a < nxt]
+        if not own or ":" in para or any(FORWARD_TRIGGER.search(masked[a:b]) for a, b in own):
+            continue
+        for s, e in sentence_spans(para):
+            a, b = start + s, start + e
+            if not _overlaps(own, a, b) and masked[a:b].strip() and not is_instruction(masked[a:b]):
+                out.append((a, b))
+    return out
+
+
+def voice_spans(doc: Any, candidates: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The candidate sentences the parse reads as the user's voice (``doc`` parses the request at the same
+    offsets as the masked text the candidates come from)."""
+    from faithguard.inputs.syntax import anchors
+
+    found = anchors(doc)
+    subjects = found.get("user_voice_subject", set())
+    interjections = found.get("user_voice_interjection", set())
+    out: list[tuple[int, int]] = []
+    for a, b in candidates:
+        toks = [t for t in doc if a <= t.idx < b]
+        if any(t.idx in subjects for t in toks):
+            out.append((a, b))  # "I've been staring at it for an hour": the user, not the material
+        elif any(t.idx in interjections for t in toks) and not any(t.pos_ in ("VERB", "AUX") for t in toks):
+            out.append((a, b))  # "Population SD please, not sample.": an aside to the reader
+    return out

@@ -1,0 +1,27 @@
+"""A part of a named work ("the green light in The Great Gatsby") and a thing the assistant is asked to make for the
+user ("Tell me a joke ... explain the joke") are not missing material (round 7)."""
+
+from __future__ import annotations
+
+import pytest
+
+from faithguard.detector import CallContext
+from faithguard.inputs.missing import analyse
+from faithguard.nlp import parse
+
+
+@pytest.mark.parametrize(
+    ("query", "missing"),
+    [
+        ("What does the opening speech in Richard III reveal about him?", False),
+        ("Explain the symbolism of the letter in The Scarlet Letter.", False),
+        ("Explain the symbolism of the letter in my story.", True),
+        ("Tell me a riddle and then explain the riddle.", False),
+        ("Give us a limerick, then explain the limerick.", False),
+        ("Tell me two riddles and then compare the two riddles.", False),
+        ("I have two riddles. Compare the two riddles.", True),
+        ("Let me share two riddles later. Compare the two riddles.", True),
+    ],
+)
+def test_world_parts_and_made_items(query: str, missing: bool) -> None:
+    assert bool(analyse(CallContext(query=query), parse)) is missing, query
