@@ -76,6 +76,8 @@ class OmissionDetector:
 
     def run(self, ctx: CallContext) -> DetectorResult:
         """Collect the violated constraints (see the class docstring) into one verdict."""
+        if _defers_for_input(ctx):
+            return DetectorResult()  # the answer asks for what the request lacked: it omits nothing yet
         missed = [c for c in ctx.constraints if c.status is Status.VIOLATED and _counts_as_omission(c)]
         if not missed:
             return DetectorResult()
@@ -92,6 +94,17 @@ class OmissionDetector:
                 )
             ]
         )
+
+
+#: The finding the input checks publish on an answer to a request that lacked content: ``decision`` is "asks"
+#: when the answer asks the user for it (faithguard.inputs.followup, which runs before these detectors).
+_FOLLOWUP_FINDING = "missing_content_followup"
+
+
+def _defers_for_input(ctx: CallContext) -> bool:
+    """Whether the response asks for content the request referred to but lacked, instead of doing the task."""
+    found = ctx.findings.get(_FOLLOWUP_FINDING)
+    return isinstance(found, dict) and found.get("decision") == "asks"
 
 
 def _counts_as_omission(c: Constraint) -> bool:
@@ -240,7 +253,8 @@ class MisinterpretationDetector:
         if view.empty:
             return DetectorResult()
         verdicts: list[Verdict] = []
-        task = _task_constraint(ctx.constraints)
+        defers = _defers_for_input(ctx)  # asking for the missing input is no other task, and no extra question
+        task = None if defers else _task_constraint(ctx.constraints)
         if task is not None and task.status is not Status.SATISFIED:
             family = task_family(task)
             if family == "write":
@@ -288,7 +302,7 @@ class MisinterpretationDetector:
                     detector=self.name,
                 )
             )
-        extra = _extra_questions(ctx, view)
+        extra = [] if defers else _extra_questions(ctx, view)
         if extra:
             verdicts.append(
                 Verdict(

@@ -179,7 +179,8 @@ class FollowupDetector:
 
     name = "missing_content_followup"
     stage: Literal["input", "output"] = "output"
-    order = 300
+    #: Before the engine's output verdicts (300): they read whether the answer asks for the missing input.
+    order = 250
     timeout: float | None = None
 
     def run(self, ctx: CallContext) -> DetectorResult:

@@ -1,0 +1,28 @@
+"""An answer that asks for the content the request lacked omits nothing and does no other task (fixtures here)."""
+
+from __future__ import annotations
+
+from faithguard import Guard
+
+ASK = "Summarize the attached report in three bullet points."
+
+
+def _kinds(query: str, answer: str) -> list[tuple[str, str]]:
+    return [(v.kind, v.detector or "") for v in Guard(judge=None).check(query, answer).verdicts]
+
+
+def test_asking_for_the_missing_report_is_no_omission() -> None:
+    asks = "I don't see an attached report in your message. Could you paste its text here? Then I'll summarize it."
+    assert _kinds(ASK, asks) == [("missing_content", "missing_content")]
+
+
+def test_carrying_on_without_it_is_still_a_misinterpretation() -> None:
+    proceeds = "- Revenue grew 12%.\n- Costs fell.\n- The outlook is positive."
+    assert ("misinterpretation", "missing_content_followup") in _kinds(ASK, proceeds)
+
+
+def test_with_the_content_supplied_the_count_is_still_checked() -> None:
+    report = "Revenue grew. Costs fell. Staff grew. Outlook positive. New office opened."
+    one_point = "- Revenue grew."
+    checked = Guard(judge=None).check(ASK, one_point, documents=[report])
+    assert "omission" in {v.kind for v in checked.verdicts}
