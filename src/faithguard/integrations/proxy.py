@@ -86,6 +86,7 @@ from faithguard.integrations._proxy_io import (
 from faithguard.integrations._score_process import RECYCLE_ANSWERS, RECYCLE_RSS_MB, ScoringProcess
 from faithguard.integrations._scoring import ScoringQueue
 from faithguard.integrations._spans import record_response
+from faithguard.integrations._upstream import FastUpstream, UpstreamResponse, basic_auth, fast_path
 from faithguard.integrations.session import (
     DEFAULT_BLOCK_TEXT,
     GuardedCall,
@@ -157,6 +158,7 @@ class _Proxy:
         upstream: str,
         policy: Policy,
         clients: UpstreamClients,
+        fast: FastUpstream | None,
         metrics: PrometheusMetrics | None,
         block_text: str,
         answers: AnswerScoring,
@@ -166,10 +168,12 @@ class _Proxy:
     ) -> None:
         upstream, self.auth = split_credentials(upstream)
         self.guard, self.upstream, self.policy, self.clients = guard, upstream.rstrip("/"), policy, clients
+        self.fast = fast  # the chat hop's own client (None: httpx, the caller's client or an environment proxy)
         self.metrics, self.block_text, self.answers = metrics, block_text, answers
         self.timeout, self.max_body_bytes = timeout, max_body_bytes
         self.stack: dict[str, str] = {}
         self.chat_url = httpx.URL(self._url("/v1/chat/completions"))  # parsed once, not per request
+        self.chat_target = self.chat_url.raw_path.decode("ascii")
         self.errors = guard.telemetry.meter.create_counter(
             "faithguard.proxy.errors", unit="{request}", description="Proxy requests answered with an error status"
         )
@@ -311,13 +315,13 @@ class _Proxy:
         with call.chat_span() as span:
             headers = forward_headers(request.headers)
             inject_context(headers)  # the upstream's spans become children of the chat span
-            client = self.clients.next()
+            headers.setdefault("content-type", "application/json")
             # re-encoded, not the client's bytes: the upstream reads exactly the JSON that was checked (one
-            # parse decides duplicate keys and the like for both)
-            req = client.build_request("POST", self.chat_url, headers=headers, json=body)
+            # parse decides duplicate keys and the like for both); encoded as httpx's json= did
+            content = json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
             try:
                 async with asyncio.timeout(self.timeout):
-                    resp = await client.send(req, stream=True, auth=self.auth)
+                    resp = await self._send_chat(headers, content, stream)
                     span.set_attribute("http.response.status_code", resp.status_code)
                     if stream and resp.status_code == 200:
                         return self._stream(call, resp, path, (body["messages"], documents))
@@ -369,6 +373,14 @@ class _Proxy:
             return JSONResponse(completion, headers=headers)
         return Response(data, status_code=200, headers=headers)
 
+    async def _send_chat(self, headers: dict[str, str], content: bytes, stream: bool) -> UpstreamResponse:
+        """The chat request sent; its answer's head read (the body is read from the response)."""
+        if self.fast is not None:
+            return await self.fast.send("POST", self.chat_target, headers, content, stream=stream)
+        client = self.clients.next()
+        req = client.build_request("POST", self.chat_url, headers=headers, content=content)
+        return await client.send(req, stream=True, auth=self.auth)
+
     def _start_call(self, request: Request, body: dict[str, Any], documents: Any, model: str) -> GuardedCall:
         token = otel_context.attach(caller_context(request.headers))
         try:
@@ -394,7 +406,7 @@ class _Proxy:
         body[REQUEST_EXTENSION] = report_summary(outcome.report, outcome.action)
         return JSONResponse(body, headers=headers)
 
-    def _stream(self, call: GuardedCall, resp: httpx.Response, path: str, source: Source = None) -> Response:
+    def _stream(self, call: GuardedCall, resp: UpstreamResponse, path: str, source: Source = None) -> Response:
         sse = SSEText()
         state = {"started": False}
 
@@ -430,6 +442,16 @@ class _Proxy:
         # never does either; close the guard span when the body is collected instead.
         weakref.finalize(body, _abandoned, call, state)
         return StreamingResponse(body, status_code=200, headers=headers, media_type=media)
+
+
+def fast_upstream(upstream: str, http_client: httpx.AsyncClient | None, timeout: float) -> FastUpstream | None:
+    """The chat hop's own client for ``upstream``; None where httpx stays (a caller's client, an environment
+    proxy, another scheme). URL credentials become its Basic ``Authorization``; the URL it keeps has none."""
+    if http_client is not None or not fast_path(upstream):
+        return None
+    parsed = httpx.URL(upstream)
+    auth = basic_auth(parsed.username, parsed.password) if parsed.userinfo else None
+    return FastUpstream(split_credentials(upstream)[0], timeout=timeout, connect_timeout=min(timeout, 5.0), auth=auth)
 
 
 def create_app(
@@ -497,7 +519,16 @@ def create_app(
     )
     clients = UpstreamClients(http_client, timeout)
     proxy = _Proxy(
-        guard, upstream, chosen, clients, metrics, block_text, answers, timeout=timeout, max_body_bytes=max_body_bytes
+        guard,
+        upstream,
+        chosen,
+        clients,
+        fast_upstream(upstream, http_client, timeout),
+        metrics,
+        block_text,
+        answers,
+        timeout=timeout,
+        max_body_bytes=max_body_bytes,
     )
 
     @contextlib.asynccontextmanager
@@ -521,6 +552,8 @@ def create_app(
         finally:
             await answers.stop()
             await clients.aclose()
+            if proxy.fast is not None:
+                await proxy.fast.aclose()
 
     routes = [
         Route("/healthz", proxy.healthz, methods=["GET"]),
