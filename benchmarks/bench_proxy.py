@@ -11,14 +11,17 @@ the same request list directly and through the proxy and prints p50/p99, the dif
 latency), errors, the CPU per request of the proxy and of its scoring process, the scoring queue's
 counts and the proxy's RSS. ``--scoring off`` (bench only) forwards without scoring, to see the
 forwarding cost alone; ``--profile FILE`` writes a CPU-time cProfile of the proxy's event-loop
-thread; ``--upstream-delay-ms`` makes each answer wait as a model's generation would. The first pass
-over the queries meets empty caches ("new"); later passes are cached -- both are printed. CPU is
+thread (cProfile charges its own cost to every Python call, inflating pure-Python code), ``--sample FILE``
+a sampling profile of it instead (``ITIMER_PROF`` every 1 ms of the proxy process's CPU records that
+thread's Python stack: shares by innermost function and inclusive); ``--upstream-delay-ms`` makes
+each answer wait as a model's generation would. The first pass over the queries meets empty caches
+("new"); later passes are cached -- both are printed. CPU is
 not pinned: the machine's cores are shared with the load generator (and whatever else runs: the
 load average is printed), so added latency includes contention. Bounded: it stops by itself.
 
     PYTHONPATH=src python benchmarks/bench_proxy.py [--data ../shared/data] [--requests 10000]
         [--concurrency 1,8,32] [--policy observe] [--scoring auto|inline|background|process|off]
-        [--upstream async|threaded] [--upstream-delay-ms 0] [--profile FILE]
+        [--upstream async|threaded] [--upstream-delay-ms 0] [--profile FILE] [--sample FILE]
         [--loop auto|asyncio|uvloop] [--http auto|h11|httptools]
 
 ``--loop`` / ``--http`` choose uvicorn's event loop and HTTP parser (default auto: uvloop and httptools
@@ -173,6 +176,7 @@ def serve_proxy(
     profile: str | None,
     loop: str = "auto",
     http: str = "auto",
+    sample: str | None = None,
 ) -> None:
     """Child process: the proxy on loopback until the parent says stop."""
     import uvicorn
@@ -211,10 +215,52 @@ def serve_proxy(
         time.sleep(0.05)
     port = server.servers[0].sockets[0].getsockname()[1]
     conn.send(f"http://127.0.0.1:{port}")
+    sampler = Sampler(thread) if sample else None
     conn.recv()  # stop
+    if sampler is not None:
+        sampler.stop(str(sample))
     server.should_exit = True
     thread.join(timeout=30)
     guard.close()
+
+
+class Sampler:
+    """Samples one thread's Python stack every 1 ms of the process's CPU (SIGPROF, handled on the main thread)."""
+
+    def __init__(self, thread: threading.Thread) -> None:
+        import signal
+
+        self.ident = thread.ident
+        self.stacks: list[list[str]] = []
+        signal.signal(signal.SIGPROF, self.record)
+        signal.setitimer(signal.ITIMER_PROF, 0.001, 0.001)
+
+    def record(self, signum: int, frame: Any) -> None:
+        top = sys._current_frames().get(self.ident or 0)
+        stack: list[str] = []
+        while top is not None:
+            where = top.f_code.co_filename
+            where = where.split("site-packages/", 1)[-1].split("/src/", 1)[-1].rsplit("/lib/python3", 1)[-1]
+            stack.append(f"{where}:{top.f_code.co_name}")
+            top = top.f_back
+        self.stacks.append(stack)
+
+    def stop(self, path: str) -> None:
+        """Stop sampling; write the shares of the busy samples by innermost function and inclusively."""
+        import collections
+        import signal
+
+        signal.setitimer(signal.ITIMER_PROF, 0, 0)
+        # the loop thread waiting in its selector (or another thread using the CPU) shows only the frames
+        # that started the loop: no frame of a request is on the stack
+        busy = [s for s in self.stacks if s and not s[0].endswith(("runners.py:run", "base_events.py:run_forever"))]
+        own = collections.Counter(s[0] for s in busy)
+        incl = collections.Counter(f for s in busy for f in set(s))
+        lines = [f"samples {len(self.stacks)}, loop thread busy in {len(busy)} (1 ms of process CPU each)"]
+        for title, counts in (("self (innermost Python frame)", own), ("inclusive", incl)):
+            lines.append(f"-- {title}: % of busy samples")
+            lines += [f"{n / max(1, len(busy)) * 100:6.1f}  {name}" for name, n in counts.most_common(45)]
+        Path(path).write_text("\n".join(lines) + "\n")
 
 
 async def load(url: str, bodies: list[dict[str, Any]], concurrency: int) -> tuple[list[float], int]:
@@ -294,6 +340,7 @@ def main(argv: list[str] | None = None) -> int:
         help="async upstream: wait this long before each answer, like a model generating it (default 0)",
     )
     parser.add_argument("--profile", default=None, help="write a cProfile of the proxy's event-loop thread here")
+    parser.add_argument("--sample", default=None, help="write a sampling profile of the proxy's event-loop thread here")
     parser.add_argument(
         "--loop",
         default="auto",
@@ -327,7 +374,8 @@ def main(argv: list[str] | None = None) -> int:
     parent, child = ctx.Pipe()
     # not daemonic: the proxy may start its own scoring process
     proc = ctx.Process(
-        target=serve_proxy, args=(child, direct_base, args.policy, args.scoring, args.profile, args.loop, args.http)
+        target=serve_proxy,
+        args=(child, direct_base, args.policy, args.scoring, args.profile, args.loop, args.http, args.sample),
     )
     proc.start()
     child.close()  # a proxy that dies before answering then reads as EOF here, not as a hang
