@@ -209,40 +209,49 @@ def serve_proxy(
             prof.disable()
             prof.dump_stats(str(profile))
 
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    while not server.started:  # the app's startup warms the guard's models
-        time.sleep(0.05)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    conn.send(f"http://127.0.0.1:{port}")
-    sampler = Sampler(thread) if sample else None
-    conn.recv()  # stop
-    if sampler is not None:
+    def announce() -> None:  # tell the parent where the proxy listens, then wait for its stop
+        while not server.started:  # the app's startup warms the guard's models
+            time.sleep(0.05)
+        port = server.servers[0].sockets[0].getsockname()[1]
+        conn.send(f"http://127.0.0.1:{port}")
+        conn.recv()  # stop
+        server.should_exit = True
+
+    if sample:  # the loop on the main thread, where the sampler's signal handler interrupts it
+        sampler = Sampler()
+        waiter = threading.Thread(target=announce, daemon=True)
+        waiter.start()
+        run()
         sampler.stop(str(sample))
-    server.should_exit = True
-    thread.join(timeout=30)
+    else:
+        thread = threading.Thread(target=run, daemon=True)
+        thread.start()
+        announce()
+        thread.join(timeout=30)
     guard.close()
 
 
 class Sampler:
-    """Samples one thread's Python stack every 1 ms of the process's CPU (SIGPROF, handled on the main thread)."""
+    """The main thread's Python stack every 1 ms of the process's CPU (SIGPROF), as profile_check.py samples.
 
-    def __init__(self, thread: threading.Thread) -> None:
+    A tick of another thread's CPU lands on whatever the main thread is doing: when it waits in its
+    selector that is only the frames that started the loop, counted as idle.
+    """
+
+    def __init__(self) -> None:
         import signal
 
-        self.ident = thread.ident
         self.stacks: list[list[str]] = []
         signal.signal(signal.SIGPROF, self.record)
         signal.setitimer(signal.ITIMER_PROF, 0.001, 0.001)
 
     def record(self, signum: int, frame: Any) -> None:
-        top = sys._current_frames().get(self.ident or 0)
         stack: list[str] = []
-        while top is not None:
-            where = top.f_code.co_filename
+        while frame is not None:
+            where = frame.f_code.co_filename
             where = where.split("site-packages/", 1)[-1].split("/src/", 1)[-1].rsplit("/lib/python3", 1)[-1]
-            stack.append(f"{where}:{top.f_code.co_name}")
-            top = top.f_back
+            stack.append(f"{where}:{frame.f_code.co_name}")
+            frame = frame.f_back
         self.stacks.append(stack)
 
     def stop(self, path: str) -> None:
@@ -251,12 +260,11 @@ class Sampler:
         import signal
 
         signal.setitimer(signal.ITIMER_PROF, 0, 0)
-        # the loop thread waiting in its selector (or another thread using the CPU) shows only the frames
-        # that started the loop: no frame of a request is on the stack
-        busy = [s for s in self.stacks if s and not s[0].endswith(("runners.py:run", "base_events.py:run_forever"))]
+        idle = ("runners.py:run", "base_events.py:run_forever", "server.py:run", "bench_proxy.py:run")
+        busy = [s for s in self.stacks if s and not s[0].endswith(idle)]
         own = collections.Counter(s[0] for s in busy)
         incl = collections.Counter(f for s in busy for f in set(s))
-        lines = [f"samples {len(self.stacks)}, loop thread busy in {len(busy)} (1 ms of process CPU each)"]
+        lines = [f"samples {len(self.stacks)}, loop busy in {len(busy)} (1 ms of process CPU each)"]
         for title, counts in (("self (innermost Python frame)", own), ("inclusive", incl)):
             lines.append(f"-- {title}: % of busy samples")
             lines += [f"{n / max(1, len(busy)) * 100:6.1f}  {name}" for name, n in counts.most_common(45)]

@@ -136,6 +136,7 @@ class _Connection(asyncio.Protocol):
         self.head_done = False
         self.interim = False
         self.complete = False
+        self.keep_alive = False
         self.sized = False  # a content-length or chunked body: its end is known without the connection closing
         self.error: httpx.HTTPError | None = None
         self.received = False
@@ -203,6 +204,7 @@ class _Connection(asyncio.Protocol):
             self.interim = False
             return
         self.sized = True
+        self.keep_alive = self.parser.should_keep_alive()  # asked here: after the message the parser forgets
         self.complete = True
         self._wake()
 
@@ -246,7 +248,7 @@ class _Connection(asyncio.Protocol):
             and not self.closed
             and self.transport is not None
             and not self.transport.is_closing()
-            and self.parser.should_keep_alive()
+            and self.keep_alive
         )
 
     def abort(self) -> None:
