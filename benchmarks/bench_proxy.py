@@ -22,8 +22,12 @@ load average is printed), so added latency includes contention. Bounded: it stop
     PYTHONPATH=src python benchmarks/bench_proxy.py [--data ../shared/data] [--requests 10000]
         [--concurrency 1,8,32] [--policy observe] [--scoring auto|inline|background|process|off]
         [--upstream async|threaded] [--upstream-delay-ms 0] [--profile FILE] [--sample FILE]
-        [--loop auto|asyncio|uvloop] [--http auto|h11|httptools]
+        [--loop auto|asyncio|uvloop] [--http auto|h11|httptools] [--client raw|httpx]
 
+``--client`` is the load generator's: ``raw`` (default; a minimal keep-alive client on asyncio streams, the
+requests encoded before timing) or ``httpx`` (an ``AsyncClient`` per simulated client, as before; it costs
+the load generator several times the CPU per request, CPU the proxied path then competes with on a small
+machine, so its added latency mixes in the load generator's own cost).
 ``--loop`` / ``--http`` choose uvicorn's event loop and HTTP parser (default auto: uvloop and httptools
 when installed, as ``faithguard serve`` does), to compare the stacks in one checkout; the loop in use is
 printed from the proxy's ``/healthz``.
@@ -271,6 +275,68 @@ class Sampler:
         Path(path).write_text("\n".join(lines) + "\n")
 
 
+def encode_requests(url: str, bodies: list[dict[str, Any]]) -> list[bytes]:
+    """Each body as the raw HTTP/1.1 request the raw load client writes (encoded before the clock starts)."""
+    parts = httpx.URL(url)
+    out = []
+    for body in bodies:
+        data = json.dumps(body).encode()
+        head = (
+            f"POST {parts.raw_path.decode()} HTTP/1.1\r\nhost: {parts.netloc.decode()}\r\n"
+            f"content-type: application/json\r\ncontent-length: {len(data)}\r\n\r\n"
+        )
+        out.append(head.encode() + data)
+    return out
+
+
+async def load_raw(url: str, requests: list[bytes], concurrency: int) -> tuple[list[float], int]:
+    """Like :func:`load` with a minimal keep-alive client on asyncio streams (content-length answers only).
+
+    The load generator shares the machine's cores with the proxy and the upstream; httpx's client costs it
+    several times the CPU per request of this one, CPU the proxied path then waits for (``--client``)."""
+    latencies: list[float] = []
+    errors = 0
+    reasons: dict[str, int] = {}
+    work = iter(requests)
+    parts = httpx.URL(url)
+
+    async def worker() -> None:
+        nonlocal errors
+        reader, writer = await asyncio.open_connection(parts.host, parts.port)
+        try:
+            for raw in work:
+                t0 = time.perf_counter()
+                reason = ""
+                try:
+                    writer.write(raw)
+                    head = await reader.readuntil(b"\r\n\r\n")
+                    lines = head.split(b"\r\n")
+                    status = int(lines[0].split(b" ", 2)[1])
+                    length = next(
+                        int(v) for k, _, v in (h.partition(b":") for h in lines[1:]) if k.lower() == b"content-length"
+                    )
+                    data = await reader.readexactly(length)
+                    if status != 200:
+                        reason = f"status {status}"
+                    elif not json.loads(data)["choices"][0]["message"]["content"]:
+                        reason = "empty answer"
+                except (OSError, asyncio.IncompleteReadError, ValueError, KeyError, StopIteration) as exc:
+                    reason = type(exc).__name__
+                latencies.append((time.perf_counter() - t0) * 1000)
+                if reason:
+                    errors += 1
+                    reasons[reason] = reasons.get(reason, 0) + 1
+                    if not reason.startswith(("status", "empty")):
+                        break  # the connection's state is unknown: this worker stops
+        finally:
+            writer.close()
+
+    await asyncio.gather(*(worker() for _ in range(concurrency)))
+    if reasons:
+        print(f"{'':<4}errors at {concurrency} clients on {url.split('/')[2]}: {reasons}", flush=True)
+    return latencies, errors
+
+
 async def load(url: str, bodies: list[dict[str, Any]], concurrency: int) -> tuple[list[float], int]:
     """Send each body with ``concurrency`` workers; (latencies in ms, error count)."""
     latencies: list[float] = []
@@ -340,6 +406,12 @@ def main(argv: list[str] | None = None) -> int:
         choices=("auto", "inline", "background", "process", "off"),
         help="the proxy's scoring mode; off (bench only): forward without scoring, to see forwarding alone",
     )
+    parser.add_argument(
+        "--client",
+        default="raw",
+        choices=("raw", "httpx"),
+        help="the load generator's client: raw (asyncio streams, requests encoded beforehand) or httpx",
+    )
     parser.add_argument("--upstream", default="async", choices=("async", "threaded"), help="scripted upstream kind")
     parser.add_argument(
         "--upstream-delay-ms",
@@ -408,6 +480,10 @@ def main(argv: list[str] | None = None) -> int:
         used, auto = server.get("loop", "?"), server.get("http_auto", "?")
         print(f"proxy server: uvicorn loop {args.loop} -> {used}, http {args.http} (auto picks {auto})")
         direct_url, proxy_url = direct_base + "/chat/completions", proxy_base + "/v1/chat/completions"
+        raw = args.client == "raw"
+        direct_raw = encode_requests(direct_url, direct_bodies) if raw else []
+        proxied_raw = encode_requests(proxy_url, proxied_bodies) if raw else []
+        print(f"load generator: {args.client} client, one keep-alive connection per simulated client")
         rss, kids_rss = [rss_mb(pid)], [children_rss(pid)]
         print(f"{'path':<44}{'reqs':>8}{'errors':>7}{'req/s':>8}{'p50 ms':>9}{'p99 ms':>9}")
         first = True
@@ -416,11 +492,15 @@ def main(argv: list[str] | None = None) -> int:
             if not drained:
                 print(f"{'':<4}(scoring queue not drained after 120 s: the direct run below shares the CPU with it)")
             t0 = time.perf_counter()
-            direct, derr = asyncio.run(load(direct_url, direct_bodies, c))
+            direct, derr = asyncio.run(
+                load_raw(direct_url, direct_raw, c) if raw else load(direct_url, direct_bodies, c)
+            )
             dsec = time.perf_counter() - t0
             cpu0, kids0 = process_cpu(pid), children_cpu(pid)
             t0 = time.perf_counter()
-            proxied, perr = asyncio.run(load(proxy_url, proxied_bodies, c))
+            proxied, perr = asyncio.run(
+                load_raw(proxy_url, proxied_raw, c) if raw else load(proxy_url, proxied_bodies, c)
+            )
             psec = time.perf_counter() - t0
             cpu1, kids1 = process_cpu(pid), children_cpu(pid)
             rss.append(rss_mb(pid))

@@ -284,7 +284,7 @@ class _Proxy:
 
     async def chat(self, request: Request) -> Response:
         started = time.perf_counter()
-        path = request.url.path
+        path = request.scope["path"]  # what request.url.path reads, without building the whole URL (~3% of the CPU)
         try:
             body, size = await self._read_json(request)
             if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
