@@ -252,9 +252,14 @@ class _Connection(asyncio.Protocol):
         )
 
     def abort(self) -> None:
+        """Close the connection: politely (FIN) between answers, at once (RST) in the middle of one."""
+        between = self.complete and self.error is None
         self.closed = True
         if self.transport is not None:
-            self.transport.abort()
+            if between:
+                self.transport.close()
+            else:
+                self.transport.abort()
 
 
 class _Response:
