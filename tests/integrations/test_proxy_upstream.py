@@ -260,3 +260,11 @@ def test_connections_past_their_keep_alive_or_dropped_unread_are_given_back() ->
 
         connections, idle, status = asyncio.run(go())
     assert (connections, idle, status) == (2, 1, 200)
+
+
+def test_without_httptools_the_upstream_stays_on_httpx(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "httptools" else real(name, *a))
+    assert not fast_path("http://127.0.0.1:8000/v1")

@@ -9,8 +9,9 @@ its connections for reuse.
 It speaks to one origin (``http`` or ``https``: TLS with httpx's own default context, so certificates
 are checked as before) and decodes ``gzip`` and ``deflate`` bodies, the encodings it asks for. Failures
 are raised as the httpx exceptions the proxy already maps to 502/504 (``RemoteProtocolError``,
-``ReadError``, ``ConnectError``, ``ConnectTimeout``, ``ReadTimeout``, ``DecodingError``, ``PoolTimeout``);
-none of their messages quote the URL, a header or the body. An upstream reached through an HTTP proxy
+``ReadError``, ``ConnectError``, ``ConnectTimeout``, ``ReadTimeout``, ``DecodingError``,
+``LocalProtocolError``); none of their messages quote the URL, a header or the body. A request waits
+for a free connection within the proxy's own deadline (504 past it). An upstream reached through an HTTP proxy
 named in the environment, or a client given by the caller, stays on httpx (see :func:`fast_path`).
 """
 
@@ -20,6 +21,7 @@ import asyncio
 import base64
 import collections
 import contextlib
+import importlib.util
 import ssl
 import urllib.request
 import weakref
@@ -71,10 +73,11 @@ def basic_auth(username: str, password: str) -> str:
 
 
 def fast_path(url: str) -> bool:
-    """Whether ``url`` can be served by :class:`FastUpstream`: http(s), and no environment proxy applies
-    (httpx honours ``HTTP_PROXY``/``HTTPS_PROXY``/``ALL_PROXY``; such an upstream stays on httpx)."""
+    """Whether ``url`` can be served by :class:`FastUpstream`: httptools is installed (the ``proxy`` extra
+    installs it on CPython), the scheme is http(s), and no environment proxy applies (httpx honours
+    ``HTTP_PROXY``/``HTTPS_PROXY``/``ALL_PROXY``; such an upstream stays on httpx)."""
     parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
+    if parts.scheme not in ("http", "https") or not parts.hostname or importlib.util.find_spec("httptools") is None:
         return False
     proxies = urllib.request.getproxies()
     if not (proxies.get(parts.scheme) or proxies.get("all")):
