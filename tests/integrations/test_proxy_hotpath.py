@@ -87,6 +87,7 @@ def test_a_cookie_set_for_one_client_never_reaches_the_upstream_with_another(coo
     [
         b'{"a": "\\ud800"}',  # an unpaired surrogate, escaped
         b'{"a": ["\\uDFFF"]}',
+        b'{"a": "\xed\xa0\x80"}',  # a surrogate's UTF-8 bytes, unescaped (json.loads's surrogatepass took them)
         b"[" * (MAX_JSON_DEPTH + 1) + b"]" * (MAX_JSON_DEPTH + 1),
         b'{"a": ' * (MAX_JSON_DEPTH + 1) + b"1" + b"}" * (MAX_JSON_DEPTH + 1),
     ],

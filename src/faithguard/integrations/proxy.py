@@ -555,11 +555,11 @@ def create_app(
             if proxy.fast is not None:
                 await proxy.fast.aclose()
 
-    routes = [
+    routes = [  # the hot route first: Starlette tries them in order
+        Route("/v1/chat/completions", proxy.chat, methods=["POST"]),
         Route("/healthz", proxy.healthz, methods=["GET"]),
         Route("/metrics", proxy.metrics_endpoint, methods=["GET"]),
         Route("/faithguard/check", proxy.check, methods=["POST"]),
-        Route("/v1/chat/completions", proxy.chat, methods=["POST"]),
         Route("/v1/{path:path}", proxy.passthrough, methods=["GET", "POST", "DELETE"]),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
