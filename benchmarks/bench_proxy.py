@@ -514,9 +514,9 @@ def main(argv: list[str] | None = None) -> int:
             added = (pct(proxied, 0.5) - pct(direct, 0.5), pct(proxied, 0.99) - pct(direct, 0.99))
             print(f"{'':<4}added latency at {c} clients: p50 {added[0]:+.1f} ms, p99 {added[1]:+.1f} ms")
             cpu_ms = (cpu1 - cpu0) / len(chosen) * 1000
-            print(f"{'':<4}proxy process CPU per request (request path and background scoring): {cpu_ms:.1f} ms")
+            print(f"{'':<4}proxy process CPU per request (request path and background scoring): {cpu_ms:.2f} ms")
             kids_ms = (kids1 - kids0) / len(chosen) * 1000
-            print(f"{'':<4}scoring process CPU per request (while the level ran; 0 without one): {kids_ms:.1f} ms")
+            print(f"{'':<4}scoring process CPU per request (while the level ran; 0 without one): {kids_ms:.2f} ms")
             failed += derr + perr
         health = httpx.get(proxy_base + "/healthz", timeout=10).json()
         queue = health["queue"]
