@@ -32,7 +32,17 @@ from urllib.parse import urlsplit
 
 import httpx
 
-__all__ = ["FAST_CONNECTIONS", "KEEPALIVE_SECONDS", "FastUpstream", "UpstreamResponse", "basic_auth", "fast_path"]
+from faithguard.integrations._proxy_io import split_credentials
+
+__all__ = [
+    "FAST_CONNECTIONS",
+    "KEEPALIVE_SECONDS",
+    "FastUpstream",
+    "UpstreamResponse",
+    "basic_auth",
+    "fast_path",
+    "fast_upstream",
+]
 
 #: Connections kept to the upstream at most (as many requests in flight; more wait for one).
 FAST_CONNECTIONS = 256
@@ -469,3 +479,13 @@ class FastUpstream:
         for conn in list(self._open):
             self._drop(conn)
         self._idle.clear()
+
+
+def fast_upstream(upstream: str, http_client: httpx.AsyncClient | None, timeout: float) -> FastUpstream | None:
+    """The chat hop's own client for ``upstream``; None where httpx stays (a caller's client, an environment
+    proxy, another scheme). URL credentials become its Basic ``Authorization``; the URL it keeps has none."""
+    if http_client is not None or not fast_path(upstream):
+        return None
+    parsed = httpx.URL(upstream)
+    auth = basic_auth(parsed.username, parsed.password) if parsed.userinfo else None
+    return FastUpstream(split_credentials(upstream)[0], timeout=timeout, connect_timeout=min(timeout, 5.0), auth=auth)

@@ -87,7 +87,7 @@ from faithguard.integrations._proxy_io import (
 from faithguard.integrations._score_process import RECYCLE_ANSWERS, RECYCLE_RSS_MB, ScoringProcess
 from faithguard.integrations._scoring import ScoringQueue
 from faithguard.integrations._spans import record_response
-from faithguard.integrations._upstream import FastUpstream, UpstreamResponse, basic_auth, fast_path
+from faithguard.integrations._upstream import FastUpstream, UpstreamResponse, fast_upstream
 from faithguard.integrations.session import (
     DEFAULT_BLOCK_TEXT,
     GuardedCall,
@@ -453,7 +453,7 @@ class _ProxyApp(Starlette):
     """Starlette with one shortcut: ``POST /v1/chat/completions`` goes to the proxy's handler directly.
 
     Provenance: Starlette's middleware, router and per-route wrappers (and two wrappers of every ``send``)
-    were ~10% of the event loop's CPU per chat request (``bench_proxy.py --sample``, 32 clients). The
+    were 5-10% of the event loop's CPU per chat request (``bench_proxy.py --sample``, 32 clients). The
     shortcut is taken only while the app has no middleware or exception handler of its own (one added
     with ``add_middleware`` or ``add_exception_handler`` must see the request); an exception it does
     not handle reaches the server, which answers 500 as Starlette's error middleware did.
@@ -476,16 +476,6 @@ class _ProxyApp(Starlette):
             await response(scope, receive, send)
             return
         await super().__call__(scope, receive, send)
-
-
-def fast_upstream(upstream: str, http_client: httpx.AsyncClient | None, timeout: float) -> FastUpstream | None:
-    """The chat hop's own client for ``upstream``; None where httpx stays (a caller's client, an environment
-    proxy, another scheme). URL credentials become its Basic ``Authorization``; the URL it keeps has none."""
-    if http_client is not None or not fast_path(upstream):
-        return None
-    parsed = httpx.URL(upstream)
-    auth = basic_auth(parsed.username, parsed.password) if parsed.userinfo else None
-    return FastUpstream(split_credentials(upstream)[0], timeout=timeout, connect_timeout=min(timeout, 5.0), auth=auth)
 
 
 def create_app(
@@ -511,9 +501,10 @@ def create_app(
 ) -> Starlette:
     """The guarding proxy as an ASGI app forwarding to ``upstream`` (e.g. ``http://127.0.0.1:11434/v1``).
 
-    ``http_client`` (an ``httpx.AsyncClient``) is used as given and not closed; otherwise the
-    app owns one and closes it on shutdown. ``metrics`` (see
-    :func:`faithguard.integrations.prometheus.prometheus_metrics`, whose meter provider the
+    ``http_client`` (an ``httpx.AsyncClient``) is used as given and not closed; otherwise chat requests
+    go through the proxy's own upstream client (:func:`~faithguard.integrations._upstream.fast_upstream`;
+    httpx where it does not apply) and other ``/v1`` requests through httpx clients the app owns and
+    closes. ``metrics`` (see :func:`faithguard.integrations.prometheus.prometheus_metrics`, whose meter provider the
     guard should use) enables ``GET /metrics``. ``timeout`` bounds each upstream exchange
     (504 past it) and, for streams, each wait for the next chunk. ``scoring`` is "auto",
     "inline", "background" or "process" (module docs); ``queue_size`` bounds the background queue.
