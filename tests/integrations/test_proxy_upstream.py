@@ -268,3 +268,23 @@ def test_without_httptools_the_upstream_stays_on_httpx(monkeypatch: pytest.Monke
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "httptools" else real(name, *a))
     assert not fast_path("http://127.0.0.1:8000/v1")
+
+
+def test_after_aclose_the_client_serves_on_another_event_loop() -> None:
+    with KeepAliveUpstream(lambda n: _json_answer(GOOD_BODY)) as upstream:
+        up = FastUpstream(upstream.url, timeout=5, connect_timeout=5, connections=1)
+
+        async def request() -> int:
+            resp = await up.send("POST", "/v1/chat/completions", {}, b"{}")
+            await resp.aread()
+            await resp.aclose()
+            return resp.status_code
+
+        async def two() -> list[int]:
+            async with asyncio.timeout(5):  # the second waits for the one slot the first gives back
+                statuses = list(await asyncio.gather(request(), request()))
+            await up.aclose()
+            return statuses
+
+        statuses = [asyncio.run(two()), asyncio.run(two())]
+    assert statuses == [[200, 200], [200, 200]]

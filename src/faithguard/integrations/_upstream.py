@@ -377,6 +377,7 @@ class FastUpstream:
         self.timeout, self.connect_timeout, self.auth = timeout, connect_timeout, auth
         self._idle: list[_Connection] = []
         self._open: set[_Connection] = set()
+        self.connections = connections
         self._slots = asyncio.Semaphore(connections)
         self._ssl: ssl.SSLContext | None = None
 
@@ -403,10 +404,11 @@ class FastUpstream:
         return conn
 
     def _idle_connection(self) -> _Connection | None:
-        now = asyncio.get_running_loop().time()
+        loop = asyncio.get_running_loop()
+        now = loop.time()
         while self._idle:
             conn = self._idle.pop()  # the most recently used: warm
-            if not conn.closed and now - conn.idle_since < KEEPALIVE_SECONDS:
+            if not conn.closed and conn.loop is loop and now - conn.idle_since < KEEPALIVE_SECONDS:
                 return conn
             self._drop(conn)
         return None
@@ -475,10 +477,11 @@ class FastUpstream:
         self._slots.release()
 
     async def aclose(self) -> None:
-        """Close every connection."""
+        """Close every connection (the client can then serve again, on another event loop too)."""
         for conn in list(self._open):
             self._drop(conn)
         self._idle.clear()
+        self._slots = asyncio.Semaphore(self.connections)
 
 
 def fast_upstream(upstream: str, http_client: httpx.AsyncClient | None, timeout: float) -> FastUpstream | None:
