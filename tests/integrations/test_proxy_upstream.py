@@ -288,3 +288,21 @@ def test_after_aclose_the_client_serves_on_another_event_loop() -> None:
 
         statuses = [asyncio.run(two()), asyncio.run(two())]
     assert statuses == [[200, 200], [200, 200]]
+
+
+def test_an_answer_refused_at_its_head_gives_back_its_slot() -> None:
+    answers = [_json_answer(GOOD_BODY, "content-encoding: br\r\n"), _json_answer(GOOD_BODY)]
+    with KeepAliveUpstream(lambda n: answers[min(n, 1)]) as upstream:
+        up = FastUpstream(upstream.url, timeout=5, connect_timeout=5, connections=1)
+
+        async def go() -> int:
+            with pytest.raises(httpx.DecodingError):
+                await up.send("POST", "/v1/chat/completions", {}, b"{}")
+            async with asyncio.timeout(5):  # the one slot is free again (else this would wait for ever)
+                resp = await up.send("POST", "/v1/chat/completions", {}, b"{}")
+                await resp.aread()
+                await resp.aclose()
+            await up.aclose()
+            return resp.status_code
+
+        assert asyncio.run(go()) == 200

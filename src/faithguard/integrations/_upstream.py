@@ -27,7 +27,7 @@ import urllib.request
 import weakref
 import zlib
 from collections.abc import AsyncIterator, Mapping
-from typing import Any, Protocol, cast
+from typing import Protocol, cast
 from urllib.parse import urlsplit
 
 import httpx
@@ -95,7 +95,13 @@ def fast_path(url: str) -> bool:
     return bool(urllib.request.proxy_bypass(parts.hostname))
 
 
-def _decoder(encoding: str) -> Any:
+class _Decompressor(Protocol):
+    def decompress(self, data: bytes, /) -> bytes: ...
+
+    def flush(self) -> bytes: ...
+
+
+def _decoder(encoding: str) -> _Decompressor | None:
     """A zlib decompressor for one content-encoding; None for identity."""
     name = encoding.strip().lower()
     if name in ("", "identity"):
@@ -104,7 +110,7 @@ def _decoder(encoding: str) -> Any:
         return zlib.decompressobj(zlib.MAX_WBITS | 16)
     if name == "deflate":
         return _Deflate()
-    raise httpx.DecodingError(f"unsupported content-encoding {name[:20]!r}")
+    raise httpx.DecodingError("upstream sent a content-encoding that was not asked for")
 
 
 class _Deflate:
@@ -289,8 +295,8 @@ class _Response:
             if name == "content-encoding":
                 encoding = value
         self.headers: Mapping[str, str] = headers
-        self._decoders = [_decoder(e) for e in reversed(encoding.split(","))] if encoding else []
-        self._decoders = [d for d in self._decoders if d is not None]
+        decoders = [_decoder(e) for e in reversed(encoding.split(","))] if encoding else []
+        self._decoders = [d for d in decoders if d is not None]
         self._released = False
         # a stream dropped unread (a client that left before it began) gives back its connection when collected
         self._finalizer = weakref.finalize(self, _discard, pool, conn) if stream else None
@@ -458,12 +464,12 @@ class FastUpstream:
                 if conn.error is not None:
                     raise conn.error
                 await conn.wait()
+            return _Response(self, conn, self.timeout, stream=stream)  # may refuse its encoding: inside the try
         except BaseException:
             if conn is not None:
                 self._drop(conn)
             self._slots.release()
             raise
-        return _Response(self, conn, self.timeout, stream=stream)
 
     def release(self, conn: _Connection) -> None:
         """Take a connection back from a response: idle for reuse, or closed."""
