@@ -306,3 +306,55 @@ def test_an_answer_refused_at_its_head_gives_back_its_slot() -> None:
             return resp.status_code
 
         assert asyncio.run(go()) == 200
+
+
+def test_https_upstreams_are_verified_with_httpxs_trust_store(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+    import ssl
+    import subprocess
+
+    if shutil.which("openssl") is None:
+        pytest.skip("needs the openssl command to make a self-signed certificate")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subject = ["-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"]
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert), *subject],
+        check=True,
+        capture_output=True,
+    )
+    monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+    monkeypatch.delenv("SSL_CERT_DIR", raising=False)
+
+    async def go() -> list[str]:
+        server_ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        server_ctx.load_cert_chain(str(cert), str(key))
+
+        async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            try:
+                await reader.readuntil(b"\r\n\r\n")
+                await reader.readexactly(2)
+                writer.write(_json_answer(GOOD_BODY))
+                await writer.drain()
+            except (asyncio.IncompleteReadError, ConnectionError, ssl.SSLError):
+                pass
+            finally:
+                writer.close()
+
+        server = await asyncio.start_server(handle, "127.0.0.1", 0, ssl=server_ctx)
+        url = f"https://localhost:{server.sockets[0].getsockname()[1]}/v1"
+        outcomes = []
+        for trusted in (False, True):
+            if trusted:
+                monkeypatch.setenv("SSL_CERT_FILE", str(cert))
+            up = FastUpstream(url, timeout=5, connect_timeout=5)
+            try:
+                resp = await up.send("POST", "/v1/chat/completions", {}, b"{}")
+                outcomes.append(json.loads(await resp.aread())["choices"][0]["message"]["content"])
+                await resp.aclose()
+            except httpx.ConnectError:
+                outcomes.append("refused")
+            await up.aclose()
+        server.close()
+        return outcomes
+
+    assert asyncio.run(go()) == ["refused", GOOD]  # an unknown certificate is refused; a trusted one is read
