@@ -11,16 +11,23 @@ the same request list directly and through the proxy and prints p50/p99, the dif
 latency), errors, the CPU per request of the proxy and of its scoring process, the scoring queue's
 counts and the proxy's RSS. ``--scoring off`` (bench only) forwards without scoring, to see the
 forwarding cost alone; ``--profile FILE`` writes a CPU-time cProfile of the proxy's event-loop
-thread; ``--upstream-delay-ms`` makes each answer wait as a model's generation would. The first pass
-over the queries meets empty caches ("new"); later passes are cached -- both are printed. CPU is
+thread (cProfile charges its own cost to every Python call, inflating pure-Python code), ``--sample FILE``
+a sampling profile of it instead (``ITIMER_PROF`` every 1 ms of the proxy process's CPU records that
+thread's Python stack: shares by innermost function and inclusive); ``--upstream-delay-ms`` makes
+each answer wait as a model's generation would. The first pass over the queries meets empty caches
+("new"); later passes are cached -- both are printed. CPU is
 not pinned: the machine's cores are shared with the load generator (and whatever else runs: the
 load average is printed), so added latency includes contention. Bounded: it stops by itself.
 
     PYTHONPATH=src python benchmarks/bench_proxy.py [--data ../shared/data] [--requests 10000]
         [--concurrency 1,8,32] [--policy observe] [--scoring auto|inline|background|process|off]
-        [--upstream async|threaded] [--upstream-delay-ms 0] [--profile FILE]
-        [--loop auto|asyncio|uvloop] [--http auto|h11|httptools]
+        [--upstream async|threaded] [--upstream-delay-ms 0] [--profile FILE] [--sample FILE]
+        [--loop auto|asyncio|uvloop] [--http auto|h11|httptools] [--client raw|httpx]
 
+``--client`` is the load generator's: ``raw`` (default; a minimal keep-alive client on asyncio streams, the
+requests encoded before timing) or ``httpx`` (an ``AsyncClient`` per simulated client, as before; it costs
+the load generator several times the CPU per request, CPU the proxied path then competes with on a small
+machine, so its added latency mixes in the load generator's own cost).
 ``--loop`` / ``--http`` choose uvicorn's event loop and HTTP parser (default auto: uvloop and httptools
 when installed, as ``faithguard serve`` does), to compare the stacks in one checkout; the loop in use is
 printed from the proxy's ``/healthz``.
@@ -173,6 +180,7 @@ def serve_proxy(
     profile: str | None,
     loop: str = "auto",
     http: str = "auto",
+    sample: str | None = None,
 ) -> None:
     """Child process: the proxy on loopback until the parent says stop."""
     import uvicorn
@@ -205,16 +213,128 @@ def serve_proxy(
             prof.disable()
             prof.dump_stats(str(profile))
 
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    while not server.started:  # the app's startup warms the guard's models
-        time.sleep(0.05)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    conn.send(f"http://127.0.0.1:{port}")
-    conn.recv()  # stop
-    server.should_exit = True
-    thread.join(timeout=30)
+    def announce() -> None:  # tell the parent where the proxy listens, then wait for its stop
+        while not server.started:  # the app's startup warms the guard's models
+            time.sleep(0.05)
+        port = server.servers[0].sockets[0].getsockname()[1]
+        conn.send(f"http://127.0.0.1:{port}")
+        conn.recv()  # stop
+        server.should_exit = True
+
+    if sample:  # the loop on the main thread, where the sampler's signal handler interrupts it
+        sampler = Sampler()
+        waiter = threading.Thread(target=announce, daemon=True)
+        waiter.start()
+        run()
+        sampler.stop(str(sample))
+    else:
+        thread = threading.Thread(target=run, daemon=True)
+        thread.start()
+        announce()
+        thread.join(timeout=30)
     guard.close()
+
+
+class Sampler:
+    """The main thread's Python stack every 1 ms of the process's CPU (SIGPROF), as profile_check.py samples.
+
+    A tick of another thread's CPU lands on whatever the main thread is doing: when it waits in its
+    selector that is only the frames that started the loop, counted as idle.
+    """
+
+    def __init__(self) -> None:
+        import signal
+
+        self.stacks: list[list[str]] = []
+        signal.signal(signal.SIGPROF, self.record)
+        signal.setitimer(signal.ITIMER_PROF, 0.001, 0.001)
+
+    def record(self, signum: int, frame: Any) -> None:
+        stack: list[str] = []
+        while frame is not None:
+            where = frame.f_code.co_filename
+            where = where.split("site-packages/", 1)[-1].split("/src/", 1)[-1].rsplit("/lib/python3", 1)[-1]
+            stack.append(f"{where}:{frame.f_code.co_name}")
+            frame = frame.f_back
+        self.stacks.append(stack)
+
+    def stop(self, path: str) -> None:
+        """Stop sampling; write the shares of the busy samples by innermost function and inclusively."""
+        import collections
+        import signal
+
+        signal.setitimer(signal.ITIMER_PROF, 0, 0)
+        idle = ("runners.py:run", "base_events.py:run_forever", "server.py:run", "bench_proxy.py:run")
+        busy = [s for s in self.stacks if s and not s[0].endswith(idle)]
+        own = collections.Counter(s[0] for s in busy)
+        incl = collections.Counter(f for s in busy for f in set(s))
+        lines = [f"samples {len(self.stacks)}, loop busy in {len(busy)} (1 ms of process CPU each)"]
+        for title, counts in (("self (innermost Python frame)", own), ("inclusive", incl)):
+            lines.append(f"-- {title}: % of busy samples")
+            lines += [f"{n / max(1, len(busy)) * 100:6.1f}  {name}" for name, n in counts.most_common(45)]
+        Path(path).write_text("\n".join(lines) + "\n")
+
+
+def encode_requests(url: str, bodies: list[dict[str, Any]]) -> list[bytes]:
+    """Each body as the raw HTTP/1.1 request the raw load client writes (encoded before the clock starts)."""
+    parts = httpx.URL(url)
+    out = []
+    for body in bodies:
+        data = json.dumps(body).encode()
+        head = (
+            f"POST {parts.raw_path.decode()} HTTP/1.1\r\nhost: {parts.netloc.decode()}\r\n"
+            f"content-type: application/json\r\ncontent-length: {len(data)}\r\n\r\n"
+        )
+        out.append(head.encode() + data)
+    return out
+
+
+async def load_raw(url: str, requests: list[bytes], concurrency: int) -> tuple[list[float], int]:
+    """Like :func:`load` with a minimal keep-alive client on asyncio streams (content-length answers only).
+
+    The load generator shares the machine's cores with the proxy and the upstream; httpx's client costs it
+    several times the CPU per request of this one, CPU the proxied path then waits for (``--client``)."""
+    latencies: list[float] = []
+    errors = 0
+    reasons: dict[str, int] = {}
+    work = iter(requests)
+    parts = httpx.URL(url)
+
+    async def worker() -> None:
+        nonlocal errors
+        reader, writer = await asyncio.open_connection(parts.host, parts.port)
+        try:
+            for raw in work:
+                t0 = time.perf_counter()
+                reason = ""
+                try:
+                    writer.write(raw)
+                    head = await reader.readuntil(b"\r\n\r\n")
+                    lines = head.split(b"\r\n")
+                    status = int(lines[0].split(b" ", 2)[1])
+                    length = next(
+                        int(v) for k, _, v in (h.partition(b":") for h in lines[1:]) if k.lower() == b"content-length"
+                    )
+                    data = await reader.readexactly(length)
+                    if status != 200:
+                        reason = f"status {status}"
+                    elif not json.loads(data)["choices"][0]["message"]["content"]:
+                        reason = "empty answer"
+                except (OSError, asyncio.IncompleteReadError, ValueError, KeyError, StopIteration) as exc:
+                    reason = type(exc).__name__
+                latencies.append((time.perf_counter() - t0) * 1000)
+                if reason:
+                    errors += 1
+                    reasons[reason] = reasons.get(reason, 0) + 1
+                    if not reason.startswith(("status", "empty")):
+                        break  # the connection's state is unknown: this worker stops
+        finally:
+            writer.close()
+
+    await asyncio.gather(*(worker() for _ in range(concurrency)))
+    if reasons:
+        print(f"{'':<4}errors at {concurrency} clients on {url.split('/')[2]}: {reasons}", flush=True)
+    return latencies, errors
 
 
 async def load(url: str, bodies: list[dict[str, Any]], concurrency: int) -> tuple[list[float], int]:
@@ -286,6 +406,12 @@ def main(argv: list[str] | None = None) -> int:
         choices=("auto", "inline", "background", "process", "off"),
         help="the proxy's scoring mode; off (bench only): forward without scoring, to see forwarding alone",
     )
+    parser.add_argument(
+        "--client",
+        default="raw",
+        choices=("raw", "httpx"),
+        help="the load generator's client: raw (asyncio streams, requests encoded beforehand) or httpx",
+    )
     parser.add_argument("--upstream", default="async", choices=("async", "threaded"), help="scripted upstream kind")
     parser.add_argument(
         "--upstream-delay-ms",
@@ -294,6 +420,7 @@ def main(argv: list[str] | None = None) -> int:
         help="async upstream: wait this long before each answer, like a model generating it (default 0)",
     )
     parser.add_argument("--profile", default=None, help="write a cProfile of the proxy's event-loop thread here")
+    parser.add_argument("--sample", default=None, help="write a sampling profile of the proxy's event-loop thread here")
     parser.add_argument(
         "--loop",
         default="auto",
@@ -327,7 +454,8 @@ def main(argv: list[str] | None = None) -> int:
     parent, child = ctx.Pipe()
     # not daemonic: the proxy may start its own scoring process
     proc = ctx.Process(
-        target=serve_proxy, args=(child, direct_base, args.policy, args.scoring, args.profile, args.loop, args.http)
+        target=serve_proxy,
+        args=(child, direct_base, args.policy, args.scoring, args.profile, args.loop, args.http, args.sample),
     )
     proc.start()
     child.close()  # a proxy that dies before answering then reads as EOF here, not as a hang
@@ -352,6 +480,10 @@ def main(argv: list[str] | None = None) -> int:
         used, auto = server.get("loop", "?"), server.get("http_auto", "?")
         print(f"proxy server: uvicorn loop {args.loop} -> {used}, http {args.http} (auto picks {auto})")
         direct_url, proxy_url = direct_base + "/chat/completions", proxy_base + "/v1/chat/completions"
+        raw = args.client == "raw"
+        direct_raw = encode_requests(direct_url, direct_bodies) if raw else []
+        proxied_raw = encode_requests(proxy_url, proxied_bodies) if raw else []
+        print(f"load generator: {args.client} client, one keep-alive connection per simulated client")
         rss, kids_rss = [rss_mb(pid)], [children_rss(pid)]
         print(f"{'path':<44}{'reqs':>8}{'errors':>7}{'req/s':>8}{'p50 ms':>9}{'p99 ms':>9}")
         first = True
@@ -360,11 +492,15 @@ def main(argv: list[str] | None = None) -> int:
             if not drained:
                 print(f"{'':<4}(scoring queue not drained after 120 s: the direct run below shares the CPU with it)")
             t0 = time.perf_counter()
-            direct, derr = asyncio.run(load(direct_url, direct_bodies, c))
+            direct, derr = asyncio.run(
+                load_raw(direct_url, direct_raw, c) if raw else load(direct_url, direct_bodies, c)
+            )
             dsec = time.perf_counter() - t0
             cpu0, kids0 = process_cpu(pid), children_cpu(pid)
             t0 = time.perf_counter()
-            proxied, perr = asyncio.run(load(proxy_url, proxied_bodies, c))
+            proxied, perr = asyncio.run(
+                load_raw(proxy_url, proxied_raw, c) if raw else load(proxy_url, proxied_bodies, c)
+            )
             psec = time.perf_counter() - t0
             cpu1, kids1 = process_cpu(pid), children_cpu(pid)
             rss.append(rss_mb(pid))
@@ -378,9 +514,9 @@ def main(argv: list[str] | None = None) -> int:
             added = (pct(proxied, 0.5) - pct(direct, 0.5), pct(proxied, 0.99) - pct(direct, 0.99))
             print(f"{'':<4}added latency at {c} clients: p50 {added[0]:+.1f} ms, p99 {added[1]:+.1f} ms")
             cpu_ms = (cpu1 - cpu0) / len(chosen) * 1000
-            print(f"{'':<4}proxy process CPU per request (request path and background scoring): {cpu_ms:.1f} ms")
+            print(f"{'':<4}proxy process CPU per request (request path and background scoring): {cpu_ms:.2f} ms")
             kids_ms = (kids1 - kids0) / len(chosen) * 1000
-            print(f"{'':<4}scoring process CPU per request (while the level ran; 0 without one): {kids_ms:.1f} ms")
+            print(f"{'':<4}scoring process CPU per request (while the level ran; 0 without one): {kids_ms:.2f} ms")
             failed += derr + perr
         health = httpx.get(proxy_base + "/healthz", timeout=10).json()
         queue = health["queue"]

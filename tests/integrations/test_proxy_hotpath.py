@@ -87,6 +87,7 @@ def test_a_cookie_set_for_one_client_never_reaches_the_upstream_with_another(coo
     [
         b'{"a": "\\ud800"}',  # an unpaired surrogate, escaped
         b'{"a": ["\\uDFFF"]}',
+        b'{"a": "\xed\xa0\x80"}',  # a surrogate's UTF-8 bytes, unescaped (json.loads's surrogatepass took them)
         b"[" * (MAX_JSON_DEPTH + 1) + b"]" * (MAX_JSON_DEPTH + 1),
         b'{"a": ' * (MAX_JSON_DEPTH + 1) + b"1" + b"}" * (MAX_JSON_DEPTH + 1),
     ],
@@ -134,3 +135,40 @@ def test_healthz_names_the_event_loop_and_the_http_parser() -> None:
     uvloop = pytest.importorskip("uvloop")
     with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
         assert runner.run(run())["loop"] == "uvloop.Loop"
+
+
+def test_middleware_added_to_the_app_sees_chat_requests(
+    cookie_upstream: CookieUpstream,
+) -> None:
+    from starlette.middleware.base import BaseHTTPMiddleware
+    from starlette.requests import Request
+    from starlette.responses import Response
+
+    from faithguard.integrations.proxy import create_app
+
+    seen: list[str] = []
+
+    async def mark(request: Request, call_next: Any) -> Response:
+        seen.append(request.url.path)
+        response: Response = await call_next(request)
+        response.headers["x-mine"] = "1"
+        return response
+
+    async def run(with_middleware: bool) -> httpx.Response:
+        guard = make_guard()
+        app = create_app(guard, cookie_upstream.url, scoring="inline", warmup=False)
+        if with_middleware:
+            app.add_middleware(BaseHTTPMiddleware, dispatch=mark)
+        try:
+            async with (
+                app.router.lifespan_context(app),
+                httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://proxy") as client,
+            ):
+                return await client.post(URL, json=CHAT)
+        finally:
+            guard.close()
+
+    plain, marked = asyncio.run(run(False)), asyncio.run(run(True))
+    assert plain.status_code == marked.status_code == 200
+    assert "x-mine" not in plain.headers and marked.headers["x-mine"] == "1"
+    assert seen == [URL]

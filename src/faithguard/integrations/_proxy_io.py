@@ -110,6 +110,10 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
+#: One decoder for every body (json.loads with parse_constant builds a new one per call).
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+
+
 #: A JSON escape of a UTF-16 surrogate (a backslash, u, D800-DFFF): the only way a parsed string can hold an unpaired
 #: one (UTF-8 input cannot encode surrogates; the decoder rejects them).
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
@@ -119,7 +123,7 @@ def _needs_walk(data: bytes, max_depth: int) -> tuple[bool, bool]:
     """Whether the parsed tree can be nested past ``max_depth`` (it has more brackets than that, strings
     included) and whether it can hold a surrogate (it has an escape of one). Usually neither: no walk."""
     deep = data.count(b"[") + data.count(b"{") > max_depth
-    return deep, _SURROGATE_ESCAPE.search(data) is not None
+    return deep, b"\\u" in data and _SURROGATE_ESCAPE.search(data) is not None
 
 
 def _check_tree(value: Any, max_depth: int) -> None:
@@ -152,7 +156,8 @@ def parse_json(data: bytes, *, upstream: bool = False, max_depth: int = MAX_JSON
     Raises :class:`Problem`: 400 for a client's body, 502 for an upstream's (``upstream=True``).
     """
     try:
-        value = json.loads(data, parse_constant=_reject_constant)
+        # strict decoding, not json.loads's "surrogatepass": UTF-8 bytes of a surrogate are not text either
+        value = _DECODER.decode(data.decode(json.detect_encoding(data)))
         if any(_needs_walk(data, max_depth)):
             _check_tree(value, max_depth)
     except RecursionError:
