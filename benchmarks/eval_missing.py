@@ -19,7 +19,11 @@ Sets (all written for this project, none copied from an evaluation set); every l
   tuned on from 2026-11-23 19:52 UTC, so now study.
 - ``missing_content_fresh6.jsonl`` (fresh #6, 70 requests, 35 missing) and ``misinterpretation_fresh6.jsonl``
   (30 pairs): written blind by a separate writer (helper bw, 2026-11-23 ~20:05 UTC) who read no code, test, doc
-  or data of the project; committed before being scored; never read: the generalization set.
+  or data of the project; committed before being scored; never read: a generalization set (session 5's).
+- ``missing_content_fresh7.jsonl`` (fresh #7, 70 requests, 35 missing) and ``misinterpretation_fresh7.jsonl``
+  (30 pairs): written blind by a separate writer (helper bw7, 2026-11-23 ~22:05 UTC) who read no code, test, doc
+  or data of the project; committed before being scored (first scored 0.714/0.114 at cadfc26, this session's
+  start); never read: the generalization set of session 6.
 
 Run from the repo root: PYTHONPATH=src python benchmarks/eval_missing.py [-v]
 """
@@ -340,6 +344,8 @@ FRESH5 = "fresh #5 (written blind by sw 2026-11-23 17:38 UTC; read and TUNED-ON 
 #: The blind set: written by a separate writer (helper bw, 2026-11-23 ~20:05 UTC) who read no code, test, doc or data
 #: of the project; never read by anyone who changes the rules.
 FRESH6 = "fresh #6 (written blind by bw 2026-11-23 20:05 UTC; never read)"
+#: Session 6's blind set (helper bw7, read nothing of the project), committed before it was scored.
+FRESH7 = "fresh #7 (written blind by bw7 2026-11-23 22:05 UTC; first scored 0.714/0.114 at cadfc26; never read)"
 
 #: (file, split label) of the input sets, in print order. The split says what the set may be used for.
 INPUT_SETS = (
@@ -356,6 +362,7 @@ INPUT_SETS = (
     ("missing_content_fresh4.jsonl", f"study: {FRESH4}"),
     ("missing_content_fresh5.jsonl", f"study: {FRESH5}"),
     ("missing_content_fresh6.jsonl", f"generalization: {FRESH6}"),
+    ("missing_content_fresh7.jsonl", f"generalization: {FRESH7}"),
 )
 MISREAD_SETS = (
     (
@@ -365,6 +372,7 @@ MISREAD_SETS = (
     ("misinterpretation_fresh4.jsonl", f"study: {FRESH4} responses"),
     ("misinterpretation_fresh5.jsonl", f"study: {FRESH5} responses"),
     ("misinterpretation_fresh6.jsonl", f"generalization: {FRESH6} responses"),
+    ("misinterpretation_fresh7.jsonl", f"generalization: {FRESH7} responses"),
 )
 
 
