@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import hashlib
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -9,6 +11,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
 
+from faithguard.cache import QUERY_CACHE_SIZE, SingleFlightCache
 from faithguard.detector import CallContext
 from faithguard.inputs.appraised import APPRAISAL_TRIGGER, appraised_refs
 from faithguard.inputs.asked import asked_for_findings
@@ -358,6 +361,20 @@ def clarification_text(findings: list[dict[str, Any]]) -> str:
     )
 
 
+def _inputs_key(ctx: CallContext) -> bytes:
+    """A digest of everything :func:`analyse` reads: the request, system text, documents and earlier turns."""
+    digest = hashlib.blake2b(digest_size=20)
+    for part in (ctx.query or "", ctx.system or "", *ctx.documents):
+        digest.update(b"\x00%d\x00" % len(part.encode("utf-8", "surrogatepass")))
+        digest.update(part.encode("utf-8", "surrogatepass"))
+    for m in ctx.history:
+        for part in (m.role, m.content or ""):
+            digest.update(b"\x01%d\x01" % len(part.encode("utf-8", "surrogatepass")))
+            digest.update(part.encode("utf-8", "surrogatepass"))
+    digest.update(b"docs=%d turns=%d" % (len(ctx.documents), len(ctx.history)))
+    return digest.digest()
+
+
 class MissingContentDetector:
     """Input stage: flags requests that refer to content which was never supplied."""
 
@@ -369,6 +386,9 @@ class MissingContentDetector:
     def __init__(self, use_parser: bool = True) -> None:
         """``use_parser=False`` skips the spaCy filters (patterns only)."""
         self.use_parser = use_parser
+        # The analysis reads only the call's inputs: a request checked again (a new answer to a known query,
+        # a retry) is not read again. Keyed by a digest, so the cache holds no request text.
+        self._memo: SingleFlightCache[tuple[dict[str, Any], ...]] = SingleFlightCache(maxsize=QUERY_CACHE_SIZE)
 
     @staticmethod
     def _parse(text: str) -> Any:
@@ -382,7 +402,9 @@ class MissingContentDetector:
 
     def run(self, ctx: CallContext) -> DetectorResult:
         """Check the call's inputs; critical verdicts when something referenced is missing."""
-        findings = analyse(ctx, self._parse if self.use_parser else None)
+        parser = self._parse if self.use_parser else None
+        memo = self._memo.get_or_compute(_inputs_key(ctx), lambda: tuple(analyse(ctx, parser)))
+        findings = copy.deepcopy(list(memo))  # the caller may change its findings; the memo stays as read
         if not findings:
             # With an LLM judge on, its step-0 check (published by judge_precheck) can find what the
             # offline patterns missed; offline findings win when both exist, to avoid duplicates.
