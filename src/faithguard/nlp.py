@@ -206,6 +206,20 @@ def parse_answer(text: str, *, ner: bool = True) -> Any:
     return doc
 
 
+def complete_parse(doc: Any, missing: tuple[str, ...]) -> Any:
+    """A copy of ``doc`` (parsed with ``exclude=missing``) with those pipes now run on it, in pipeline order.
+
+    The tags, arcs and sentence starts are the parse's own; the lemmatizer reads the tags and NER reads
+    only the text and the sentence starts, so the copy is what the full pipeline would have given.
+    """
+    nlp = get_nlp()
+    out = doc.copy()
+    for name in nlp.pipe_names:
+        if name in missing:
+            out = nlp.get_pipe(name)(out)
+    return out
+
+
 def parse_many(texts: list[str], *, exclude: tuple[str, ...] = ("ner",)) -> Iterator[Any]:
     """Parsed ``Doc`` objects of ``texts``, lazily in small batches, not cached (pieces of an answer, read once).
 

@@ -64,3 +64,20 @@ def test_keep_narrows_regions_to_the_sentences_it_accepts() -> None:
     kept = name_regions(text, keep=lambda piece: "Quorvel" in piece)
     assert [text[s:e].strip() for s, e in kept] == ["The Quorvel Drift moves."]
     assert name_regions(text, keep=lambda piece: False) == []
+
+
+def test_an_unbacked_name_is_read_in_its_regions_own_parse_completed() -> None:
+    from faithguard.nlp import parse_answer
+    from faithguard.terms.extract import region_parse
+
+    text = "Tides rise daily. The Quorvel Drift moves them near Zentrova Bay."
+    regions = tuple(name_regions(text))
+    extract_names(text, regions)
+    (region,) = regions
+    held = region_parse(text, regions, region)
+    fresh = parse_answer(text[region[0] : region[1]])
+    assert held is not None
+    assert [(t.text, t.tag_, t.dep_, t.lemma_, t.ent_type_) for t in held] == [
+        (t.text, t.tag_, t.dep_, t.lemma_, t.ent_type_) for t in fresh
+    ]
+    assert region_parse("another answer", regions, region) is None  # only what the name reading parsed

@@ -12,7 +12,14 @@ from faithguard.models import DetectorResult, Severity, TermFinding, Verdict, Ve
 from faithguard.terms.acceptance import Acceptance, classify_terms
 from faithguard.terms.combine import assess, combine, may_deny
 from faithguard.terms.compose import NON_CONCEPT_ENTITIES, entity_kind, layout_label
-from faithguard.terms.extract import Candidate, extract_candidates, extract_names, name_regions, name_window
+from faithguard.terms.extract import (
+    Candidate,
+    extract_candidates,
+    extract_names,
+    name_regions,
+    name_window,
+    region_parse,
+)
 from faithguard.terms.labels import answer_label, meaning_check, term_label
 from faithguard.terms.normalize import normalize
 from faithguard.terms.sources import GlossarySource, default_sources
@@ -233,8 +240,16 @@ class FabricatedTermsDetector:
         parsed: dict[tuple[int, int], Any] = {}
 
         def doc_at(cand: Candidate) -> tuple[Any, int]:
-            # The parse (with NER) of the sentence a name sits in, with the line it continues, and where it
-            # begins: a long answer's whole parse cost up to ~100 ms. Made only once a name there is unbacked.
+            # The full parse (with NER) of the name region holding the candidate, and where it begins: the
+            # name reading's own parse of that region completed, else the candidate's sentence parsed anew (a
+            # long answer's whole parse cost up to ~100 ms). Made only once a name there is unbacked.
+            region = next((r for r in regions if r[0] <= cand.start < r[1]), None)
+            if region is not None and region not in parsed:
+                held = region_parse(response, regions, region)
+                if held is not None:
+                    parsed[region] = held
+            if region is not None and region in parsed:
+                return parsed[region], region[0]
             window = name_window(response, cand.start, cand.end)
             if window not in parsed:
                 from faithguard.nlp import parse_answer

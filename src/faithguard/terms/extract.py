@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -18,6 +20,7 @@ __all__ = [
     "extract_names",
     "name_regions",
     "name_window",
+    "region_parse",
     "sentence_pieces",
 ]
 
@@ -406,6 +409,22 @@ def extract_names(text: str, regions: tuple[tuple[int, int], ...] | None = None)
     return list(_names_of(text, tuple(name_regions(text)) if regions is None else regions))
 
 
+#: The name parses of the last few answers, by region: a name found unbacked is then read in its region's parse,
+#: completed (NER, lemmas) rather than parsed again. Not a cache of results: :func:`_names_of` is that.
+_RECENT_DOCS: OrderedDict[tuple[str, tuple[tuple[int, int], ...]], dict[tuple[int, int], Any]] = OrderedDict()
+_RECENT_LOCK = threading.Lock()
+_RECENT_SIZE = 4
+
+
+def region_parse(text: str, regions: tuple[tuple[int, int], ...], region: tuple[int, int]) -> Any | None:
+    """The full parse of ``text[region]`` from the name reading of ``extract_names(text, regions)``, if still held."""
+    from faithguard.nlp import complete_parse
+
+    with _RECENT_LOCK:
+        doc = _RECENT_DOCS.get((text, regions), {}).get(region)
+    return None if doc is None else complete_parse(doc, _NAME_EXCLUDE)
+
+
 @lru_cache(maxsize=ANSWER_CACHE_SIZE)
 def _names_of(text: str, regions: tuple[tuple[int, int], ...]) -> tuple[Candidate, ...]:
     from faithguard.nlp import parse_many
@@ -413,8 +432,14 @@ def _names_of(text: str, regions: tuple[tuple[int, int], ...]) -> tuple[Candidat
 
     found: list[Candidate] = _quoted(text)
     docs = parse_many([text[s:e] for s, e in regions], exclude=_NAME_EXCLUDE)
-    for (offset, _), doc in zip(regions, docs, strict=True):
+    kept: dict[tuple[int, int], Any] = {}
+    with _RECENT_LOCK:
+        _RECENT_DOCS[(text, regions)] = kept
+        while len(_RECENT_DOCS) > _RECENT_SIZE:
+            _RECENT_DOCS.popitem(last=False)
+    for (offset, end), doc in zip(regions, docs, strict=True):
         checkpoint()  # a long answer: stop at the budget rather than parse on after the check gave up
+        kept[(offset, end)] = doc
         starts = frozenset(s.start for s in doc.sents) if len(doc) else frozenset()
         for cand in _title_runs(doc, starts):
             found.append(Candidate(cand.text, cand.start + offset, cand.end + offset, cand.source, cand.name_like))
