@@ -51,3 +51,13 @@ def test_windows_read_as_the_whole_parse_does() -> None:
     for answer in answers:
         whole = nlp.parse_answer(answer, ner=False)
         assert classify_terms(answer, terms) == classify_terms(answer, terms, doc=whole), answer
+
+
+def test_list_lines_without_marks_do_not_count_as_sentences() -> None:
+    answers = [
+        "Quorvel Drift\n- fast\n- cheap\n- green\n- clean\nIt does not exist.",
+        "I'm not aware of any\n- principle\n- law\n- theory\n- effect\ncalled the Quorvel Drift.",
+    ]
+    for answer in answers:
+        whole = nlp.parse_answer(answer, ner=False)
+        assert classify_terms(answer, ["Quorvel Drift"]) == classify_terms(answer, ["Quorvel Drift"], doc=whole)

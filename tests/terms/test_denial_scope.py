@@ -81,7 +81,7 @@ def test_answer_names_are_parsed_only_where_a_source_could_deny(monkeypatch: pyt
     known = "The Treaty of Westphalia is unrelated. Spring tides come when the Sun and the Moon line up."
     assert det.run(CallContext(query=q, response=known)).verdicts == []
     assert parsed == []
-    made_up = "Spring tides follow the Sun. The Quorvelian Drift Principle explains them."
+    made_up = "Spring tides follow the moon. The Quorvelian Drift Principle explains them."
     res = det.run(CallContext(query=q, response=made_up))
     assert [v.term for v in res.verdicts] == ["Quorvelian Drift Principle"]
     assert parsed == ["The Quorvelian Drift Principle explains them."]
@@ -108,3 +108,21 @@ def test_a_term_cut_from_text_the_lexicon_calls_safe_is_never_denied(text: str, 
     term = text[start:end]
     if not lex.may_deny(text):
         assert lex.lookup(term, CTX) is not False
+
+
+def test_a_subclass_that_changes_how_it_answers_is_not_taken_at_its_parents_word() -> None:
+    class Denying(WordNetSource):
+        def lookup(self, term: str, ctx: CallContext) -> bool | None:
+            return False
+
+    class DenyingAndSaysSo(Denying):
+        def may_deny(self, text: str) -> bool:
+            return "Quorvel" in text
+
+    assert may_deny([Denying()], "The Treaty of Westphalia.")
+    assert not may_deny([DenyingAndSaysSo()], "The Treaty of Westphalia.")
+    assert may_deny([DenyingAndSaysSo()], "The Quorvel Drift.")
+
+
+def test_digits_that_are_not_decimal_split_words_as_marks_do() -> None:
+    assert LexiconSource().may_deny("Zorblaxian²") and LexiconSource().may_deny("ʼ²")

@@ -200,15 +200,27 @@ class ResponseView:
         return False
 
 
+#: An enumerated marker (a number, "(2)", "a."), also inside bold or after a heading mark, as _LIST_ITEM reads it.
+_ENUMERATED = re.compile(r"[ ]*(?:\*\*|__|#{1,6}[ ]+)?(?:\d{1,3}[.)]|\(\d{1,3}\)|[a-z][.)])")
+
+
 def _outer_items(text: str) -> tuple[str, ...]:
-    """The list items of ``text`` at its outermost level: an item indented further than the least indented
-    one is a sub-item of the item above it ("1. Health:" then "   - better heart"), not an item of its own.
+    """The list items of ``text`` at its outermost level. An item indented two or more spaces further than the
+    least indented one is a sub-item of the item above it ("1. Health:" then "   - better heart"); one space is
+    alignment (" 9." above "10."). Where numbered and bulleted items share that level, the numbered ones head
+    the list and the bullets detail them ("**1. Better health**" then "- Lowers stress").
     Fixtures: tests/engine/test_list_levels.py."""
-    found = [(len(m.group(0)) - len(m.group(0).lstrip(" ")), m.group(1).strip()) for m in _LIST_ITEM.finditer(text)]
+    found = [
+        (len(m.group(0)) - len(m.group(0).lstrip(" ")), _ENUMERATED.match(m.group(0)) is not None, m.group(1).strip())
+        for m in _LIST_ITEM.finditer(text)
+    ]
     if not found:
         return ()
-    outer = min(indent for indent, _ in found)
-    return tuple(item for indent, item in found if indent == outer)
+    outer = min(indent for indent, _, _ in found)
+    top = [(numbered, item) for indent, numbered, item in found if indent <= outer + 1]
+    if any(numbered for numbered, _ in top) and not all(numbered for numbered, _ in top):
+        return tuple(item for numbered, item in top if numbered)
+    return tuple(item for _, item in top)
 
 
 @lru_cache(maxsize=64)

@@ -297,8 +297,6 @@ def _quantity(
     want, rel = target
     if scope is not None and scope.enumeration_marker(c.text):
         return Status.UNKNOWN, "offline: the number only numbers a line of the request"
-    if scope is not None and scope.given_count(c.text):
-        return Status.UNKNOWN, "offline: the number counts material the request refers to, not parts of the answer"
     if "%" in c.text:
         return Status.UNKNOWN, "offline: a percentage is not a count of answer parts"
     tunit = table_unit(c.text)

@@ -25,7 +25,7 @@ from faithguard.specfiles import read_specs
 
 __all__ = ["RequestScope", "bound_verdict", "load_specs", "request_scope"]
 
-_ROLES = frozenset({"deliverable", "per_unit", "given"})
+_ROLES = frozenset({"deliverable", "per_unit"})
 _MAX_QUERY = 20_000
 _TOKEN = re.compile(r"[^\W_]+")
 
@@ -67,8 +67,6 @@ class RequestScope:
     text: str
     #: (lower-case word, char offset) of each token a per-unit marker reaches without crossing a coordination
     reach: frozenset[tuple[str, int]] = frozenset()
-    #: (lower-case word, char offset) of each number that counts material the request refers to ("the two sentences")
-    given: frozenset[tuple[str, int]] = frozenset()
 
     @property
     def several_deliverables(self) -> bool:
@@ -103,16 +101,6 @@ class RequestScope:
         ]
         return bool(spots) or not located
 
-    def given_count(self, phrase: str) -> bool:
-        """Whether ``phrase`` is a bare number whose first use in the request counts given material ("combine
-        the two sentences"); a later definite use refers back to what an earlier one asked for ("write two
-        jokes ... separate the two jokes")."""
-        word = phrase.strip().lower()
-        if not word or " " in word:
-            return False
-        first = re.search(r"(?<![\w.])" + re.escape(word) + r"(?!\w)", self.text, re.I)
-        return first is not None and (word, first.start()) in self.given
-
     def enumeration_marker(self, phrase: str) -> bool:
         """Whether ``phrase`` is a bare number the request uses only to number its lines ("2. Call to adventure")."""
         phrase = phrase.strip()
@@ -146,7 +134,6 @@ def request_scope(query: str) -> RequestScope:
     objects: set[str] = set()
     spans: set[tuple[int, int]] = set()
     reach: set[tuple[str, int]] = set()
-    given: set[tuple[str, int]] = set()
     for spec_id, toks in matches(doc):
         at = doc[toks[0]].idx
         if any(a <= at < b for a, b in material):
@@ -155,14 +142,12 @@ def request_scope(query: str) -> RequestScope:
             verb, obj = doc[toks[0]], doc[toks[-1]]
             if verb.lemma_.lower() in TASK_VERBS:
                 objects.add(obj.lemma_.lower())
-        elif role[spec_id] == "given":
-            given.add((doc[toks[1]].lower_, doc[toks[1]].idx))
         else:
             marker = doc[toks[0]]
             sent = marker.sent
             spans.add((sent.start_char, sent.end_char))
             reach.update((t.lower_, t.idx) for t in sent if _uncoordinated(marker, t))
-    scope = RequestScope(frozenset(objects), tuple(sorted(spans)), text, frozenset(reach), frozenset(given))
+    scope = RequestScope(frozenset(objects), tuple(sorted(spans)), text, frozenset(reach))
     with _lock:
         _cache[query] = scope
         while len(_cache) > 256:

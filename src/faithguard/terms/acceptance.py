@@ -245,9 +245,11 @@ def _find_cues(text: str) -> list[_Cue]:
     return sorted(cues, key=lambda c: c.start)
 
 
-#: Sentence pieces (extract.sentence_pieces) a cue's reading may reach: a pronoun links to a mention at most two
-#: parsed sentences back, a direct link stays in the cue's sentence; one more piece each way covers a sentence
-#: the regular cut splits in two. Fixtures: tests/terms/test_acceptance_windows.py.
+#: Sentences a cue's reading may reach: a pronoun links to a mention at most two parsed sentences back, a direct
+#: link stays in the cue's sentence; one more each way covers a sentence the regular cut splits in two. Counted
+#: in sentence pieces (extract.sentence_pieces) that end with . ! or ?: a line without one (a list item, a
+#: heading) is often inside the parser's sentence, so it is taken in without counting.
+#: Fixtures: tests/terms/test_acceptance_windows.py.
 _BACK, _AHEAD = 3, 1
 
 
@@ -257,15 +259,25 @@ def _cue_windows(response: str, cues: Sequence[_Cue], mentions: Sequence[int]) -
 
     pieces = sentence_pieces(response)
     starts = [p[0] for p in pieces]
+    ended = [response[p[0] : p[1]].rstrip().rstrip("\"'”’)]*").endswith((".", "!", "?")) for p in pieces]
 
     def piece_of(pos: int) -> int:
         return max(0, bisect_right(starts, pos) - 1)
+
+    def reach(i: int, step: int, sentences: int) -> int:
+        # from piece i, over ``sentences`` ended pieces in direction ``step`` (the cue's own piece not counted)
+        while 0 <= i + step < len(pieces) and sentences > 0:
+            i += step
+            sentences -= ended[i]
+        return i
 
     held = sorted({piece_of(m) for m in mentions})
     windows: list[tuple[int, int]] = []
     for cue in cues:
         i = piece_of(cue.start)
-        first, last = max(0, i - _BACK), min(len(pieces) - 1, i + _AHEAD)
+        first = reach(i, -1, _BACK)
+        last = i if ended[i] else reach(i, 1, 1)
+        last = reach(last, 1, _AHEAD)
         lo = bisect_left(held, first)
         if lo == len(held) or held[lo] > last:
             continue  # no mention within reach: the cue can link to nothing

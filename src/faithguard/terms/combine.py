@@ -69,13 +69,26 @@ _ASSESSING: dict[type, bool] = {}
 _SCOPED: dict[type, bool] = {}
 
 
+def _answers_scope(kind: type) -> bool:
+    """Whether ``kind``'s ``may_deny`` speaks for how it answers: a subclass that changes ``assess`` or ``lookup``
+    without saying again where it denies (a backing-only source made to deny) is not taken at its parent's word."""
+
+    def owner(name: str) -> type | None:
+        return next((k for k in kind.__mro__ if name in vars(k)), None)
+
+    scope = owner("may_deny")
+    return scope is not None and all(
+        answering is None or issubclass(scope, answering) for answering in (owner("assess"), owner("lookup"))
+    )
+
+
 def may_deny(sources: Sequence[KnowledgeSource], text: str) -> bool:
     """Whether any source could deny a term drawn from ``text``; a source that cannot say is assumed to."""
     for source in sources:
         kind = type(source)
         scoped = _SCOPED.get(kind)
         if scoped is None:
-            scoped = _SCOPED[kind] = isinstance(source, ScopedSource)
+            scoped = _SCOPED[kind] = isinstance(source, ScopedSource) and _answers_scope(kind)
         if not scoped:
             return True
         try:

@@ -321,9 +321,13 @@ def _candidates_of(text: str) -> tuple[Candidate, ...]:
 
 #: A sentence ends at a line break, or after . ! ? (and closing quotes) that follow a lower-case word of two
 #: letters or more, before white space. Elsewhere it is left whole ("e.g. Paris", "U.S. Army", "Dr. Smith",
-#: "1. Paris", "in 1990. Then"): a piece too long only costs parsing, a cut too early could hide a name.
+#: "1. Paris", "in 1990. Then"), and so is a period after a capitalised word of three or four letters, the
+#: shape of a title's abbreviation ("Mrs. Quorvel", "Sen. Tollin", "Prof. Marvek"; also "in Rome. Then"):
+#: a piece too long only costs parsing, a cut too early could hide a name or the title that types it.
 #: Fixtures: tests/terms/test_answer_names.py.
-_SENTENCE_END = re.compile(r"\n+|(?<=[^\W\d_A-Z][^\W\d_A-Z])[.!?]+[\"'”’]*(?=\s)")
+_SENTENCE_END = re.compile(
+    r"\n+|(?<=[^\W\d_A-Z][^\W\d_A-Z])(?:(?<!\b[A-Z][a-z]{2})(?<!\b[A-Z][a-z]{3})\.|[!?])[.!?]*[\"'”’]*(?=\s)"
+)
 #: A word or number ("Nano-Sync" is two words, "O'Neill" two). Its first letter decides whether it is capitalised.
 _WORDS = re.compile(r"[^\W_]+")
 #: Pipes the names read: tags, part of speech (attribute ruler) and sentence starts (parser); no lemmas.
@@ -337,13 +341,14 @@ def sentence_pieces(text: str) -> list[tuple[int, int, int, bool]]:
     begin = 0
     previous = 0  # where the previous piece began
     bounds = [m.end() for m in _SENTENCE_END.finditer(text)] + [len(text)]
+    last = ""  # the last character before this piece that is not white space ("" at the start)
     for end in bounds:
         while begin < end and text[begin].isspace():
             begin += 1  # a piece starts at its first word, as the sentence does inside the whole text
-        j = begin - 1
-        while j >= 0 and text[j].isspace():
-            j -= 1  # the last mark before this piece (scanning back over white space only: linear overall)
-        pieces.append((begin, end, previous, j >= 0 and text[j] not in ".!?"))
+        pieces.append((begin, end, previous, last != "" and last not in ".!?"))
+        body = text[begin:end].rstrip()  # each character is read once over the whole text: linear
+        if body:
+            last = body[-1]
         previous, begin = begin, end
     return pieces
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -184,8 +183,8 @@ class LexiconSource:
         The words are read both as :func:`normalize` joins them ("O'Neill" -> "oneill") and split at every
         mark ("o", "neill"), so a term cut from the text at a token boundary is covered either way.
         """
-        lowered = text.lower()
-        words = set(normalize(text).split()) | set(_LETTER_RUN.findall(lowered))
+        letters = "".join(ch if ch.isalpha() else " " for ch in text.lower())
+        words = set(normalize(text).split()) | set(letters.split())
         return any(self._word(w) is False for w in words)
 
     def _word(self, word: str) -> bool | None:
@@ -197,9 +196,6 @@ class LexiconSource:
         # like a phrase of known words, the list cannot tell whether the whole is real.
         return None if _compositional(word) else False
 
-
-#: A run of letters (no digits, no underscore): the finest split of a text into the words a term can hold.
-_LETTER_RUN = re.compile(r"[^\W\d_]+")
 
 _SUFFIXES = ("ity", "ness", "ism", "ist", "ics", "ation", "ment", "able", "ology", "ize", "ise", "er", "ly", "al")
 _PART_ZIPF = 3.0
