@@ -358,3 +358,60 @@ def test_https_upstreams_are_verified_with_httpxs_trust_store(tmp_path: Any, mon
         return outcomes
 
     assert asyncio.run(go()) == ["refused", GOOD]  # an unknown certificate is refused; a trusted one is read
+
+
+def _one(upstream: KeepAliveUpstream, *, stream: bool = False, read: bool = True) -> tuple[int, dict[str, str], bytes]:
+    async def go() -> tuple[int, dict[str, str], bytes]:
+        up = FastUpstream(upstream.url, timeout=5, connect_timeout=5, connections=1)
+        try:
+            resp = await up.send("POST", "/v1/chat/completions", {}, b"{}", stream=stream)
+            body = await resp.aread() if read else b""
+            await resp.aclose()
+            return resp.status_code, dict(resp.headers), body
+        finally:
+            await up.aclose()
+
+    return asyncio.run(go())
+
+
+def test_bytes_after_an_answer_are_never_part_of_it() -> None:
+    second = b"HTTP/1.1 500 Oops\r\ncontent-length: 3\r\nx-a: second\r\n\r\nBAD"
+    with KeepAliveUpstream(lambda n: _json_answer(GOOD_BODY, "x-a: first\r\n") + second) as upstream:
+        status, headers, body = _one(upstream)
+    assert (status, headers["x-a"], body) == (200, "first", GOOD_BODY)
+
+
+def test_a_chunked_answers_trailers_are_not_its_headers() -> None:
+    chunked = f"{len(GOOD_BODY):x}\r\n".encode() + GOOD_BODY + b"\r\n0\r\ncontent-type: text/evil\r\nx-t: 1\r\n\r\n"
+    head = b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n"
+    with KeepAliveUpstream(lambda n: head + chunked) as upstream:
+        status, headers, body = _one(upstream)
+    assert (status, headers["content-type"], "x-t" in headers, body) == (200, "application/json", False, GOOD_BODY)
+
+
+def test_a_connection_closed_unread_with_reading_paused_serves_the_next_request() -> None:
+    big = _json_answer(b"x" * 400_000)
+    with KeepAliveUpstream(lambda n: big) as upstream:
+
+        async def go() -> list[int]:
+            up = FastUpstream(upstream.url, timeout=5, connect_timeout=5, connections=1)
+            resp = await up.send("POST", "/v1/chat/completions", {}, b"{}", stream=True)
+            await asyncio.sleep(0.2)  # the whole answer arrives and fills the buffer: reading pauses
+            await resp.aclose()  # closed unread: the connection goes back to the pool
+            statuses = [resp.status_code]
+            async with asyncio.timeout(5):
+                again = await up.send("POST", "/v1/chat/completions", {}, b"{}")
+                assert len(await again.aread()) == 400_000
+                await again.aclose()
+            statuses.append(again.status_code)
+            await up.aclose()
+            return statuses
+
+        assert asyncio.run(go()) == [200, 200]
+
+
+def test_a_switching_protocols_answer_gives_502(guard: Any) -> None:
+    upgrade = b"HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: upgrade\r\n\r\n"
+    with KeepAliveUpstream(lambda n: upgrade, close=True) as upstream:
+        [resp] = chats(guard, upstream.url, 1)
+    assert resp.status_code == 502

@@ -134,6 +134,11 @@ class _Deflate:
         return self.obj.flush()
 
 
+class _AfterAnswer(Exception):
+    """Raised from a parser callback when no answer can be read here: a message begins after the answer ended,
+    or the upstream switches protocols (101)."""
+
+
 class _Connection(asyncio.Protocol):
     """One upstream connection: the httptools parser's callbacks fill the current exchange's state."""
 
@@ -142,7 +147,8 @@ class _Connection(asyncio.Protocol):
 
         self.loop = loop
         self.parser = httptools.HttpResponseParser(self)
-        self.parser_error: type[Exception] = httptools.HttpParserError
+        # HttpParserUpgrade (a 101 answer) is not an HttpParserError: the connection would become another protocol
+        self.parser_error: tuple[type[Exception], ...] = (httptools.HttpParserError, httptools.HttpParserUpgrade)
         self.transport: asyncio.Transport | None = None
         self.closed = False
         self.idle_since = 0.0
@@ -150,6 +156,8 @@ class _Connection(asyncio.Protocol):
 
     def begin(self) -> None:
         """Clear the exchange state for the next request."""
+        if getattr(self, "paused", False) and self.transport is not None:
+            self.transport.resume_reading()  # an answer closed unread left reading paused on its last bytes
         self.status = 0
         self.header_list: list[tuple[bytes, bytes]] = []
         self.head_done = False
@@ -193,11 +201,18 @@ class _Connection(asyncio.Protocol):
             self._failed(httpx.RemoteProtocolError("upstream closed the connection before the answer ended"))
 
     # httptools callbacks
+    def on_message_begin(self) -> None:
+        if self.complete:  # bytes after the answer (a second answer, or anything): never part of this one
+            raise _AfterAnswer
+
     def on_header(self, name: bytes, value: bytes) -> None:
-        self.header_list.append((name, value))
+        if not self.head_done:  # after the head, a chunked body's trailers: not headers of the answer
+            self.header_list.append((name, value))
 
     def on_headers_complete(self) -> None:
         status = self.parser.get_status_code()
+        if status == 101:  # switching protocols: no HTTP answer follows on this connection
+            raise _AfterAnswer
         if 100 <= status < 200 and status != 101:  # an interim answer (103 Early Hints): the real one follows
             self.header_list = []
             self.interim = True
