@@ -44,7 +44,7 @@ _SAID_AFTER = frozenset({"prep", "acl", "relcl", "appos", "ccomp", "advcl"})
 def appraised_refs(doc: Any, masked: str, have: set[int], source: str = "query") -> list[Reference]:
     """References for the user's own things the request asks the assistant to judge (``have``: noun offsets that
     already carry a reference)."""
-    from faithguard.inputs.syntax import role_anchors
+    from faithguard.inputs.syntax import anchored_tokens, role_anchors
 
     faults = {o for o in role_anchors(doc, "faults") - have if _fault_of_unseen_text(doc, o)}
     offs = (role_anchors(doc, "appraised") - have) | faults
@@ -52,9 +52,7 @@ def appraised_refs(doc: Any, masked: str, have: set[int], source: str = "query")
         return []
     sents = sentences(masked)
     out: list[Reference] = []
-    for tok in doc:
-        if tok.idx not in offs or not masked[tok.idx : tok.idx + len(tok.text)].strip():
-            continue
+    for tok in anchored_tokens(doc, masked, offs):
         if tok.idx not in faults and not (_judged(tok) and _held_work(tok.lemma_ or tok.text)):
             continue
         if any(c.dep_ in _SAID_AFTER for c in tok.rights) or not _ends_clause(tok):

@@ -34,7 +34,7 @@ EVENT_TRIGGER = re.compile(r"\bthe\s+[\w'’-]+", re.I)
 def recorded_refs(doc: Any, masked: str, have: set[int], source: str = "query") -> list[Reference]:
     """References for spoken events whose record the request needs (``have``: noun offsets already referenced)."""
     from faithguard.inputs.content_kinds import lexname_test
-    from faithguard.inputs.syntax import role_anchors
+    from faithguard.inputs.syntax import anchored_tokens, role_anchors
     from faithguard.inputs.vocab import kind_of
 
     offs = role_anchors(doc, "recorded") - have
@@ -42,9 +42,7 @@ def recorded_refs(doc: Any, masked: str, have: set[int], source: str = "query") 
         return []
     sents = sentences(masked)
     out: list[Reference] = []
-    for tok in doc:
-        if tok.idx not in offs or not masked[tok.idx : tok.idx + len(tok.text)].strip():
-            continue
+    for tok in anchored_tokens(doc, masked, offs):
         if kind_of(tok.text) is not None or not lexname_test("spoken_event", tok.lemma_ or tok.text):
             continue
         if any(t.pos_ == "PROPN" or (t.i != tok.sent.start and t.text[:1].isupper()) for t in tok.sent):

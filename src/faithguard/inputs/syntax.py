@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from faithguard.specfiles import read_specs
 
-__all__ = ["SyntaxSpec", "anchors", "load_specs", "role_anchors", "role_of"]
+__all__ = ["SyntaxSpec", "anchored_tokens", "anchors", "load_specs", "role_anchors", "role_of"]
 
 _ROLES = frozenset(
     {
@@ -138,6 +139,13 @@ def role_anchors(doc: Any, role: str) -> set[int]:
         if roles[name] == role:
             out |= offs
     return out
+
+
+def anchored_tokens(doc: Any, masked: str, offsets: set[int]) -> Iterator[Any]:
+    """The tokens of ``doc`` at ``offsets`` (anchors of some role) whose text the scan did not mask as content."""
+    for tok in doc:
+        if tok.idx in offsets and masked[tok.idx : tok.idx + len(tok.text)].strip():
+            yield tok
 
 
 def role_of(spec_name: str) -> str:
