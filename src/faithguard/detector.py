@@ -16,6 +16,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 from faithguard.models import Constraint, Decomposition, DetectorResult, JudgeState, Message, Status, Verdict
 
 __all__ = [
+    "ASKS_FOR_INPUT",
     "CallContext",
     "Decomposer",
     "Detector",
@@ -29,6 +30,11 @@ __all__ = [
 ]
 
 Stage = Literal["input", "output"]
+
+#: A finding (``ctx.findings[ASKS_FOR_INPUT] is True``) an output detector publishes when the answer asks the user
+#: for input the request referred to but lacked, instead of doing the task. Later output detectors read it: such
+#: an answer omits nothing yet and is not about another topic. Publishers run before order 150.
+ASKS_FOR_INPUT = "asks_for_input"
 
 #: The verifiers registered with the guard whose call is running in this context (see verifier_scope).
 _GUARD_VERIFIERS: ContextVar[tuple[RegisteredVerifier, ...] | None] = ContextVar(

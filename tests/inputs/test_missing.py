@@ -84,7 +84,7 @@ def test_plugin_registers_both_stages() -> None:
     register_detectors(register=got.append)
     assert {(d.name, d.stage, d.order) for d in got} == {
         ("missing_content", "input", 50),
-        ("missing_content_followup", "output", 250),
+        ("missing_content_followup", "output", 120),
     }
     assert all(isinstance(d, Detector) for d in got)
 

@@ -216,3 +216,14 @@ def test_topic_words_are_matched_at_word_starts_only() -> None:
     assert _words_absent("What about AI", "He said the art was fine and then left the room.")
     assert not _words_absent("What about rivers", "Long rivers cross the plain.")
     assert not _words_absent("Describe the river", "The rivers run fast.")
+
+
+def test_an_answer_asking_for_the_missing_input_is_not_banded() -> None:
+    from faithguard.detector import ASKS_FOR_INPUT
+
+    c = _subject("c1", "photosynthesis in plants")
+    answer = "Space is vast. Space has black holes and bright stars."
+    ctx = _ctx("Explain how plants make food.", answer, constraints=[c])
+    ctx.findings[ASKS_FOR_INPUT] = True  # what the follow-up check publishes before this detector runs
+    res = DET.run(ctx)
+    assert res.findings["semantic"]["band"] == "unknown" and not res.verdicts and not res.updates

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from faithguard.detector import CallContext
+from faithguard.detector import ASKS_FOR_INPUT, CallContext
 from faithguard.engine.content import language_of
 from faithguard.engine.decompose import parse_query, undetermined_reason
 from faithguard.engine.named import asks_for_one
@@ -96,15 +96,9 @@ class OmissionDetector:
         )
 
 
-#: The finding the input checks publish on an answer to a request that lacked content: ``decision`` is "asks"
-#: when the answer asks the user for it (faithguard.inputs.followup, which runs before these detectors).
-_FOLLOWUP_FINDING = "missing_content_followup"
-
-
 def _defers_for_input(ctx: CallContext) -> bool:
     """Whether the response asks for content the request referred to but lacked, instead of doing the task."""
-    found = ctx.findings.get(_FOLLOWUP_FINDING)
-    return isinstance(found, dict) and found.get("decision") == "asks"
+    return ctx.findings.get(ASKS_FOR_INPUT) is True
 
 
 def _counts_as_omission(c: Constraint) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from faithguard.detector import CallContext
+from faithguard.detector import ASKS_FOR_INPUT, CallContext
 from faithguard.inputs.supply import word_count
 from faithguard.models import DetectorResult, Severity, Verdict, VerdictKind
 
@@ -179,8 +179,9 @@ class FollowupDetector:
 
     name = "missing_content_followup"
     stage: Literal["input", "output"] = "output"
-    #: Before the engine's output verdicts (300): they read whether the answer asks for the missing input.
-    order = 250
+    #: Before the other output detectors (the semantic layer 150, the engine's verdicts 300): they read whether
+    #: the answer asks for the missing input (detector.ASKS_FOR_INPUT).
+    order = 120
     timeout: float | None = None
 
     def run(self, ctx: CallContext) -> DetectorResult:
@@ -192,7 +193,9 @@ class FollowupDetector:
             return _engagement(ctx, self.name)
         refs_named = tuple(str(f.get("reference", "")) for f in missing if isinstance(f, dict))
         decision, reason = classify_followup(ctx.response, refs_named)
-        record = {"missing_content_followup": {"decision": decision, "reason": reason}}
+        record: dict[str, Any] = {"missing_content_followup": {"decision": decision, "reason": reason}}
+        if decision == "asks":
+            record[ASKS_FOR_INPUT] = True
         if decision != "proceeds":
             return DetectorResult(findings=record)
         refs = ", ".join(str(f.get("reference", "")) for f in missing if isinstance(f, dict))

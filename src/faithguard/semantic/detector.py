@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 from cachetools import LRUCache
 
-from faithguard.detector import CallContext
+from faithguard.detector import ASKS_FOR_INPUT, CallContext
 from faithguard.models import Category, DetectorResult, Severity, Status, Verdict, VerdictKind
 
 __all__ = ["Calibration", "SemanticDetector", "TextEncoder", "band_of", "chunk_passages", "request_text"]
@@ -241,6 +241,8 @@ class SemanticDetector:
         passages = chunk_passages(ctx.response or "", limit=MAX_PASSAGES if subs else 1)
         if not ctx.query.strip() or not passages:
             return DetectorResult(findings={"semantic": {"band": "unknown", "reason": "empty request or answer"}})
+        if ctx.findings.get(ASKS_FOR_INPUT) is True:  # about the missing input, on purpose: no topic to band
+            return DetectorResult(findings={"semantic": {"band": "unknown", "reason": "the answer asks for input"}})
         if len(passages[0].split()) < MIN_ANSWER_WORDS:
             return DetectorResult(findings={"semantic": {"band": "unknown", "reason": "answer too short to band"}})
         vecs = self._embed_cached([request_text(ctx.query, ctx.documents), *subs, *passages])
