@@ -201,7 +201,7 @@ class ResponseView:
 
 
 #: An enumerated marker (a number, "(2)", "a."), also inside bold or after a heading mark, as _LIST_ITEM reads it.
-_ENUMERATED = re.compile(r"[ ]*(?:\*\*|__|#{1,6}[ ]+)?(?:\d{1,3}[.)]|\(\d{1,3}\)|[a-z][.)])")
+_ENUMERATED = re.compile(r"[ ]{0,3}(?:\*\*|__|#{1,6}[ ]+)?(?:\d{1,3}[.)]|\(\d{1,3}\)|[a-z][.)])")
 
 
 def _outer_items(text: str) -> tuple[str, ...]:
