@@ -26,3 +26,18 @@ def test_with_the_content_supplied_the_count_is_still_checked() -> None:
     one_point = "- Revenue grew."
     checked = Guard(judge=None).check(ASK, one_point, documents=[report])
     assert "omission" in {v.kind for v in checked.verdicts}
+
+
+def test_asking_and_then_delivering_something_else_is_not_only_asking() -> None:
+    from faithguard.detector import ASKS_FOR_INPUT
+
+    recipe = (
+        "Please paste the report text. Meanwhile, here is a recipe for banana bread: mash three ripe bananas, "
+        "stir in flour and sugar, and bake the batter at 350F for an hour."
+    )
+    guessed = "Could you share the report? In the meantime:\n- Revenue grew 23%.\n- Costs fell.\n- Staff grew."
+    for answer in (recipe, guessed):
+        report = Guard(judge=None).check(ASK, answer)
+        assert ASKS_FOR_INPUT not in report.findings, answer
+    only = "I don't see an attached report in your message. Could you paste its text here? Then I'll summarize it."
+    assert Guard(judge=None).check(ASK, only).findings.get(ASKS_FOR_INPUT) is True

@@ -79,5 +79,14 @@ def test_bold_numbered_heads_with_detail_bullets_count_as_the_outer_level() -> N
     )
     assert len(view_of(answer, parse=False).outer_items) == 3
     assert _count_status("List three benefits of exercise.", answer) is Status.SATISFIED
-    tips = "\n".join(f"## {n}. Tip {n}\nDo this daily." for n in range(1, 6)) + "\n\nIn short:\n- rest\n- move"
+    tips = "\n".join(f"## {n}. Tip {n}\nDo this daily." for n in range(1, 6))
     assert _count_status("Give five tips for focus.", tips) is Status.SATISFIED
+
+
+def test_code_lines_and_a_later_numbered_list_do_not_replace_the_items() -> None:
+    bullets = "\n".join(f"- Tip number {n} for focus" for n in range(1, 6))
+    code = "\n\n```python\n# 1. Load the data\n# 2. Clean it\n# 3. Save it\n```"
+    assert len(view_of(bullets + code, parse=False).outer_items) == 5
+    assert _count_status("List three tips for focus.", bullets + code) is Status.VIOLATED
+    steps = "\n\nHow to start:\n1. Pick one tip.\n2. Try it a week.\n3. Review."
+    assert _count_status("Give me three reasons to exercise.", bullets + steps) is Status.VIOLATED

@@ -204,21 +204,33 @@ class ResponseView:
 _ENUMERATED = re.compile(r"[ ]{0,3}(?:\*\*|__|#{1,6}[ ]+)?(?:\d{1,3}[.)]|\(\d{1,3}\)|[a-z][.)])")
 
 
+#: A fenced code block: its lines ("# 1. Load the data", "- x") are code, not list items.
+_FENCED = re.compile(r"(?ms)^[ \t]*```.*?(?:^[ \t]*```|\Z)")
+
+
+def _unfenced(text: str) -> str:
+    """``text`` with fenced code blocks blanked (same length, line breaks kept)."""
+    if "```" not in text:
+        return text
+    return _FENCED.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
 def _outer_items(text: str) -> tuple[str, ...]:
     """The list items of ``text`` at its outermost level. An item indented two or more spaces further than the
     least indented one is a sub-item of the item above it ("1. Health:" then "   - better heart"); one space is
-    alignment (" 9." above "10."). Where numbered and bulleted items share that level, the numbered ones head
-    the list and the bullets detail them ("**1. Better health**" then "- Lowers stress").
-    Fixtures: tests/engine/test_list_levels.py."""
+    alignment (" 9." above "10."). Where bullets sit between numbered items at that level, the numbered ones head
+    the list and the bullets detail them ("**1. Better health**" then "- Lowers stress"); a numbered list after the
+    bullets is a list of its own. Lines in fenced code are not items. Fixtures: tests/engine/test_list_levels.py."""
     found = [
         (len(m.group(0)) - len(m.group(0).lstrip(" ")), _ENUMERATED.match(m.group(0)) is not None, m.group(1).strip())
-        for m in _LIST_ITEM.finditer(text)
+        for m in _LIST_ITEM.finditer(_unfenced(text))
     ]
     if not found:
         return ()
     outer = min(indent for indent, _, _ in found)
     top = [(numbered, item) for indent, numbered, item in found if indent <= outer + 1]
-    if any(numbered for numbered, _ in top) and not all(numbered for numbered, _ in top):
+    numbered_at = [i for i, (numbered, _) in enumerate(top) if numbered]
+    if numbered_at and any(not top[i][0] for i in range(numbered_at[0], numbered_at[-1])):
         return tuple(item for numbered, item in top if numbered)
     return tuple(item for _, item in top)
 

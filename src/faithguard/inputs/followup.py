@@ -117,6 +117,29 @@ def _carries_on(text: str, start: int) -> bool:
     return bool(_CONTRAST_RE.search(sentence))
 
 
+#: A sentence of at most this many words that neither asks nor notes the gap is courtesy around an ask ("Then I'll
+#: summarize it."), not content. Fixtures: tests/engine/test_defers.py (asks only / asks and then delivers).
+_COURTESY_WORDS = 8
+_ITEM_LINE = re.compile(r"(?m)^[ \t]*(?:[-*•+]|\d{1,3}[.)])[ \t]+\S")
+_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def only_asks(response: str, references: tuple[str, ...] = ()) -> bool:
+    """Whether an answer classified as asking does nothing else: no list, and every sentence asks, notes the gap,
+    is a question, or is a short courtesy. An answer that asks and then delivers (a guess, another topic) does more.
+    """
+    text = response or ""
+    if _ITEM_LINE.search(text):
+        return False
+    for sentence in _SENTENCES.split(text):
+        s = sentence.strip()
+        if not s or "?" in s or len(s.split()) <= _COURTESY_WORDS:
+            continue
+        if _reference_request(s, references) is None and not any(rx.search(s) for rx in _ASK_RE):
+            return False
+    return True
+
+
 def classify_followup(response: str, references: tuple[str, ...] = ()) -> tuple[Decision, str]:
     """Whether a response asks for / notes missing input, proceeds anyway, or cannot be told apart.
 
@@ -194,7 +217,7 @@ class FollowupDetector:
         refs_named = tuple(str(f.get("reference", "")) for f in missing if isinstance(f, dict))
         decision, reason = classify_followup(ctx.response, refs_named)
         record: dict[str, Any] = {"missing_content_followup": {"decision": decision, "reason": reason}}
-        if decision == "asks":
+        if decision == "asks" and only_asks(ctx.response, refs_named):
             record[ASKS_FOR_INPUT] = True
         if decision != "proceeds":
             return DetectorResult(findings=record)

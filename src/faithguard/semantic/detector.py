@@ -241,7 +241,7 @@ class SemanticDetector:
         passages = chunk_passages(ctx.response or "", limit=MAX_PASSAGES if subs else 1)
         if not ctx.query.strip() or not passages:
             return DetectorResult(findings={"semantic": {"band": "unknown", "reason": "empty request or answer"}})
-        if ctx.findings.get(ASKS_FOR_INPUT) is True:  # about the missing input, on purpose: no topic to band
+        if ctx.findings.get(ASKS_FOR_INPUT) is True:  # only asks for the missing input: no topic to band
             return DetectorResult(findings={"semantic": {"band": "unknown", "reason": "the answer asks for input"}})
         if len(passages[0].split()) < MIN_ANSWER_WORDS:
             return DetectorResult(findings={"semantic": {"band": "unknown", "reason": "answer too short to band"}})
