@@ -31,8 +31,8 @@ __all__ = [
 
 Stage = Literal["input", "output"]
 
-#: A finding (``ctx.findings[ASKS_FOR_INPUT] is True``) an output detector publishes when the answer asks the user
-#: for input the request referred to but lacked, instead of doing the task. Later output detectors read it: such
+#: A finding (``ctx.findings[ASKS_FOR_INPUT] is True``) an output detector publishes when the answer only asks the
+#: user for input the request referred to but lacked, and delivers nothing else. Later output detectors read it: such
 #: an answer omits nothing yet and is not about another topic. Publishers run before order 150.
 ASKS_FOR_INPUT = "asks_for_input"
 
