@@ -36,7 +36,16 @@ SPANISH = (
     "revisará la subvención en primavera."
 )
 
+#: The material is a colon tail inside the request's own sentence: its words are material, not the request's.
+TOPICS = (
+    "Write study notes on the following topics: the harbour ferry timetable extension after the commuter petition, "
+    "evening ridership growth in the first month, deckhands hired from the operator's own depot instead of agencies, "
+    "unchanged fares, and the council's spring subsidy review if Monday evening boats keep running half empty."
+)
+
 CASES = [
+    ("material_in_the_request_sentence_on_task", CallContext(query=TOPICS), ON_TASK, False),
+    ("material_in_the_request_sentence_off_task", CallContext(query=TOPICS), OFF_TASK, True),
     ("off_task_with_document", CallContext(query="Summarise the article.", documents=[ARTICLE]), OFF_TASK, True),
     ("off_task_inline", CallContext(query="Summarise the article below.\n\n" + ARTICLE), OFF_TASK, True),
     (

@@ -264,6 +264,16 @@ def _brief(masked: str, at: int) -> bool:
     return cls is not None and cls.brief
 
 
+def _without(text: str, span: tuple[int, int], holes: list[tuple[int, int]]) -> str:
+    """``text[span]`` with the parts that ``holes`` cover blanked."""
+    start, end = span
+    chars = list(text[start:end])
+    for a, b in holes:
+        for i in range(max(a, start), min(b, end)):
+            chars[i - start] = " "
+    return "".join(chars)
+
+
 def _engagement(ctx: CallContext, detector: str) -> DetectorResult:
     """A response that never touches the supplied content it was asked to work on changed the task."""
     from faithguard.inputs.references import find_references
@@ -290,8 +300,13 @@ def _engagement(ctx: CallContext, detector: str) -> DetectorResult:
     lang_m, lang_r = identify(material), identify(response)
     if lang_m.language != lang_r.language or min(lang_m.confidence, lang_r.confidence) < 0.5:
         return DetectorResult()  # a translation shares no words by design; unknown language: cannot tell
-    # Words of the request sentences themselves ("summarise the ferry article") prove nothing.
-    asked = {w for r in refs for w in _DISTINCT_RE.findall(q.masked[r.sentence[0] : r.sentence[1]].lower())}
+    # Words of the request sentences themselves ("summarise the ferry article") prove nothing; material inside such a
+    # sentence (a colon tail: "on the following two topics: Schrodinger Equation, and Dirac Equation") is material.
+    asked = {
+        w
+        for r in refs
+        for w in _DISTINCT_RE.findall(_without(q.masked, r.sentence, [(b.start, b.end) for b in blocks]).lower())
+    }
     shared = _distinct_words(material, asked) & _distinct_words(response, asked)
     engages = len(shared) >= _MIN_SHARED
     record = {"missing_content_followup": {"decision": "engages" if engages else "ignores", "shared": len(shared)}}
