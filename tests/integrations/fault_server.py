@@ -9,13 +9,15 @@ import struct
 import threading
 import time
 from collections.abc import Callable
+from typing import Self
 
 from faithguard.integrations.fake_upstream import completion_body, stream_events
 
 Behaviour = Callable[[socket.socket], None]
 
 
-def _read_request(conn: socket.socket) -> bytes:
+def read_request(conn: socket.socket) -> bytes:
+    """The head of the next request on ``conn`` (its body read and dropped); empty when the peer closed first."""
     conn.settimeout(5)
     data = b""
     while b"\r\n\r\n" not in data:
@@ -124,12 +126,12 @@ def stream_then_stall(conn: socket.socket) -> None:
     time.sleep(30)
 
 
-class FaultServer:
-    """``with FaultServer(stall) as srv: srv.url`` -- every connection gets ``behaviour`` after its request."""
+class LocalServer:
+    """A raw HTTP server on 127.0.0.1 for tests: accepts connections on a thread, one handler thread each, and counts
+    them. ``with Sub(...) as srv: srv.url``; a subclass says what a connection gets (``_handle``)."""
 
-    def __init__(self, behaviour: Behaviour) -> None:
-        self.behaviour = behaviour
-        self.requests: list[bytes] = []
+    def __init__(self) -> None:
+        self.connections = 0
         self._sock = socket.socket()
         self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self._sock.bind(("127.0.0.1", 0))
@@ -150,17 +152,13 @@ class FaultServer:
                 continue
             except OSError:
                 return
+            self.connections += 1
             threading.Thread(target=self._handle, args=(conn,), daemon=True).start()
 
     def _handle(self, conn: socket.socket) -> None:
-        with conn:
-            try:
-                self.requests.append(_read_request(conn))
-                self.behaviour(conn)
-            except OSError:
-                pass
+        raise NotImplementedError
 
-    def __enter__(self) -> FaultServer:
+    def __enter__(self) -> Self:
         self._thread.start()
         return self
 
@@ -168,3 +166,20 @@ class FaultServer:
         self._stop.set()
         self._sock.close()
         self._thread.join(timeout=2)
+
+
+class FaultServer(LocalServer):
+    """``with FaultServer(stall) as srv: srv.url`` -- every connection gets ``behaviour`` after its request."""
+
+    def __init__(self, behaviour: Behaviour) -> None:
+        super().__init__()
+        self.behaviour = behaviour
+        self.requests: list[bytes] = []
+
+    def _handle(self, conn: socket.socket) -> None:
+        with conn:
+            try:
+                self.requests.append(read_request(conn))
+                self.behaviour(conn)
+            except OSError:
+                pass

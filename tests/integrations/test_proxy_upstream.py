@@ -7,13 +7,13 @@ import asyncio
 import gc
 import json
 import socket
-import threading
 import zlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
 import pytest
+from fault_server import LocalServer, read_request
 from integ_support import CHAT, GOOD, URL, client_for, make_guard
 
 from faithguard.integrations._upstream import KEEPALIVE_SECONDS, FastUpstream, basic_auth, fast_path
@@ -30,75 +30,26 @@ def _json_answer(body: bytes, extra: str = "") -> bytes:
 GOOD_BODY = json.dumps(completion_body(GOOD, "m")).encode()
 
 
-class KeepAliveUpstream:
+class KeepAliveUpstream(LocalServer):
     """A raw HTTP/1.1 server on 127.0.0.1 that keeps each connection open and counts the connections it accepts.
 
     ``answer(n)`` gives the n-th request's raw answer; with ``close`` the connection is closed after each."""
 
     def __init__(self, answer: Answer, *, close: bool = False) -> None:
+        super().__init__()
         self.answer, self.close = answer, close
-        self.connections = 0
         self.heads: list[bytes] = []
-        self._sock = socket.socket()
-        self._sock.bind(("127.0.0.1", 0))
-        self._sock.listen(16)
-        self._sock.settimeout(0.2)
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._serve, daemon=True)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self._sock.getsockname()[1]}/v1"
-
-    def _serve(self) -> None:
-        while not self._stop.is_set():
-            try:
-                conn, _ = self._sock.accept()
-            except TimeoutError:
-                continue
-            except OSError:
-                return
-            self.connections += 1
-            threading.Thread(target=self._handle, args=(conn,), daemon=True).start()
 
     def _handle(self, conn: socket.socket) -> None:
-        conn.settimeout(5)
-        buffer = b""
         with conn:
             try:
-                while True:
-                    while b"\r\n\r\n" not in buffer:
-                        part = conn.recv(65536)
-                        if not part:
-                            return
-                        buffer += part
-                    head, _, buffer = buffer.partition(b"\r\n\r\n")
-                    length = next(
-                        (
-                            int(v)
-                            for k, _, v in (h.partition(b":") for h in head.split(b"\r\n")[1:])
-                            if k.strip().lower() == b"content-length"
-                        ),
-                        0,
-                    )
-                    while len(buffer) < length:
-                        buffer += conn.recv(65536)
-                    buffer = buffer[length:]
+                while head := read_request(conn):
                     self.heads.append(head)
                     conn.sendall(self.answer(len(self.heads) - 1))
                     if self.close:
                         return
             except OSError:
                 return
-
-    def __enter__(self) -> KeepAliveUpstream:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._sock.close()
-        self._thread.join(timeout=2)
 
 
 @pytest.fixture
