@@ -19,8 +19,10 @@ __all__ = ["ResponseView", "norm", "pipe_table_spans", "pipe_tables", "view_of"]
 _WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*", re.UNICODE)
 #: A list item: a bullet or a number at a line's start, the number also inside bold or after a heading mark
 #: ("**1. Keep a schedule.**", "### 2. Avoid screens"). Fixtures: tests/engine/test_list_levels.py.
+#: ``number`` is the marker when it enumerates (a number, "(2)", "a."), absent for a bullet.
 _LIST_ITEM = re.compile(
-    r"^[ ]{0,3}(?:(?:\*\*|__|#{1,6}[ ]+)?\d{1,3}[.)]|[-*•+]|\(\d{1,3}\)|[a-z][.)])\s+(\S.*)$", re.MULTILINE
+    r"^[ ]{0,3}(?:(?P<number>(?:\*\*|__|#{1,6}[ ]+)?\d{1,3}[.)]|\(\d{1,3}\)|[a-z][.)])|[-*•+])\s+(?P<item>\S.*)$",
+    re.MULTILINE,
 )
 _SENT = re.compile(r"(?<=[.?!])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
 #: Code cues; ``^[ \t]*`` (not ``^\s*``) so the indentation scan never runs across following blank lines.
@@ -200,10 +202,6 @@ class ResponseView:
         return False
 
 
-#: An enumerated marker (a number, "(2)", "a."), also inside bold or after a heading mark, as _LIST_ITEM reads it.
-_ENUMERATED = re.compile(r"[ ]{0,3}(?:\*\*|__|#{1,6}[ ]+)?(?:\d{1,3}[.)]|\(\d{1,3}\)|[a-z][.)])")
-
-
 #: A fenced code block: its lines ("# 1. Load the data", "- x") are code, not list items.
 _FENCED = re.compile(r"(?ms)^[ \t]*```.*?(?:^[ \t]*```|\Z)")
 
@@ -222,7 +220,7 @@ def _outer_items(text: str) -> tuple[str, ...]:
     the list and the bullets detail them ("**1. Better health**" then "- Lowers stress"); a numbered list after the
     bullets is a list of its own. Lines in fenced code are not items. Fixtures: tests/engine/test_list_levels.py."""
     found = [
-        (len(m.group(0)) - len(m.group(0).lstrip(" ")), _ENUMERATED.match(m.group(0)) is not None, m.group(1).strip())
+        (len(m.group(0)) - len(m.group(0).lstrip(" ")), m.group("number") is not None, m.group("item").strip())
         for m in _LIST_ITEM.finditer(_unfenced(text))
     ]
     if not found:
@@ -260,7 +258,7 @@ def view_of(text: str, parse: bool = True) -> ResponseView:
         lowered=frozenset(w.lower() for w in ev_words),
         stems=frozenset(stems),
         entities=entities,
-        items=tuple(m.group(1).strip() for m in _LIST_ITEM.finditer(text)),
+        items=tuple(m.group("item").strip() for m in _LIST_ITEM.finditer(text)),
         outer_items=_outer_items(text),
         sentences=sentences,
         lines=lines,
