@@ -57,9 +57,10 @@ def get_nlp() -> Any:
                     errors.append(f"{name}: {exc}")
                     continue
                 loaded = module.load()
-                from faithguard.nlp_rules import index_attribute_ruler
+                from faithguard.nlp_rules import index_attribute_ruler, index_lemma_tables
 
                 index_attribute_ruler(loaded)  # the ruler's own patterns by look-up: same tags, pos, lemmas
+                index_lemma_tables(loaded)  # known lemmas tested in sets, not lists: the same lemmas
                 if blas_choice() == "numpy":
                     use_numpy_blas(loaded)
                 _nlp = loaded

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from spacy.pipeline.attributeruler import AttributeRuler
 
 from faithguard.nlp import get_nlp
-from faithguard.nlp_rules import index_attribute_ruler
+from faithguard.nlp_rules import index_attribute_ruler, index_lemma_tables
 
 
 def _before_ruler(text: str) -> Any:
@@ -144,3 +144,67 @@ _WORDS = st.sampled_from(
 def test_any_text_gets_the_matchers_matches(words: list[str], noise: str) -> None:
     by_matcher, by_index = _both(" ".join(words) + " " + noise)
     assert by_index == by_matcher
+
+
+# -- lemmatizer: known lemmas tested in sets ------------------------------------------------------------------
+
+
+def _lemmas(text: str) -> list[str]:
+    nlp = get_nlp()
+    nlp.get_pipe("lemmatizer").cache.clear()  # lemmas of earlier texts must not answer for this one
+    return [t.lemma_ for t in nlp(text)]
+
+
+def _lemmas_with_lists(text: str) -> list[str]:
+    """The lemmas spaCy's own list-backed ``lemma_index`` gives (the table restored afterwards)."""
+    table = get_nlp().get_pipe("lemmatizer").lookups.get_table("lemma_index")
+    saved = dict(table.items())
+    try:
+        for key, forms in saved.items():
+            table[key] = sorted(forms)
+        return _lemmas(text)
+    finally:
+        for key, forms in saved.items():
+            table[key] = forms
+
+
+def test_the_shared_pipeline_tests_lemmas_in_sets() -> None:
+    table = get_nlp().get_pipe("lemmatizer").lookups.get_table("lemma_index")
+    assert table and all(isinstance(forms, frozenset) for forms in table.values())
+
+
+def test_a_pipeline_without_a_rule_lemmatizer_is_left_alone() -> None:
+    import spacy
+
+    assert index_lemma_tables(spacy.blank("en")) is False
+
+
+# Written for the lemmatizer's paths: regular and irregular inflection (exceptions), rule forms in and out of the
+# index ("running" -> "run", "geese" -> "goose"), base forms, proper nouns, numbers, punctuation, unknown words.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The geese were running faster than the mice had flown.",
+        "She sang; they've been singing better songs since 1999.",
+        "Zorblaxes glorped the frimbled wugs quickly.",
+        "Paris's oldest bridges span the Seine's widest bends!",
+        "",
+    ],
+)
+def test_lemmas_equal_the_list_backed_lemmatizers(text: str) -> None:
+    assert _lemmas(text) == _lemmas_with_lists(text)
+
+
+def test_inflected_forms_still_reach_their_lemmas() -> None:
+    # positive and negative: a known lemma is found through the set; a form that is not a word keeps itself
+    text = "The geese were running to the zorblaxes"
+    lemmas = dict(zip(text.split(), _lemmas(text), strict=True))
+    assert (lemmas["geese"], lemmas["running"], lemmas["were"]) == ("goose", "run", "be")
+    assert lemmas["zorblaxes"] in {"zorblaxe", "zorblax", "zorblaxes"}
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_WORDS, max_size=30))
+def test_any_text_gets_the_list_backed_lemmas(words: list[str]) -> None:
+    text = " ".join(words)
+    assert _lemmas(text) == _lemmas_with_lists(text)
