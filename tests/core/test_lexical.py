@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -56,3 +57,69 @@ def test_one_cardinal_reader_for_digits_and_number_words() -> None:
 
     assert [cardinal(w) for w in ("14", "three", "Five", "zero")] == [14, 3, 5, 0]
     assert [cardinal(w) for w in ("short", "3rd", "", "twenty-one")] == [None, None, None, None]
+
+
+def _nltk_reader() -> object:
+    if not wordnet.available():
+        pytest.skip("WordNet data not installed (apt-get install wordnet-base)")
+    return wordnet._reader(wait=True)
+
+
+def test_threads_reading_synsets_at_once_each_get_their_own() -> None:
+    # nltk reads through one shared file handle; unserialised, interleaved seeks returned other lines
+    import threading
+
+    reader: Any = _nltk_reader()
+    offsets = sorted(
+        {
+            o
+            for name in ("dog", "river", "city", "music", "tree", "house")
+            for o in reader._lemma_pos_offset_map[name]["n"]
+        }
+    )
+    wrong: list[object] = []
+
+    def read() -> None:
+        for _ in range(300):
+            for offset in offsets:
+                getattr(reader, "_held", {}).pop(("n", offset), None)  # force a read from the file each time
+                reader._synset_offset_cache["n"].pop(offset, None)
+                try:
+                    synset = reader.synset_from_pos_and_offset("n", offset)
+                except Exception as exc:  # the failure under test
+                    wrong.append(exc)
+                    continue
+                if synset is None or synset.offset() != offset:
+                    wrong.append(offset)
+
+    threads = [threading.Thread(target=read) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert wrong == []
+
+
+def test_the_reader_keeps_a_bounded_number_of_synsets(monkeypatch: pytest.MonkeyPatch) -> None:
+    reader: Any = _nltk_reader()
+    monkeypatch.setattr(wordnet, "SYNSETS_HELD", 5)
+    names = ["dog", "river", "city", "music", "tree", "house", "cloud", "bridge"]
+    got = [reader.synsets(name, "n")[0] for name in names]
+    assert [s.name() for s in got] == [f"{name}.n.01" for name in names]  # still right after evictions
+    assert len(reader._held) <= 5
+    assert not any(reader._synset_offset_cache[pos] for pos in list(reader._synset_offset_cache))
+
+
+def test_a_synset_read_that_reads_another_synset_does_not_block_itself() -> None:
+    # nltk reads a satellite adjective's head synset while reading the satellite: the read lock is re-entered
+    import threading
+
+    reader: Any = _nltk_reader()
+    for pos in ("a", "s"):
+        reader._held.clear()
+        reader._synset_offset_cache[pos].clear()
+    got: list[str] = []
+    worker = threading.Thread(target=lambda: got.extend(s.name() for s in reader.synsets("scarlet", "s")), daemon=True)
+    worker.start()
+    worker.join(30)
+    assert not worker.is_alive() and got

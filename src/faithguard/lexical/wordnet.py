@@ -44,6 +44,10 @@ _EXC = ("noun.exc", "verb.exc", "adj.exc", "adv.exc")
 _LEXNAME_ROW = re.compile(r"^(\d\d)\t(\w+)\.(\w+)\s*\t")
 _POS_CODE = {"noun": 1, "verb": 2, "adj": 3, "adv": 4}
 
+#: Synsets the reader keeps once read (oldest dropped first). Provenance: one pass over the dev traffic reads
+#: ~11k; the checks' own caches (``_type_synsets`` and the rest) keep what they reuse, so this bounds memory.
+SYNSETS_HELD = 8192
+
 _lock = threading.Lock()
 _start_lock = threading.Lock()  # never held while loading, so starting a preload cannot block
 _state: dict[str, Any] = {}
@@ -180,6 +184,31 @@ def _load() -> Any | None:
                         self._lemma_pos_offset_map[f[0]][f[1]] = offsets
                         if f[1] == "a":
                             self._lemma_pos_offset_map[f[0]]["s"] = [o for o in offsets if o in self.satellite_offsets]
+
+        def __init__(self, *args: Any) -> None:
+            self._read_lock = threading.RLock()  # a satellite adjective reads its head synset inside the read
+            self._held: dict[tuple[str, int], Any] = {}
+            super().__init__(*args)
+
+        def synset_from_pos_and_offset(self, pos: str, offset: int) -> Any | None:
+            """nltk's, safe across threads and with a bounded cache.
+
+            nltk reads every synset through one shared file handle per part of speech (seek, then readline):
+            two threads interleaving read each other's lines, and the lookup fails or answers None. Reads
+            are serialised here. nltk also keeps every synset it ever read; here the last
+            :data:`SYNSETS_HELD` are kept, so a long-running process's memory stays flat.
+            """
+            held = self._held.get((pos, offset))
+            if held is not None:
+                return held
+            with shielded(), self._read_lock:  # an interrupt never leaves the lock held
+                synset = super().synset_from_pos_and_offset(pos, offset)
+                self._synset_offset_cache[pos].pop(offset, None)  # nltk's own cache is unbounded
+                if synset is not None:
+                    while len(self._held) >= SYNSETS_HELD:
+                        del self._held[next(iter(self._held))]  # the oldest first
+                    self._held[(pos, offset)] = synset
+            return synset
 
         def first_synset(self, lemma: str, pos: str) -> Any | None:
             """``self.synsets(lemma, pos)[0]`` (None when empty) without reading the other senses' data lines."""
