@@ -90,3 +90,17 @@ def test_code_lines_and_a_later_numbered_list_do_not_replace_the_items() -> None
     assert _count_status("List three tips for focus.", bullets + code) is Status.VIOLATED
     steps = "\n\nHow to start:\n1. Pick one tip.\n2. Try it a week.\n3. Review."
     assert _count_status("Give me three reasons to exercise.", bullets + steps) is Status.VIOLATED
+
+
+def test_a_bulleted_summary_after_numbered_sections_is_a_list_of_its_own() -> None:
+    sections = "\n\n".join(f"### {n}. Tip {n}\nPractise it for a week before the next." for n in range(1, 6))
+    answer = sections + "\n\n**In short:**\n- Start small.\n- Keep going."
+    assert len(view_of(answer, parse=False).outer_items) == 5
+    assert _count_status("Give five tips for learning to draw.", answer) is Status.SATISFIED
+    assert _count_status("Give seven tips for learning to draw.", answer) is Status.VIOLATED  # not both lists
+    # and the other way round: a short numbered list after a longer bulleted one leaves the bullets the main list
+    bullets = "\n".join(f"- Idea {n} for the garden party" for n in range(1, 5))
+    steps = "\n\nTo start:\n1. Pick one idea.\n2. Book the garden."
+    assert len(view_of(bullets + steps, parse=False).outer_items) == 4
+    assert _count_status("Suggest four ideas for a garden party.", bullets + steps) is Status.SATISFIED
+    assert _count_status("Suggest two ideas for a garden party.", bullets + steps) is Status.VIOLATED

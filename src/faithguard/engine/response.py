@@ -144,8 +144,10 @@ class ResponseView:
     stems: frozenset[str]
     entities: tuple[tuple[str, str], ...]
     items: tuple[str, ...]
-    #: The items at the list's outermost level (``items`` also holds sub-items indented up to three spaces).
+    #: The main list's items at its outermost level, and at every level (:func:`_lists`); ``items`` holds every
+    #: list-marked line, sub-items indented up to three spaces and lines of other lists and of code included.
     outer_items: tuple[str, ...]
+    list_items: tuple[str, ...]
     sentences: tuple[str, ...]
     lines: tuple[str, ...]
     blocks: tuple[str, ...]
@@ -213,24 +215,40 @@ def _unfenced(text: str) -> str:
     return _FENCED.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
 
 
-def _outer_items(text: str) -> tuple[str, ...]:
-    """The list items of ``text`` at its outermost level. An item indented two or more spaces further than the
-    least indented one is a sub-item of the item above it ("1. Health:" then "   - better heart"); one space is
-    alignment (" 9." above "10."). Where bullets sit between numbered items at that level, the numbered ones head
-    the list and the bullets detail them ("**1. Better health**" then "- Lowers stress"); a numbered list after the
-    bullets is a list of its own. Lines in fenced code are not items. Fixtures: tests/engine/test_list_levels.py."""
+def _lists(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The answer's main list: its items at the outermost level, and its items at every level.
+
+    An item indented two or more spaces further than the least indented one is a sub-item of the item above it
+    ("1. Health:" then "   - better heart"); one space is alignment (" 9." above "10."). Where bullets sit
+    between numbered items at that level, the numbered ones head the list and the bullets detail them
+    ("**1. Better health**" then "- Lowers stress"). Otherwise a numbered list before or after bullets is a list
+    of its own (steps after tips, a bulleted summary after numbered sections), and the longest of them is the
+    answer's main list. Lines in fenced code are not items. Fixtures: tests/engine/test_list_levels.py.
+    """
     found = [
         (len(m.group(0)) - len(m.group(0).lstrip(" ")), m.group("number") is not None, m.group("item").strip())
         for m in _LIST_ITEM.finditer(_unfenced(text))
     ]
     if not found:
-        return ()
+        return (), ()
     outer = min(indent for indent, _, _ in found)
     top = [(numbered, item) for indent, numbered, item in found if indent <= outer + 1]
     numbered_at = [i for i, (numbered, _) in enumerate(top) if numbered]
     if numbered_at and any(not top[i][0] for i in range(numbered_at[0], numbered_at[-1])):
-        return tuple(item for numbered, item in top if numbered)
-    return tuple(item for _, item in top)
+        return tuple(item for numbered, item in top if numbered), tuple(item for _, _, item in found)
+    # runs of one marker kind at the outer level, each with the sub-items under its items
+    runs: list[tuple[bool, list[str], list[str]]] = []
+    for indent, numbered, item in found:
+        if indent > outer + 1:
+            if runs:
+                runs[-1][2].append(item)
+        elif runs and runs[-1][0] == numbered:
+            runs[-1][1].append(item)
+            runs[-1][2].append(item)
+        else:
+            runs.append((numbered, [item], [item]))
+    _, heads, every = max(runs, key=lambda run: len(run[1]))
+    return tuple(heads), tuple(every)
 
 
 @lru_cache(maxsize=64)
@@ -248,6 +266,7 @@ def view_of(text: str, parse: bool = True) -> ResponseView:
         spans, reliable = analyse_names(head)
         entities = tuple((" ".join(head[a:b].split()), label) for a, b, label in spans)
     lines = tuple(ln.strip() for ln in text.splitlines() if ln.strip())
+    outer_items, list_items = _lists(text)
     blocks = tuple(b.strip() for b in re.split(r"\n\s*\n", text) if b.strip())
     flat = " ".join(text.split())
     sentences = tuple(s.strip() for s in _SENT.split(flat) if s.strip()) if flat else ()
@@ -259,7 +278,8 @@ def view_of(text: str, parse: bool = True) -> ResponseView:
         stems=frozenset(stems),
         entities=entities,
         items=tuple(m.group("item").strip() for m in _LIST_ITEM.finditer(text)),
-        outer_items=_outer_items(text),
+        outer_items=outer_items,
+        list_items=list_items,
         sentences=sentences,
         lines=lines,
         blocks=blocks,

@@ -248,8 +248,8 @@ def _count(view: ResponseView, unit: str | None) -> tuple[int, str] | None:
         return len(view.words), "words"
     if unit == "line":
         return len(view.lines), "lines"
-    if len(view.items) >= 2 or unit == "item":
-        return len(view.items), "list items"
+    if len(view.list_items) >= 2 or unit == "item":
+        return len(view.list_items), "list items"  # the main list, at every level (not a second list, not code)
     return None
 
 
