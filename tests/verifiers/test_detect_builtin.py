@@ -110,3 +110,28 @@ def test_no_false_constraints(query: str) -> None:
 def test_english_case_carries_the_language() -> None:
     ids = {s.verifier for s in detect("Write the whole thing in English, all in lowercase letters.")}
     assert "change_case:english_lowercase" in ids and "language:response_language" not in ids
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Rewrite the slogan so that every other letter alternates between lower case and upper case.",
+        "Use a mix of upper and lower case letters in the title.",
+        "Write each name in lower case, then again with capital letters.",
+    ],
+)
+def test_a_mix_of_cases_is_not_all_lowercase(query: str) -> None:
+    assert not {"change_case:english_lowercase", "change_case:english_capital"} & _ids(query)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Reply in lowercase letters only, no upper case at all.",
+        "Your whole answer must be lower case; do not use any capital letters.",
+        "Write it all in lower case without capital letters.",
+        "Answer in lower case; don't use capital letters anywhere.",
+    ],
+)
+def test_lowercase_with_the_other_case_negated_is_still_lowercase(query: str) -> None:
+    assert "change_case:english_lowercase" in _ids(query)

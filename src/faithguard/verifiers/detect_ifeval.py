@@ -371,6 +371,21 @@ _CAP_WORDS = re.compile(
 )
 
 
+#: The other case named beside lower case: "alternates between lower case and upper case", "a mix of upper and
+#: lower case" describe mixed case, not an all-lowercase answer; negated ("no upper case", "don't use capital
+#: letters") it restates the lowercase rule. Negation as in the capital check below (a cue up to 30 characters back).
+_OTHER_CASE = re.compile(r"(?i)\b(?:upper|capital)")
+_NEGATED_BEFORE = re.compile(r"(?i)(?:\b(?:no|not|without|avoid|never|any)\b|n't)[^.]{0,30}$")
+
+
+def _mixed_case(sentence: str) -> bool:
+    """Whether a sentence that names lower case also names upper case as wanted (mixed case, not one case)."""
+    return any(
+        _NEGATED_BEFORE.search(sentence[max(0, m.start() - 40) : m.start()]) is None
+        for m in _OTHER_CASE.finditer(sentence)
+    )
+
+
 def detect_case(text: str) -> list[VerifiableSpec]:
     """change_case:english_lowercase, english_capital and capital_word_frequency."""
     specs: list[VerifiableSpec] = []
@@ -402,10 +417,10 @@ def detect_case(text: str) -> list[VerifiableSpec]:
                     phrase,
                 )
             )
-    lower = _LOWER.search(text)
+    lower = next((m for m in _LOWER.finditer(text) if not _mixed_case(sentence_at(text, m.start()))), None)
     if lower:
         specs.append(make_spec("change_case:english_lowercase", {}, sentence_at(text, lower.start())))
-    else:
+    elif not any(_mixed_case(sentence_at(text, m.start())) for m in _LOWER.finditer(text)):
         for m in _UPPER.finditer(text):
             sent = sentence_at(text, m.start())
             if sent in cap_word_sents or re.search(
