@@ -104,3 +104,20 @@ def test_a_bulleted_summary_after_numbered_sections_is_a_list_of_its_own() -> No
     assert len(view_of(bullets + steps, parse=False).outer_items) == 4
     assert _count_status("Suggest four ideas for a garden party.", bullets + steps) is Status.SATISFIED
     assert _count_status("Suggest two ideas for a garden party.", bullets + steps) is Status.VIOLATED
+
+
+def test_sections_are_read_from_markdown_headings() -> None:
+    essay = "## Intro\nWhy it matters.\n\nA second thought.\n\n## Body\nThe case.\n\n## Conclusion\nSo it goes."
+    assert view_of(essay, parse=False).sections == ("Intro", "Body", "Conclusion")
+    assert _count_status("Write an essay on tides in three sections.", essay) is Status.SATISFIED
+    assert _count_status("Write an essay on tides in four sections.", essay) is Status.VIOLATED
+    titled = "# Tides\n" + essay  # a title above the sections is not one of them
+    assert view_of(titled, parse=False).sections == ("Intro", "Body", "Conclusion")
+    code = "```\n# not a heading\n```\nPlain text."
+    assert view_of(code, parse=False).sections == ()
+
+
+def test_without_headings_sections_are_paragraphs() -> None:
+    plain = "Tides rise twice a day.\n\nThe moon pulls the sea.\n\nStorms add surges."
+    assert _count_status("Write about tides in three sections.", plain) is Status.SATISFIED
+    assert _count_status("Write about tides in two sections.", plain) is Status.VIOLATED

@@ -17,7 +17,18 @@ from faithguard.engine.scope import RequestScope, bound_verdict
 from faithguard.lexical import wordnet
 from faithguard.models import Constraint, Status
 
-__all__ = ["bounded", "compare", "measure_noun", "scoped_verifier", "table_quantity", "table_unit", "whole"]
+__all__ = [
+    "UNITS",
+    "bounded",
+    "compare",
+    "count_parts",
+    "measure_noun",
+    "scoped_verifier",
+    "table_quantity",
+    "table_unit",
+    "unit_of",
+    "whole",
+]
 
 Verdict3 = tuple[Status, str]
 
@@ -31,6 +42,51 @@ def compare(found: int, want: int, rel: str) -> bool:
         ">": found > want,
         "<": found < want,
     }[rel]
+
+
+#: Words naming a part of an answer's form, and the part they count (English words for text structure).
+UNITS = {
+    "sentence": "sentence",
+    "paragraph": "paragraph",
+    "stanza": "paragraph",
+    "section": "section",
+    "word": "word",
+    "line": "line",
+    "bullet": "item",
+    "point": "item",
+    "item": "item",
+    "step": "item",
+}
+
+
+def unit_of(text: str) -> str | None:
+    """The part of the answer's form a count names ("three short paragraphs" -> "paragraph"), the last one named."""
+    for w in reversed(re.findall(r"[a-z]+", text.lower())):
+        u = UNITS.get(norm(w))
+        if u is not None:
+            return u
+    return None
+
+
+def count_parts(view: ResponseView, unit: str | None) -> tuple[int, str] | None:
+    """Parts counted by structure (sentences, lines, list items...); None when the unit has no structure.
+
+    Sections are the answer's markdown sections when it has at least two (:attr:`ResponseView.sections`),
+    else its paragraphs; list items are the main list's (:attr:`ResponseView.list_items`).
+    """
+    if unit == "sentence":
+        return len(view.sentences), "sentences"
+    if unit == "section" and len(view.sections) >= 2:
+        return len(view.sections), "headed sections"
+    if unit in ("paragraph", "section"):
+        return len(view.blocks), "paragraphs/stanzas"
+    if unit == "word":
+        return len(view.words), "words"
+    if unit == "line":
+        return len(view.lines), "lines"
+    if len(view.list_items) >= 2 or unit == "item":
+        return len(view.list_items), "list items"  # the main list, at every level (not a second list, not code)
+    return None
 
 
 #: WordNet roots of measure nouns ("10-minute", "5 miles"): a measured amount, not a count of answer parts.

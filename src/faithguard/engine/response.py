@@ -148,6 +148,8 @@ class ResponseView:
     #: list-marked line, sub-items indented up to three spaces and lines of other lists and of code included.
     outer_items: tuple[str, ...]
     list_items: tuple[str, ...]
+    #: the headings opening the answer's markdown sections (:func:`_sections`)
+    sections: tuple[str, ...]
     sentences: tuple[str, ...]
     lines: tuple[str, ...]
     blocks: tuple[str, ...]
@@ -251,6 +253,24 @@ def _lists(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(heads), tuple(every)
 
 
+#: A markdown heading line: one to six "#" and a space (CommonMark ATX heading).
+_HEADING = re.compile(r"^[ ]{0,3}(#{1,6})[ \t]+(\S.*)$", re.MULTILINE)
+
+
+def _sections(text: str) -> tuple[str, ...]:
+    """The headings that open the answer's sections: those of the shallowest heading level, or of the next level
+    when the shallowest holds only a title above them ("# Essay" over "## Intro", "## Body"). Headings in fenced
+    code are code. Fixtures: tests/engine/test_list_levels.py."""
+    found = [(len(m.group(1)), m.group(2).strip()) for m in _HEADING.finditer(_unfenced(text))]
+    if not found:
+        return ()
+    levels = sorted({level for level, _ in found})
+    level = levels[0]
+    if len(levels) > 1 and sum(1 for lv, _ in found if lv == level) == 1 and found[0][0] == level:
+        level = levels[1]
+    return tuple(heading for lv, heading in found if lv == level)
+
+
 @lru_cache(maxsize=64)
 def view_of(text: str, parse: bool = True) -> ResponseView:
     """Build (and cache) the view of one response; ``parse=False`` skips name spans."""
@@ -280,6 +300,7 @@ def view_of(text: str, parse: bool = True) -> ResponseView:
         items=tuple(m.group("item").strip() for m in _LIST_ITEM.finditer(text)),
         outer_items=outer_items,
         list_items=list_items,
+        sections=_sections(text),
         sentences=sentences,
         lines=lines,
         blocks=blocks,

@@ -6,7 +6,18 @@ import re
 from collections.abc import Sequence
 
 from faithguard.engine import bridge
-from faithguard.engine.counts import bounded, compare, measure_noun, scoped_verifier, table_quantity, table_unit, whole
+from faithguard.engine.counts import (
+    UNITS,
+    bounded,
+    compare,
+    count_parts,
+    measure_noun,
+    scoped_verifier,
+    table_quantity,
+    table_unit,
+    unit_of,
+    whole,
+)
 from faithguard.engine.lexicon import (
     CONTRAST_MARKERS,
     TASK_FAMILY,
@@ -46,18 +57,6 @@ _QUANT_WORD = re.compile(r"\b(\d+|[a-z]+(?:-[a-z]+)?)\b")
 _AT_LEAST = re.compile(r"\b(at least|more than|over|minimum(?: of)?|no fewer than|no less than)\b")
 _AT_MOST = re.compile(r"\b(at most|no more than|fewer than|less than|under|up to|maximum(?: of)?|not more than)\b")
 _STRICT = re.compile(r"\b(more than|over|fewer than|less than|under)\b")
-_UNITS = {
-    "sentence": "sentence",
-    "paragraph": "paragraph",
-    "stanza": "paragraph",
-    "section": "paragraph",
-    "word": "word",
-    "line": "line",
-    "bullet": "item",
-    "point": "item",
-    "item": "item",
-    "step": "item",
-}
 _ENTITY_EXCLUSION = re.compile(
     r"^(except|excluding|exclude|besides|without|other than|apart from|not including|but not|no)\b|"
     r"\bnot (?:mention|include|use|name|list|discuss|talk about|say|write about|cite|reference|involve)\b|"
@@ -230,29 +229,6 @@ def _target(text: str) -> tuple[int, str] | None:
     return value, "=="
 
 
-def _unit(text: str) -> str | None:
-    for w in reversed(re.findall(r"[a-z]+", text.lower())):
-        u = _UNITS.get(norm(w))
-        if u is not None:
-            return u
-    return None
-
-
-def _count(view: ResponseView, unit: str | None) -> tuple[int, str] | None:
-    """Items counted by structure (sentences, lines, list items...); None when the unit has no structure."""
-    if unit == "sentence":
-        return len(view.sentences), "sentences"
-    if unit == "paragraph":
-        return len(view.blocks), "paragraphs/stanzas"
-    if unit == "word":
-        return len(view.words), "words"
-    if unit == "line":
-        return len(view.lines), "lines"
-    if len(view.list_items) >= 2 or unit == "item":
-        return len(view.list_items), "list items"  # the main list, at every level (not a second list, not code)
-    return None
-
-
 def _named_count(c: Constraint, view: ResponseView, others: Sequence[Constraint], want: int, rel: str) -> Verdict3:
     """Count named answers in a short prose answer: typed by WordNet to satisfy, all names to fall short.
 
@@ -282,7 +258,7 @@ def _measure_unit_word(text: str) -> bool:
 
     "100 points" may be a score; "5 bullet points" is a list ("bullet" is an item word without a measure sense).
     """
-    item_words = [w for w in re.findall(r"[a-z]+", text.lower()) if _UNITS.get(norm(w)) == "item"]
+    item_words = [w for w in re.findall(r"[a-z]+", text.lower()) if UNITS.get(norm(w)) == "item"]
     return bool(item_words) and all(measure_noun(w) for w in item_words)
 
 
@@ -302,23 +278,23 @@ def _quantity(
     tunit = table_unit(c.text)
     if tunit is not None:
         return table_quantity(c, view, tunit, want, rel, scope)
-    unit = _unit(c.text)
+    unit = unit_of(c.text)
     # a bare number ("three" of "list three explorers") counts its sub-question's subject noun; with
     # neither a noun nor a subject ("2" of a numbered line), or with a symbol ("57 F"), items are no evidence
     terms = content_terms(c.text)
     bare = _BARE_NUMBER.fullmatch(c.text) is not None
     noun = terms[-1] if terms else (subject_noun(c, others) or "") if bare else ""
-    if unit is None and bare and noun and _unit(noun) not in (None, "item"):
+    if unit is None and bare and noun and unit_of(noun) not in (None, "item"):
         # "two" of "write two sentences": the counted noun is a unit of the answer's form (an item word may be
         # a measure or a marker, "point 1": it keeps the reading below)
-        unit = _unit(noun)
+        unit = unit_of(noun)
     if unit is None and noun and measure_noun(noun):
         return Status.UNKNOWN, f"offline: {noun!r} is a measure, not a count of answer parts"
     if unit is None and not noun:
         return Status.UNKNOWN, "offline: the number names nothing to count"
     if unit == "item" and _measure_unit_word(c.text):
         return Status.UNKNOWN, "offline: the counted word also names a measure (score points?); not a count of items"
-    counted = _count(view, unit)
+    counted = count_parts(view, unit)
     if counted is None:
         return _named_count(c, view, others, want, rel)
     found, what = counted
