@@ -121,3 +121,16 @@ def test_without_headings_sections_are_paragraphs() -> None:
     plain = "Tides rise twice a day.\n\nThe moon pulls the sea.\n\nStorms add surges."
     assert _count_status("Write about tides in three sections.", plain) is Status.SATISFIED
     assert _count_status("Write about tides in two sections.", plain) is Status.VIOLATED
+
+
+def test_a_sentence_count_across_an_abbreviation_is_a_range() -> None:
+    # "Mr. Lee" goes on; "Acme Inc. It grew" starts anew: both follow an abbreviation spaCy's tokenizer keeps
+    titled = "Mr. Lee opened the shop. It sold bread."
+    view = view_of(titled, parse=False)
+    assert len(view.sentences) == 3 and view.abbreviation_stops == 1
+    assert _count_status("Write two sentences about the shop.", titled) is Status.UNKNOWN
+    assert _count_status("Write five sentences about the shop.", titled) is Status.VIOLATED  # 2 or 3: too few
+    assert _count_status("Write at least two sentences about the shop.", titled) is Status.SATISFIED
+    plain = "Lee opened the shop. It sold bread."  # no abbreviation: the count is exact
+    assert view_of(plain, parse=False).abbreviation_stops == 0
+    assert _count_status("Write two sentences about the shop.", plain) is Status.SATISFIED

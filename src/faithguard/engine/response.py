@@ -8,6 +8,7 @@ millisecond rather than a neural pipeline run.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -160,6 +161,9 @@ class ResponseView:
     summary_cues: bool
     #: (body rows, columns) of each pipe table (:func:`pipe_tables`)
     tables: tuple[tuple[int, int], ...] = ()
+    #: breaks between ``sentences`` that follow an abbreviation (:func:`_abbreviation_stops`): the answer has
+    #: between ``len(sentences) - abbreviation_stops`` and ``len(sentences)`` sentences
+    abbreviation_stops: int = 0
 
     @property
     def empty(self) -> bool:
@@ -271,6 +275,25 @@ def _sections(text: str) -> tuple[str, ...]:
     return tuple(heading for lv, heading in found if lv == level)
 
 
+@lru_cache(maxsize=1)
+def _abbreviations() -> frozenset[str]:
+    """Abbreviations spaCy's English tokenizer keeps whole with their full stop ("Mr.", "Inc.", "e.g."): 117 in
+    spaCy 3.8, read from the installed package (its tokenizer exceptions), not typed here."""
+    from spacy.lang.en import English
+
+    exceptions = English.Defaults.tokenizer_exceptions
+    return frozenset(k for k, v in exceptions.items() if len(k) > 1 and k.endswith(".") and len(v) == 1)
+
+
+def _abbreviation_stops(pieces: Sequence[str]) -> int:
+    """How many sentence breaks between ``pieces`` follow an abbreviation: there the text may go on
+    ("Mr. Lee") or a new sentence may start ("... Acme Inc. It grew"), so the sentence count is a range."""
+    if len(pieces) < 2:
+        return 0
+    abbreviations = _abbreviations()
+    return sum(1 for piece in pieces[:-1] if piece.rsplit(None, 1)[-1] in abbreviations)
+
+
 @lru_cache(maxsize=64)
 def view_of(text: str, parse: bool = True) -> ResponseView:
     """Build (and cache) the view of one response; ``parse=False`` skips name spans."""
@@ -301,6 +324,7 @@ def view_of(text: str, parse: bool = True) -> ResponseView:
         outer_items=outer_items,
         list_items=list_items,
         sections=_sections(text),
+        abbreviation_stops=_abbreviation_stops(sentences),
         sentences=sentences,
         lines=lines,
         blocks=blocks,

@@ -298,6 +298,9 @@ def _quantity(
     if counted is None:
         return _named_count(c, view, others, want, rel)
     found, what = counted
+    fewest = found - view.abbreviation_stops if unit == "sentence" else found
+    if compare(fewest, want, rel) != compare(found, want, rel):
+        return Status.UNKNOWN, f"offline: {fewest} to {found} sentences (abbreviations), asked for {rel} {want}"
     outer = len(view.outer_items)
     if what == "list items" and outer != found and compare(outer, want, rel):
         # a nested list: the asked items may be its outer items (the rest their sub-items) or all of them
