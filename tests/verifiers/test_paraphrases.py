@@ -73,3 +73,29 @@ def test_paraphrase_is_recognised(query: str, verifier: str) -> None:
 @pytest.mark.parametrize("query", PLAIN)
 def test_plain_request_has_no_verifiable_constraint(query: str) -> None:
     assert detect(query) == []
+
+
+# The count of highlighted sections may come before the verb's own form; the parameter, not only the id, is checked.
+@pytest.mark.parametrize(
+    ("query", "n"),
+    [
+        ("Use at least 3 highlighted sections with markdown.", 3),
+        ("Include two italicized parts in markdown, such as *this*.", 2),
+        ("Highlight at least 4 sections with markdown, i.e. *highlighted section*.", 4),
+    ],
+)
+def test_highlight_count_before_or_after_the_verb(query: str, n: int) -> None:
+    found = [
+        s.params["num_highlights"]
+        for s in detect(query)
+        if s.verifier == "detectable_format:number_highlighted_sections"
+    ]
+    assert found == [n]
+
+
+def test_words_described_by_their_case_are_not_a_keyword_list() -> None:
+    # negative: "with" of "words with all capital letters" is no keyword; positive: a real keyword list stays
+    ids = {s.verifier: s.params for s in detect("Words with all capital letters should appear at least 4 times.")}
+    assert "keywords:frequency" not in ids and ids["change_case:capital_word_frequency"]["capital_frequency"] == 4
+    kept = {s.verifier: s.params for s in detect("Include the words with and without in your poem.")}
+    assert kept["keywords:existence"]["keywords"] == ["with", "without"]

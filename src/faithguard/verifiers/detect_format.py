@@ -117,8 +117,9 @@ def _detect_highlights(text: str) -> list[VerifiableSpec]:
         unit = r"(?:text\s+)?(?:sections?|parts?|keywords?|words?|phrases?|names?|sentences?|items?|points?|lines?)"
         counts = find_counts(window, unit)
         n = counts[0].n if counts else None
-        if n is None:
+        if n is None:  # the count may come before the verb's own form too ("at least 3 highlighted sections")
             m2 = re.search(rf"(?i)\b{N}\s+(?:of\s+)?(?:your\s+|the\s+)?(?:[a-z-]+\s+){{0,2}}?{unit}", window)
+            m2 = m2 or re.search(rf"(?i)\b{N}\s+(?:[a-z-]+\s+){{0,2}}?{unit}", sent)
             n = number(m2.group("n")) if m2 else None
         if n is None:
             n = 1

@@ -130,8 +130,10 @@ def detect_keywords(text: str) -> list[VerifiableSpec]:
             r"(?i)\s*(?:in\s+(?:all\s+)?cap|that\s+are|you\s+use|per\s+|long|in\s+your\s+(?:response|answer)\b"
             r"|before|after|should\s+follow)",
             raw_after,
+        ) or re.match(
+            r"(?i)\s*(?:with|in|written|typed|that|which)\b[^.]{0,30}?\b(?:caps|capital|upper\s*-?case)", raw_after
         ):
-            continue
+            continue  # which words ("words with all capital letters"): a case count's unit, not a keyword list
         items = _items_after(text, m.end(), s_end)
         if not items:
             continue
