@@ -6,7 +6,7 @@ state the same instruction types the way users write them.
 
 Sets (``benchmarks/data``, written for this project, none copied from an evaluation set):
 - ``paraphrase_fresh1.jsonl`` (80 requests: 64 with 1-3 instructions, 16 with none but tempting wording), written
-  blind by a separate writer (helper bw9, 2026-11-24 ~01:10 UTC) who read no code, test, doc or data of the
+  blind by a separate writer (helper bw9, finished 2026-11-24 00:57 UTC) who read no code, test, doc or data of the
   project, from a list of the instruction ids and their parameter names; committed before being scored; never
   read: a generalization set. Only aggregates are printed for it (``--show-misses`` refuses it).
 
@@ -25,7 +25,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from eval_ifeval import _params_match
+from eval_ifeval import _norm
 
 from faithguard.verifiers import IFEVAL_IDS, detect
 
@@ -33,6 +33,17 @@ HERE = Path(__file__).resolve().parent
 #: (file, split line, blind): a blind set is scored by aggregates only.
 SETS = (("paraphrase_fresh1.jsonl", "generalization: fresh paraphrases #1 (blind, never read)", True),)
 TARGETS = {"recall": 0.97, "params": 0.97, "false_per_prompt": 0.03}
+
+
+def _params_match(gold: dict[str, Any], got: dict[str, Any]) -> bool:
+    """As ``eval_ifeval``'s, but a text parameter compares without regard to case: the writer kept the case the
+    user typed ("Part" for a section marker, "Storms" for a first word), which the checks ignore or the request
+    does not fix."""
+
+    def same(a: Any, b: Any) -> bool:
+        return a.lower() == b.lower() if isinstance(a, str) and isinstance(b, str) else bool(a == b)
+
+    return all(same(_norm(got.get(k)), _norm(v)) for k, v in gold.items() if v is not None)
 
 
 def score(rows: list[dict[str, Any]]) -> dict[str, Any]:
