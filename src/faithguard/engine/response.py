@@ -15,7 +15,7 @@ from functools import lru_cache
 from faithguard.engine.names import analyse_names
 from faithguard.engine.wordforms import stem
 
-__all__ = ["ResponseView", "norm", "pipe_table_spans", "pipe_tables", "view_of"]
+__all__ = ["ResponseView", "abbreviations", "norm", "pipe_table_spans", "pipe_tables", "view_of"]
 
 _WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*", re.UNICODE)
 #: A list item: a bullet or a number at a line's start, the number also inside bold or after a heading mark
@@ -276,7 +276,7 @@ def _sections(text: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=1)
-def _abbreviations() -> frozenset[str]:
+def abbreviations() -> frozenset[str]:
     """Abbreviations spaCy's English tokenizer keeps whole with their full stop ("Mr.", "Inc.", "e.g."): 117 in
     spaCy 3.8, read from the installed package (its tokenizer exceptions), not typed here."""
     from spacy.lang.en import English
@@ -290,8 +290,8 @@ def _abbreviation_stops(pieces: Sequence[str]) -> int:
     ("Mr. Lee") or a new sentence may start ("... Acme Inc. It grew"), so the sentence count is a range."""
     if len(pieces) < 2:
         return 0
-    abbreviations = _abbreviations()
-    return sum(1 for piece in pieces[:-1] if piece.rsplit(None, 1)[-1] in abbreviations)
+    known = abbreviations()
+    return sum(1 for piece in pieces[:-1] if piece.rsplit(None, 1)[-1] in known)
 
 
 @lru_cache(maxsize=64)

@@ -32,11 +32,14 @@ class ConstraintsDetector:
     timeout: float | None = None
 
     def warmup(self) -> None:
-        """Load WordNet (typing) and the language identifier now, outside any check's time budget."""
+        """Load WordNet (typing), the language identifier and spaCy's abbreviation list now, outside any check's
+        time budget."""
         from faithguard.engine.content import load_language_id
+        from faithguard.engine.response import abbreviations
 
         wordnet.available()
         load_language_id()
+        abbreviations()
 
     def run(self, ctx: CallContext) -> DetectorResult:
         """Status updates for the constraints still unknown."""
