@@ -99,3 +99,83 @@ def test_words_described_by_their_case_are_not_a_keyword_list() -> None:
     assert "keywords:frequency" not in ids and ids["change_case:capital_word_frequency"]["capital_frequency"] == 4
     kept = {s.verifier: s.params for s in detect("Include the words with and without in your poem.")}
     assert kept["keywords:existence"]["keywords"] == ["with", "without"]
+
+
+# Paraphrase classes found on the study paraphrase set; each fixture written here (not copied from the set).
+@pytest.mark.parametrize(
+    ("query", "params"),
+    [
+        # the verb first, paragraphs split by blank lines (IFEval's reading)
+        (
+            "Four paragraphs on glaciers, with blank lines between them. Begin the 3rd paragraph with 'Today'.",
+            {"num_paragraphs": 4, "nth_paragraph": 3, "first_word": "today"},
+        ),
+        (
+            "Two paragraphs, separated by a line break; open paragraph 2 with the word Finally.",
+            {"num_paragraphs": 2, "nth_paragraph": 2, "first_word": "finally"},
+        ),
+        # "one" standing for the paragraph; the quote mark is not part of the word
+        (
+            'Give me three paragraphs split by two newlines, and the second one must start with "Luckily".',
+            {"num_paragraphs": 3, "nth_paragraph": 2, "first_word": "luckily"},
+        ),
+        (
+            "Three paragraphs separated by blank lines, and the 1st paragraph should begin with 'Ocean'.",
+            {"num_paragraphs": 3, "nth_paragraph": 1, "first_word": "ocean"},
+        ),
+    ],
+)
+def test_paragraph_first_word_in_other_orders(query: str, params: dict[str, object]) -> None:
+    found = [s.params for s in detect(query) if s.verifier == "length_constraints:nth_paragraph_first_word"]
+    assert found == [params]
+    assert not any(s.verifier == "keywords:existence" for s in detect(query))  # the first word is no keyword
+
+
+def test_without_blank_lines_a_verb_first_paragraph_start_stays_per_unit() -> None:
+    query = "Write two paragraphs about bees. Begin paragraph 2 with the word Honey."
+    assert "length_constraints:nth_paragraph_first_word" not in {s.verifier for s in detect(query)}
+
+
+@pytest.mark.parametrize(
+    ("query", "verifier", "key", "n"),
+    [
+        (
+            "Draft a lease with placeholders like [tenant], at least 6 of them.",
+            "detectable_content:number_placeholders",
+            "num_placeholders",
+            6,
+        ),
+        (
+            "Add placeholders in square brackets (minimum 3) for the names.",
+            "detectable_content:number_placeholders",
+            "num_placeholders",
+            3,
+        ),
+        (
+            "Italicize five or more of the key terms with markdown.",
+            "detectable_format:number_highlighted_sections",
+            "num_highlights",
+            5,
+        ),
+    ],
+)
+def test_a_bound_stated_apart_from_its_unit(query: str, verifier: str, key: str, n: int) -> None:
+    assert [s.params[key] for s in detect(query) if s.verifier == verifier] == [n]
+
+
+def test_two_bounds_in_the_sentence_leave_the_default() -> None:
+    query = "Use placeholders like [x], at least 2 per person and at least 5 overall."
+    assert [
+        s.params["num_placeholders"] for s in detect(query) if s.verifier == "detectable_content:number_placeholders"
+    ] == [1]
+
+
+def test_negations_typed_without_the_apostrophe() -> None:
+    ids = {s.verifier: s.params for s in detect("Describe autumn but dont use the words orange or leaves.")}
+    assert ids["keywords:forbidden_words"]["forbidden_words"] == ["orange", "leaves"]
+    assert "keywords:existence" not in ids
+
+
+def test_a_comma_after_the_noun_opens_no_keyword_list() -> None:
+    query = "Three short paragraphs, separated with an empty line, no dividers please."
+    assert "keywords:existence" not in {s.verifier for s in detect(query)}

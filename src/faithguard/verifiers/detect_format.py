@@ -27,6 +27,20 @@ def _first_count(text: str, unit: str) -> int | None:
     return number(m.group("n")) if m else None
 
 
+#: A lower bound stated apart from its unit ("placeholders like [x], at least 5 of them", "(minimum 2)",
+#: "six or more of the answers"): read only when the sentence states exactly one such bound.
+_BOUND = re.compile(
+    rf"(?i)(?:\b(?:at\s+least|minimum(?:\s+of)?|min\.?|no\s+fewer\s+than)\s+(?=\S)|(?=\S+\s+or\s+more\b)){N}"
+)
+
+
+def _bound_in(sentence: str) -> int | None:
+    """The one lower bound the sentence states apart from its unit, else None (none, or several)."""
+    found = {number(m.group("n")) for m in _BOUND.finditer(sentence)}
+    found.discard(None)
+    return found.pop() if len(found) == 1 else None
+
+
 _PLACEHOLDER = re.compile(r"(?i)\bplace\s*-?\s*holders?\b")
 _POSTSCRIPT = re.compile(r"(?i)\bpost\s*-?\s*scripts?\b|\bP\.\s?P?\.?\s?S\.?(?=\s|$|[\"'”])")
 _BULLETS = re.compile(
@@ -45,7 +59,7 @@ def detect_format(text: str) -> list[VerifiableSpec]:
     m = _PLACEHOLDER.search(text)
     if m:
         sent = sentence_at(text, m.start())
-        n = _first_count(sent, r"place\s*-?\s*holders?")
+        n = _first_count(sent, r"place\s*-?\s*holders?") or _bound_in(sent)
         specs.append(make_spec("detectable_content:number_placeholders", {"num_placeholders": n or 1}, sent))
     for m in _POSTSCRIPT.finditer(text):
         sent = sentence_at(text, m.start())
@@ -122,7 +136,7 @@ def _detect_highlights(text: str) -> list[VerifiableSpec]:
             m2 = m2 or re.search(rf"(?i)\b{N}\s+(?:[a-z-]+\s+){{0,2}}?{unit}", sent)
             n = number(m2.group("n")) if m2 else None
         if n is None:
-            n = 1
+            n = _bound_in(sent) or 1
         return [make_spec("detectable_format:number_highlighted_sections", {"num_highlights": n}, sent)]
     return []
 
@@ -151,11 +165,23 @@ def _detect_sections(text: str) -> list[VerifiableSpec]:
 
 
 _DIVIDER = re.compile(r"(?<!\*)\*\*\*(?!\*)|(?i:markdown\s+divider|(?:3|three)\s+asterisk)")
+_PARAGRAPH_NUM = r"\d+|one|two|three|four|five|six|seven|eight|nine|ten"
+#: The paragraph, by ordinal or number; "one" stands for it after a count ("2 paragraphs; the first one ...").
 _NTH = re.compile(
-    rf"(?i)\b(?:the\s+)?(?:very\s+)?(?P<ord>{ORDINAL_RE})\s+paragraph|\bparagraph\s+(?P<num>\d+|one|two|three|four|"
-    r"five|six|seven|eight|nine|ten)\b"
+    rf"(?i)\b(?:the\s+)?(?:very\s+)?(?P<ord>{ORDINAL_RE})\s+(?:paragraph|one\b)|\bparagraph\s+(?P<num>{_PARAGRAPH_NUM})\b"
 )
-_STARTS = re.compile(r"(?i)^[^.]{0,40}?\b(?:start|begin)s?\s+with\s+(?:the\s+)?(?:word\s+)?[\"'“‘]?(?P<w>[\w'-]+)")
+#: The first word, a word (inner apostrophes kept: "don't"), without the quote marks around it.
+_FIRST_WORD = r"(?:word\s+)?[\"'“‘]?(?P<w>[\w-]+(?:'\w+)*)"
+_STARTS = re.compile(rf"(?i)^[^.]{{0,40}}?\b(?:start|begin)s?\s+with\s+(?:the\s+)?{_FIRST_WORD}")
+#: The verb first: "Start the 4th paragraph with 'Meanwhile'", "Kick off paragraph 3 with the word Surprisingly".
+_VERB_NTH = re.compile(
+    rf"(?i)\b(?:start|begin|open|kick\s+off|lead\s+off)\s+(?:the\s+|your\s+)?(?:(?P<ord>{ORDINAL_RE})\s+paragraph|"
+    rf"paragraph\s+(?P<num>{_PARAGRAPH_NUM}))\s+(?:with|using)\s+(?:the\s+)?{_FIRST_WORD}"
+)
+
+
+#: Paragraphs separated by blank lines, as IFEval's paragraph-first-word check splits them.
+_BLANK_LINES = re.compile(r"(?i)\b(?:blank|empty)\s+lines?|\bnew\s*-?\s*lines?|\bline\s*-?\s*breaks?|\\n\\n")
 
 
 def detect_paragraphs(text: str) -> list[VerifiableSpec]:
@@ -165,8 +191,10 @@ def detect_paragraphs(text: str) -> list[VerifiableSpec]:
     counts = [c for c in find_counts(text, unit) if c.relation == "exactly"]
     n_par = counts[0].n if counts else _first_count(text, r"paragraphs?")
     nth_found = False
-    for m in _NTH.finditer(text):
-        sm = _STARTS.match(text[m.end() :])
+    readings = [(m, _STARTS.match(text[m.end() :])) for m in _NTH.finditer(text)]
+    if _BLANK_LINES.search(text):  # IFEval's reading (paragraphs split by blank lines); else the per-unit one
+        readings += [(m, m) for m in _VERB_NTH.finditer(text)]
+    for m, sm in readings:
         if not sm:
             continue
         ordinal = (m.group("ord") or "").lower()

@@ -18,9 +18,10 @@ __all__ = [
     "detect_no_comma",
 ]
 
+#: Negation cues; contractions also as typed without the apostrophe ("dont", "shouldnt").
 _NEG = re.compile(
     r"(?i)\b(?:not|never|avoid|avoiding|without|exclude|excluding|refrain|no|nor|don't|doesn't|shouldn't|mustn't|"
-    r"cannot|can't|forbid|forbidden|banned)\b|n't\b"
+    r"cannot|can't|forbid|forbidden|banned|dont|doesnt|shouldnt|mustnt|cant)\b|n't\b"
 )
 _KW_NOUN = r"(?:key\s*words?|words?|terms?|phrases?|items|lines?)"
 # A keyword noun right after a cardinal ("40 words", "forty lines") is a unit of length, never a keyword list.
@@ -72,7 +73,7 @@ def _items_after(text: str, start: int, sentence_end: int) -> list[str]:
     quoted = quoted_items(rest) if re.match(r"\s*:?\s*[\"“'‘\[]", rest) else []
     if quoted:
         return [q.strip() for q in quoted if q.strip()]
-    rest = rest.lstrip(" :")
+    rest = rest.lstrip(" :").split(")", 1)[0]  # a parenthesis closes the clause ("(... an empty line, no dividers)")
     m = _STOP_AFTER.search(rest)
     chunk = rest[: m.start()] if m else rest
     items: list[str] = []
@@ -134,13 +135,19 @@ def detect_keywords(text: str) -> list[VerifiableSpec]:
             r"(?i)\s*(?:with|in|written|typed|that|which)\b[^.]{0,30}?\b(?:caps|capital|upper\s*-?case)", raw_after
         ):
             continue  # which words ("words with all capital letters"): a case count's unit, not a keyword list
+        if raw_after.startswith(","):
+            continue  # a comma after the noun closes it ("with an empty line, no dividers"): no list follows
         items = _items_after(text, m.end(), s_end)
         if not items:
             continue
+        if re.search(r"(?i)\blines?\s*$", m.group(0).rstrip(" :")) and not re.match(r"\s*:?\s*[\"“'‘]", raw_after):
+            continue  # "lines" is a unit of layout ("blank lines between them"): only quoted lines are listed
         if re.search(
-            r"(?i)(?:(?:start|begin|end|finish|conclude)s?\s+with|caps|capital\w*|upper\s*case)\s*$", before
+            r"(?i)(?:(?:start|begin|open|kick\s+off|lead\s+off|end|finish|conclude)\w*\s+(?:[\w-]+\s+){0,4}?with|caps|"
+            r"capital\w*|upper\s*case)\s*$",
+            before,
         ) or re.search(r"(?i)\bphrase", m.group(0)):
-            continue
+            continue  # the word a part starts or ends with ("Kick off paragraph 3 with the word X"), or a case
         noun = m.group(0).lower()
         listed = m.group(0).rstrip().endswith(":") or re.match(r"\s*[:\"“'‘]", raw_after) is not None
         if "letter" in noun or (_COUNTED.search(before) and not listed):
