@@ -11,10 +11,14 @@ import asyncio
 import threading
 from collections.abc import Awaitable, Callable, Hashable
 from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast
 
 from cachetools import TTLCache
+
+from faithguard.errors import BudgetSpent
+from faithguard.interrupts import Interrupted, shielded
 
 __all__ = ["ANSWER_CACHE_SIZE", "QUERY_CACHE_SIZE", "CacheStats", "SingleFlightCache"]
 
@@ -29,6 +33,20 @@ ANSWER_CACHE_SIZE = 512
 
 V = TypeVar("V")
 _MISS: Any = object()
+#: How the computing caller's own time budget ends (the pool's interrupt, a checkpoint): says nothing about the
+#: key, so a caller waiting for the same key computes it itself instead of failing with the owner's budget.
+_OWNERS_BUDGET = (Interrupted, BudgetSpent)
+#: Seconds a waiting caller blocks at a time: between waits it runs Python, so its own interrupt can land.
+_POLL = 0.05
+
+
+def _wait(future: Future[V]) -> V:
+    """``future.result()``, waited for in short steps (a single blocking wait in C could not be interrupted)."""
+    while True:
+        try:
+            return future.result(timeout=_POLL)
+        except FutureTimeout:
+            continue
 
 
 @dataclass
@@ -86,22 +104,35 @@ class SingleFlightCache(Generic[V]):
                 self._cache[key] = value
             table.pop(slot, None)
 
-    def get_or_compute(self, key: Hashable, fn: Callable[[], V]) -> V:
-        """The cached value for ``key``, computing it with ``fn`` on a miss (once for concurrent callers)."""
-        value, future, owner = self._claim(key, self._inflight, key, Future)
-        if value is not _MISS:
-            return cast(V, value)
-        if not owner:
-            return cast(V, future.result())
+    def get_or_compute(self, key: Hashable, fn: Callable[[], V], keep: Callable[[V], bool] | None = None) -> V:
+        """The cached value for ``key``, computing it with ``fn`` on a miss (once for concurrent callers).
+
+        A caller that waits for another's computation gets its value or its error, except when that caller's
+        own time budget ended it (:data:`_OWNERS_BUDGET`): then the waiter claims the key again and computes it
+        within its own budget. Publishing the result is shielded from interrupts, so no waiter is left with a
+        future nobody will resolve. A value ``keep`` rejects goes to the callers waiting now, not into the cache.
+        """
+        while True:
+            value, future, owner = self._claim(key, self._inflight, key, Future)
+            if value is not _MISS:
+                return cast(V, value)
+            if owner:
+                break
+            try:
+                return cast(V, _wait(future))
+            except _OWNERS_BUDGET:
+                continue  # the computing call ran out of its own time, not this one
         try:
             computed = fn()
         except BaseException as exc:
-            self._release(key, self._inflight, key)
-            future.set_exception(exc)
-            future.exception()  # mark it retrieved so an unobserved failure does not warn
+            with shielded():
+                self._release(key, self._inflight, key)
+                future.set_exception(exc)
+                future.exception()  # mark it retrieved so an unobserved failure does not warn
             raise
-        self._release(key, self._inflight, key, computed, ok=True)
-        future.set_result(computed)
+        with shielded():
+            self._release(key, self._inflight, key, computed, ok=keep is None or keep(computed))
+            future.set_result(computed)
         return computed
 
     async def aget_or_compute(self, key: Hashable, fn: Callable[[], Awaitable[V]]) -> V:
@@ -112,7 +143,10 @@ class SingleFlightCache(Generic[V]):
         if value is not _MISS:
             return cast(V, value)
         if not owner:
-            return cast(V, await asyncio.shield(future))
+            try:
+                return cast(V, await asyncio.shield(future))
+            except _OWNERS_BUDGET:
+                return await self.aget_or_compute(key, fn)  # the computing task ran out of its own time
         try:
             computed = await fn()
         except BaseException as exc:

@@ -33,6 +33,10 @@ __all__ = ["Guard"]
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+#: The largest tier weight accepted: scores use the weights' ratios, and sums of larger ones can overflow.
+MAX_WEIGHT = 1e6
+
+
 class Guard:
     """Guards LLM calls: input checks before, constraint scoring and verdicts after.
 
@@ -79,9 +83,10 @@ class Guard:
         self.weights = dict(scoring.DEFAULT_WEIGHTS)
         if weights:
             for tier, w in weights.items():
-                if str(tier) not in self.weights or not (float(w) >= 0):
+                if str(tier) not in self.weights or not (0 <= float(w) <= MAX_WEIGHT):
                     raise ConfigError(
-                        f"bad weight {tier!r}={w!r}: tiers are mandatory/important/optional, weights >= 0"
+                        f"bad weight {tier!r}={w!r}: tiers are mandatory/important/optional, weights in "
+                        f"[0, {MAX_WEIGHT:g}] (scores use their ratios; larger ones overflow)"
                     )
                 self.weights[str(tier)] = float(w)
         if detector_timeout < 0 or cache_size < 1 or queue_size < 1 or max_workers < 1:
@@ -336,18 +341,20 @@ class Guard:
         return list(self.decomposer_chain)
 
     def _cached_decompose(self, run: Run) -> Callable[[Decomposer], Decomposition]:
+        """Decomposition through the guard's cache, keyed by the exact request and the whole conversation before
+        it (a decomposer may read either: line breaks, an earlier turn's material); a provisional reading
+        (resources still loading) is not kept. The run copies what it gets (``Run.decompose``)."""
         ctx = run.ctx
-        history_key = "\x1f".join(m.content for m in ctx.history if m.role == "user")[-2000:]
+        digest = hashlib.sha256()
+        for m in ctx.history:
+            digest.update(f"{m.role}\x1e{m.content}\x1f".encode("utf-8", "surrogatepass"))
+        history_key = digest.hexdigest()
+        query_key = hashlib.sha256(ctx.query.encode("utf-8", "surrogatepass")).hexdigest()
         judge_key = self.judge.cache_key if self.judge is not None else ""
 
         def compute(decomposer: Decomposer) -> Decomposition:
-            key = (
-                decomposer.name,
-                judge_key,
-                " ".join(ctx.query.split()),
-                hashlib.sha256(history_key.encode("utf-8", "surrogatepass")).hexdigest(),
-            )
-            return self._cache.get_or_compute(key, lambda: decomposer.decompose(ctx))
+            key = (decomposer.name, judge_key, query_key, history_key)
+            return self._cache.get_or_compute(key, lambda: decomposer.decompose(ctx), keep=_lasting)
 
         return compute
 
@@ -403,3 +410,8 @@ def _shutdown(pool: IsolationPool, background: _Background | None) -> None:
     if background is not None:
         background.stop()
     pool.shutdown()
+
+
+def _lasting(decomposition: Decomposition) -> bool:
+    """Whether a decomposition may be cached (not read while the decomposer's resources were still loading)."""
+    return not decomposition.provisional

@@ -19,7 +19,7 @@ from opentelemetry import trace
 from opentelemetry.trace import Span, SpanKind
 
 from faithguard import calls
-from faithguard.errors import HallucinationBlocked
+from faithguard.errors import HallucinationBlocked, InputError
 from faithguard.models import InspectReport, Report
 from faithguard.policy import Action, Policy
 from faithguard.runner import Run, observer_failure
@@ -81,6 +81,9 @@ class GuardedCall:
         require: bool = False,
         on_report: Callable[[Report], None] | None = None,
     ) -> None:
+        for label, value in (("model", model), ("provider", provider)):
+            if value is not None and not isinstance(value, str):
+                raise InputError(f"{label} must be a string or None, not {type(value).__name__}")
         self.guard = guard
         self.on_report = on_report
         self.policy = policy or guard.policy

@@ -127,6 +127,10 @@ class Decomposition(_Model):
         default=None,
         description="Why the decomposer could not read this request (e.g. not English); the outcome is undetermined.",
     )
+    provisional: bool = Field(
+        default=False,
+        description="Read before the decomposer's resources finished loading: valid for this call, not cached.",
+    )
 
 
 class Verdict(_Model):
@@ -285,20 +289,22 @@ class Report(_Model):
     @computed_field  # type: ignore[prop-decorator]
     @property
     def perfect(self) -> bool:
-        """FaithQA's Perfect: every constraint judged and satisfied, and no output-stage verdict."""
+        """FaithQA's Perfect: every constraint judged and satisfied, no output-stage verdict, and every check ran
+        (a failed or timed-out check may have missed what would have made it imperfect)."""
         return (
             bool(self.constraints)
             and all(c.status is Status.SATISFIED for c in self.constraints)
             and not any(v.stage == "output" for v in self.verdicts)
+            and not self._failed_checks()
         )
 
     @computed_field  # type: ignore[prop-decorator]
     @property
     def band(self) -> scoring.Band:
         """From the range: aligned (lower >= 9), hallucinated (upper < 7), partial (both in [7, 9)), else
-        undetermined; never aligned beside a warning or critical verdict."""
+        undetermined; never aligned beside a warning or critical verdict, or when a check failed or timed out."""
         band = scoring.band_of_range(self.score_range)
-        if band == "aligned" and any(v.alarming for v in self.verdicts):
+        if band == "aligned" and (any(v.alarming for v in self.verdicts) or self._failed_checks()):
             return "undetermined"
         return band
 
@@ -314,12 +320,14 @@ class Report(_Model):
         """Why the outcome is not ``ok`` (empty when it is)."""
         return self._outcome()[1]
 
+    def _failed_checks(self) -> list[str]:
+        """The checks that failed or timed out (an observer's failure after the report does not count)."""
+        return [f"{e.detector} ({e.stage}) failed: {e.error_type}" for e in self.errors if e.stage != "observe"]
+
     def _outcome(self) -> tuple[scoring.OutcomeLabel, list[str]]:
         alarms = [(v.stage or "output", f"{v.kind} ({v.severity})") for v in self.verdicts if v.alarming]
         undetermined = list(self.undetermined)
-        undetermined += [
-            f"{e.detector} ({e.stage}) failed: {e.error_type}" for e in self.errors if e.stage != "observe"
-        ]
+        undetermined += self._failed_checks()
         if not self.constraints:
             undetermined.append("no constraints were found in the request")
         return scoring.outcome_of(scoring.band_of_range(self.score_range), alarms, undetermined)

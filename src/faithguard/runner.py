@@ -296,6 +296,11 @@ class Run:
                 self.pool.abandon(name, future)
             error = DetectorError(name, f"timed out after {limit:g}s")
             error_type = "timeout"
+        except Interrupted:
+            # another call's interrupt, reaching this one through shared work it waited for: a timeout here too
+            budget.cancelled.set()
+            error = DetectorError(name, "interrupted: shared work ran out of its time budget")
+            error_type = "timeout"
         except Skipped as exc:
             self.skipped[name] = _safe_message(exc, self.telemetry.capture_content)
             self.telemetry.record_skip(name, stage)
@@ -333,7 +338,9 @@ class Run:
                     decomposer.name, "decompose", timeout, functools.partial(cached, decomposer)
                 )
                 if ok and isinstance(result, Decomposition):
-                    self.ctx.decomposition = result
+                    # this call's own copy: the decomposer's result may be shared (a cache), and reports and
+                    # plugins that edit theirs must not edit a later call's
+                    self.ctx.decomposition = result.model_copy(deep=True)
                     self.ctx.constraints = copy.deepcopy(result.constraints)
                     if result.undetermined:
                         self.undetermined.append(f"{decomposer.name}: {result.undetermined}")

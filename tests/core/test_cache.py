@@ -88,3 +88,70 @@ def test_bounded_and_ttl() -> None:
     cache.get_or_compute("x", lambda: 1)
     cache.clear()
     assert len(cache) == 0
+
+
+@pytest.mark.parametrize("owners_end", ["interrupted", "budget"])
+def test_a_waiter_computes_itself_when_the_owners_own_budget_ends_it(owners_end: str) -> None:
+    # the owner's time budget says nothing about the key: the waiter must not fail with it
+    from faithguard.errors import BudgetSpent
+    from faithguard.interrupts import Interrupted
+
+    cache: SingleFlightCache[str] = SingleFlightCache()
+    owner_inside = threading.Event()
+    waiter_waiting = threading.Event()
+
+    def owner_fn() -> str:
+        owner_inside.set()
+        waiter_waiting.wait(5)
+        time.sleep(0.1)  # the waiter is blocked on the owner's future by now
+        raise Interrupted() if owners_end == "interrupted" else BudgetSpent("owner", "budget spent")
+
+    got: list[object] = []
+
+    def waiter() -> None:
+        owner_inside.wait(5)
+        waiter_waiting.set()
+        try:
+            got.append(cache.get_or_compute("k", lambda: "computed by the waiter"))
+        except BaseException as exc:  # the failure under test
+            got.append(exc)
+
+    t = threading.Thread(target=waiter)
+    t.start()
+    with pytest.raises((Interrupted, BudgetSpent)):
+        cache.get_or_compute("k", owner_fn)
+    t.join(10)
+    assert got == ["computed by the waiter"]
+
+
+def test_a_waiter_still_gets_the_owners_real_failure() -> None:
+    cache: SingleFlightCache[int] = SingleFlightCache()
+    owner_inside = threading.Event()
+    release = threading.Event()
+
+    def owner_fn() -> int:
+        owner_inside.set()
+        release.wait(5)
+        raise ValueError("the computation itself failed")
+
+    got: list[object] = []
+
+    def waiter() -> None:
+        owner_inside.wait(5)
+        try:
+            got.append(cache.get_or_compute("k", lambda: 1))
+        except ValueError as exc:
+            got.append(type(exc))
+
+    def release_later() -> None:
+        owner_inside.wait(5)
+        time.sleep(0.1)  # the waiter is blocked on the owner's future by now
+        release.set()
+
+    t = threading.Thread(target=waiter)
+    t.start()
+    threading.Thread(target=release_later).start()
+    with pytest.raises(ValueError):
+        cache.get_or_compute("k", owner_fn)
+    t.join(10)
+    assert got == [ValueError]

@@ -421,9 +421,22 @@ class OfflineDecomposer:
         decompose_text("List two rivers in Spain.")
 
     def decompose(self, ctx: CallContext) -> Decomposition:
-        """Decompose ``ctx.query``; follow-ups are resolved against the previous user turn."""
+        """Decompose ``ctx.query``; follow-ups are resolved against the previous user turn.
+
+        Read while WordNet is still loading (a guard built with ``warmup=False``), place names read differently:
+        the result is marked provisional (the guard does not cache it) and this module's memos forget it.
+        """
+        from faithguard.lexical import wordnet
+
+        settled = wordnet.settled()
         query = ctx.query or ""
         previous = previous_user_turn(ctx.history)
         if previous is not None and previous.strip() != query.strip() and is_followup(query):
-            return _resolve_followup(query, previous)
-        return decompose_text(query)
+            result = _resolve_followup(query, previous)
+        else:
+            result = decompose_text(query)
+        if settled:
+            return result
+        _analyse.cache_clear()
+        _reading.cache_clear()
+        return result.model_copy(update={"provisional": True})

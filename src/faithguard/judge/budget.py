@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import queue
 import threading
 import time
 import weakref
 from collections.abc import Callable
+from contextlib import AbstractContextManager
+from typing import Any, cast
 
-__all__ = ["Budget", "TokenBucket", "sample_fraction", "sampled"]
+__all__ = ["Budget", "TokenBucket", "sample_fraction", "sampled", "slots"]
 
 
 class TokenBucket:
@@ -67,7 +70,7 @@ class Budget:
         self.sample_rate = sample_rate
         self.max_concurrency = max_concurrency
         self._bucket = TokenBucket(calls_per_minute, clock=clock) if calls_per_minute else None
-        self._thread_sem = threading.BoundedSemaphore(max_concurrency)
+        self._thread_slot = slots(max_concurrency)
         self._async_sems: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
             weakref.WeakKeyDictionary()
         )
@@ -90,9 +93,9 @@ class Budget:
         return sampled(key, self.sample_rate)
 
     @property
-    def thread_slot(self) -> threading.BoundedSemaphore:
-        """Semaphore bounding concurrent sync calls."""
-        return self._thread_sem
+    def thread_slot(self) -> AbstractContextManager[Any]:
+        """The slot bounding concurrent sync calls (``with budget.thread_slot: ...``; :func:`slots`)."""
+        return self._thread_slot
 
     def async_slot(self) -> asyncio.Semaphore:
         """Semaphore bounding concurrent async calls on the running event loop."""
@@ -103,3 +106,21 @@ class Budget:
                 sem = asyncio.Semaphore(self.max_concurrency)
                 self._async_sems[loop] = sem
             return sem
+
+
+def slots(n: int) -> AbstractContextManager[Any]:
+    """A context manager taking one of ``n`` slots for its block (``with slot: ...``), safe from interrupts.
+
+    ``threading.BoundedSemaphore`` is Python code: an interrupt of an abandoned call (the runner's asynchronous
+    exception, :mod:`faithguard.interrupts`) landing between its counter update and the ``with`` block kept the
+    slot forever, and once every slot was lost every judge call would wait. Here ``with`` calls straight into C:
+    ``__enter__`` takes a token from a ``queue.SimpleQueue`` and ``__exit__`` puts one back (builtin methods are
+    not descriptors, so ``with`` calls them unbound: ``get()`` and ``put(exc_type, exc, tb)``, where the last two
+    are put's ignored ``block`` and ``timeout``), and no Python frame runs where an interrupt could land between
+    taking a slot and the block that gives it back.
+    """
+    tokens: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    for _ in range(n):
+        tokens.put(None)
+    slot_type = type("Slot", (), {"__enter__": tokens.get, "__exit__": tokens.put, "__slots__": ()})
+    return cast(AbstractContextManager[Any], slot_type())
