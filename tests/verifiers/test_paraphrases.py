@@ -179,3 +179,94 @@ def test_negations_typed_without_the_apostrophe() -> None:
 def test_a_comma_after_the_noun_opens_no_keyword_list() -> None:
     query = "Three short paragraphs, separated with an empty line, no dividers please."
     assert "keywords:existence" not in {s.verifier for s in detect(query)}
+
+
+@pytest.mark.parametrize(
+    ("query", "prompt"),
+    [
+        # a verb of copying with a word saying the copy is exact
+        (
+            "Describe a lighthouse at dusk. First copy my request exactly as I typed it, then answer.",
+            "Describe a lighthouse at dusk.",
+        ),
+        ("Explain how tides work. Begin by restating this request verbatim.", "Explain how tides work."),
+        # the request after a colon in the same sentence, and a label naming it
+        (
+            "Repeat the following question exactly as written, then answer it: Why is the sky blue?",
+            "Why is the sky blue?",
+        ),
+        ("Repeat my request word for word, then answer. Question: What do bees eat?", "What do bees eat?"),
+    ],
+)
+def test_repeat_the_request_in_other_words(query: str, prompt: str) -> None:
+    found = [s.params["prompt_to_repeat"] for s in detect(query) if s.verifier == "combination:repeat_prompt"]
+    assert found == [prompt]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Rewrite this paragraph exactly as a lawyer would.",  # rewriting changes the text
+        "Copy the table exactly into your notes.",  # nothing about the request
+    ],
+)
+def test_copying_something_else_is_not_repeating_the_request(query: str) -> None:
+    assert "combination:repeat_prompt" not in {s.verifier for s in detect(query)}
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "How do I wrap every cell of a CSV in double quotes with Python?",
+        "Why do people end emails with a P.S. at the end?",
+        "What does markdown do with *** on its own line?",
+        'My grandpa always answers "My answer is maybe." Is that polite?',
+    ],
+)
+def test_questions_about_form_and_quoted_options_are_not_instructions(query: str) -> None:
+    assert detect(query) == []
+
+
+@pytest.mark.parametrize(
+    ("query", "verifier", "params"),
+    [
+        (
+            "How would you describe Lisbon in fewer than 40 words?",
+            "length_constraints:number_words",
+            {"relation": "less than", "num_words": 40},
+        ),  # "you": the reader is asked to write
+        ("Reply only with My answer is yes. or My answer is no.", "detectable_format:constrained_response", {}),
+        (
+            "The poem must not be longer than six sentences.",
+            "length_constraints:number_sentences",
+            {"relation": "less than", "num_sentences": 7},
+        ),
+        ("Plan a picnic. The reply should be formatted as JSON.", "detectable_format:json_format", {}),
+        (
+            "Write a memo.\nMust have:\n* a P.S. at the bottom with the date",
+            "detectable_content:postscript",
+            {"postscript_marker": "P.S."},
+        ),
+        (
+            "Packing tips, bullet list - exactly five items.",
+            "detectable_format:number_bullet_lists",
+            {"num_bullets": 5},
+        ),
+        ("SHOUT THE WHOLE ANSWER IN CAPS.", "change_case:english_capital", {}),
+        (
+            "Use a few capitalized words for emphasis, but fewer than 3 of them.",
+            "change_case:capital_word_frequency",
+            {"capital_relation": "less than", "capital_frequency": 3},
+        ),
+    ],
+)
+def test_more_paraphrase_classes(query: str, verifier: str, params: dict[str, object]) -> None:
+    assert params in [s.params for s in detect(query) if s.verifier == verifier]
+
+
+def test_capitalized_is_not_italicized_and_own_lists_are_not_asked() -> None:
+    # "itali" inside "capitalized" read as a highlight request; a list the user already has is no instruction
+    assert "detectable_format:number_highlighted_sections" not in {
+        s.verifier for s in detect("Use capitalized words for emphasis.")
+    }
+    assert detect("I have a bullet list of 9 items already; tighten each one.") == []

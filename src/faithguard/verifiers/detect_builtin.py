@@ -64,7 +64,28 @@ _DESCRIBES_OWN = re.compile(
 )
 _DIRECTIVE = re.compile(r"(?i)\b(?:must|should|need(?:s)?\s+to|has\s+to|have\s+to|make\s+sure|ensure|please|keep)\b")
 #: Whole-response counts; a per-unit or content statement never yields one.
-_COUNT_PREFIXES = ("length_constraints:", "creative:lines", "creative:stanzas", "creative:paragraphs")
+_COUNT_PREFIXES = (
+    "length_constraints:",
+    "creative:lines",
+    "creative:stanzas",
+    "creative:paragraphs",
+    "detectable_format:number_bullet_lists",
+)
+
+
+#: A question about the world or the asker's own work ("How do I convert a CSV with double quotes ...?", "Why does
+#: markdown use *** ...?"): a wh-word, an auxiliary and a subject other than "you", ending with a question mark. It
+#: asks for information; the form words in it are its topic. "How would you describe X in 50 words?" asks the
+#: reader to write (subject "you") and stays an instruction.
+_INFO_QUESTION = re.compile(
+    r"(?i)^(?:how|why|what|when|where|which|who)\s+(?:do|does|did|is|are|was|were|can|could|should|would|will)\s+"
+    r"(?!you\b|u\b)[\w'-]+\b[^?]*\?\s*$"
+)
+
+
+def _asks_information(spec: VerifiableSpec) -> bool:
+    """Whether the spec was read from a question asking for information, not from an instruction."""
+    return _INFO_QUESTION.match(spec.text.strip()) is not None
 
 
 def _describes_own_text(spec: VerifiableSpec) -> bool:
@@ -142,6 +163,7 @@ def _detect(text: str) -> tuple[VerifiableSpec, ...]:
         s
         for s in found
         if not _describes_own_text(s)
+        and not _asks_information(s)
         and not any(_restates(s, pu) for pu, _, _ in per_unit)
         and (s.verifier in _IFEVAL_PER_UNIT or (s.text not in explained and not _read_inside(s, text, spans)))
     ]

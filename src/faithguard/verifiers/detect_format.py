@@ -46,6 +46,10 @@ _POSTSCRIPT = re.compile(r"(?i)\bpost\s*-?\s*scripts?\b|\bP\.\s?P?\.?\s?S\.?(?=\
 _BULLETS = re.compile(
     rf"(?i)(?:\b{REL}\s+)?{N}\s+(?:[a-z-]+\s+){{0,3}}?bullet(?:ed)?(?:\s*-?\s*(?:points?|items?|lists?))?"
 )
+#: The list named first, its size after: "bullet list please - four items exactly", "a bulleted list of 5 points".
+_BULLETS_AFTER = re.compile(
+    rf"(?i)\bbullet(?:ed)?(?:\s*-?\s*(?:points?|list))?\b[^.?!\n]{{0,25}}?\b{N}\s+(?:items?|points?|bullets?|entries)\b"
+)
 _HIGHLIGHT_VERB = re.compile(r"(?i)\b(?:highlight\w*|itali[cs]\w*|emphasi[sz]\w*|bold\w*)\b")
 _SECTION_MARK = re.compile(
     r"\b(SECTION|Section|section|PART|Part|CHAPTER|Chapter|PARAGRAPH|Paragraph|Day|DAY|Slide|SLIDE|Step|STEP|"
@@ -63,8 +67,13 @@ def detect_format(text: str) -> list[VerifiableSpec]:
         specs.append(make_spec("detectable_content:number_placeholders", {"num_placeholders": n or 1}, sent))
     for m in _POSTSCRIPT.finditer(text):
         sent = sentence_at(text, m.start())
+        if sent.rstrip().endswith(m.group(0).rstrip()):  # the marker's own full stop ended it: read on to the real end
+            tail = re.match(r"[^.!?\n]*[.!?]?", text[m.end() :])
+            sent = sent.rstrip() + (tail.group(0) if tail else "")
         if "post" not in m.group(0).lower() and not re.search(
-            r"(?i)\b(?:start|begin)\w*\s+with\b|\bnote\b|\bat\s+the\s+end\b|\badd\b|\binclude\b|\bend\b", sent
+            r"(?i)\b(?:start|begin)\w*\s+with\b|\bnote\b|\bat\s+the\s+(?:end|bottom|close)\b|\badd\b|\binclude\b|"
+            r"\bend\b",
+            sent + text[m.end() : m.end() + 60],  # the marker's own full stop may end the "sentence" ("a P.S. at ...")
         ):
             continue
         marks = re.findall(r"P\.\s?P\.\s?S\.?|P\.\s?S\.?", text)
@@ -73,7 +82,7 @@ def detect_format(text: str) -> list[VerifiableSpec]:
             marker = "P.P.S"
         specs.append(make_spec("detectable_content:postscript", {"postscript_marker": marker}, sent))
         break
-    for m in _BULLETS.finditer(text):
+    for m in [*_BULLETS.finditer(text), *_BULLETS_AFTER.finditer(text)]:
         n = number(m.group("n"))
         if n is None or re.match(r"(?i)\s*\d", text[m.end() : m.end() + 3]):
             continue
@@ -81,7 +90,13 @@ def detect_format(text: str) -> list[VerifiableSpec]:
             make_spec("detectable_format:number_bullet_lists", {"num_bullets": n}, sentence_at(text, m.start()))
         )
         break
-    if re.search(r"(?i)my\s+answer\s+is\s+(?:yes|no|maybe)", text):
+    # the fixed answers offered as choices: two of them named, or one with a cue of choosing ("one of", "only")
+    offered = {m.group(1).lower() for m in re.finditer(r"(?i)my\s+answer\s+is\s+(yes|no|maybe)", text)}
+    choosing = (
+        r"(?i)\b(?:one\s+of|only|either|choose|pick|options?|phrased\s+as|"
+        r"(?:answer|respond|reply)\w*\s+(?:with|using))\b"
+    )
+    if len(offered) >= 2 or (offered and re.search(choosing, text)):
         m2 = re.search(r"(?i)my\s+answer\s+is", text)
         specs.append(
             make_spec("detectable_format:constrained_response", {}, sentence_at(text, m2.start() if m2 else 0))
@@ -125,7 +140,7 @@ def _detect_highlights(text: str) -> list[VerifiableSpec]:
         # "keyword" cues a highlight only as what is highlighted (after the verb): "generate keywords,
         # highlighting their traits" asks for no markup. The count is read within the sentence.
         after = text[m.start() : max(s_end, m.end())]
-        if not (re.search(r"(?i)markdown|\*|itali|section|part", sent) or re.search(r"(?i)keyword", after)):
+        if not (re.search(r"(?i)markdown|\*|\bitali|\bsection|\bpart", sent) or re.search(r"(?i)keyword", after)):
             continue
         window = after[:120]
         unit = r"(?:text\s+)?(?:sections?|parts?|keywords?|words?|phrases?|names?|sentences?|items?|points?|lines?)"
@@ -270,12 +285,20 @@ def detect_startend(text: str) -> list[VerifiableSpec]:
     return specs
 
 
-_REPEAT = re.compile(r"(?i)\brepl?eat\b|\bword\s+(?:for|by)\s+word\b")
+#: Reproducing the request: "repeat", or another verb of copying with a word saying the copy is exact
+#: ("copy my request above exactly as I typed it", "restating that request verbatim").
+_COPY_EXACTLY = (
+    r"\b(?:cop(?:y|ying)|restat\w*|reproduc\w*|echo\w*|writ\w*\s+out)\b[^.]{0,60}?"
+    r"\b(?:verbatim|exactly|word\s+(?:for|by)\s+word|as\s+(?:it\s+is\s+|i\s+)?(?:written|typed))"
+)
+_REPEAT = re.compile(rf"(?i)\brepl?eat\b|\bword\s+(?:for|by)\s+word\b|{_COPY_EXACTLY}")
 _REPEAT_SENT = re.compile(
     r"(?i)\brepl?eat\b|before\s+(?:repeating|that)|say\s+any\s*(?:thing|words?)|add\s+any\s+words?|"
     r"should\s+start\s+with|word\s+(?:for|by)\s+word|then\s+(?:give|answer|reply|respond)|"
-    r"request\s+you\s+need\s+to\s+repeat|do\s+not\s+change|without\s+(?:any\s+)?change"
+    rf"request\s+you\s+need\s+to\s+repeat|do\s+not\s+change|without\s+(?:any\s+)?change|{_COPY_EXACTLY}"
 )
+#: A label opening the text to repeat ("Request: What is ...?"): the label names it, it is not part of it.
+_LEADING_LABEL = re.compile(r"^(?:request|question|prompt|query|text|task)\s*:\s*", re.IGNORECASE)
 _SPLIT = re.compile(r"(?<=[.!?)\]])\s+(?=[A-Z(\"'])|\n+")
 
 
@@ -309,12 +332,16 @@ def detect_repeat(text: str) -> list[VerifiableSpec]:
     below = re.search(r"(?i)\bbelow\b|\bfollowing\b", instruction) and not re.search(r"(?i)\babove\b", instruction)
     before = text[:instr_start].strip()
     after = text[instr_end:].strip()
+    colon = instruction.rfind(": ")
+    if below and not after and colon > 0:  # "repeat the following question ..., then answer it: How do ...?"
+        instruction, after = instruction[:colon], instruction[colon + 2 :].strip()
     if below or (not before and after):
         prompt = after
     elif re.search(r"(?i)\bfirst\s+line\b", instruction) and before:
         prompt = before
     else:
         prompt = before
+    prompt = _LEADING_LABEL.sub("", prompt, count=1)
     if not prompt:
         return []
     return [make_spec("combination:repeat_prompt", {"prompt_to_repeat": prompt}, instruction.strip())]

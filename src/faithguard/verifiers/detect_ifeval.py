@@ -369,7 +369,8 @@ _LOWER = re.compile(
     r"\bno\s+capitali[sz]ation\b|\bno\s+(?:uppercase|upper\s+case)\b"
 )
 _UPPER = re.compile(
-    r"(?i)\ball\s+capital\s+letters\b|\ball\s+caps\b|\ball-caps\b|\ball\s+upper\s*-?case\b|\bupper\s*-?case\b|"
+    r"(?i)\ball\s+capital\s+letters\b|\ball\s+caps\b|\ball-caps\b|\bin\s+caps\b|\ball\s+upper\s*-?case\b|"
+    r"\bupper\s*-?case\b|"
     r"\bcapital\s+letters\s+only\b|\bonly\s+(?:use\s+|using\s+|in\s+)?capital\s+letters\b|\bcapitali[sz]ed\b|"
     r"\ball\s+capitals\b|\bcapital\s+letters\b"
 )
@@ -404,9 +405,11 @@ def detect_case(text: str) -> list[VerifiableSpec]:
         # the count may sit in this sentence or the next one ('In particular, there should be 5 to 10 such ...').
         nxt_end = _sentence_span(text, min(len(text) - 1, s_end + 1))[1] if s_end + 1 < len(text) else s_end
         region = text[s_start:nxt_end]
-        counts = find_counts(
-            region, r"(?:such\s+)?(?:capitali[sz]ed\s+|all-caps\s+|all\s+caps\s+)?words?"
-        ) + find_times(region)
+        counts = (
+            find_counts(region, r"(?:such\s+)?(?:capitali[sz]ed\s+|all-caps\s+|all\s+caps\s+)?words?")
+            + find_times(region)
+            or find_counts(region, r"of\s+them")  # "capitalized words ..., but fewer than 4 of them"
+        )
         phrase = text[s_start:s_end]
         cap_word_sents.add(phrase)
         seen: set[tuple[str, int]] = set()

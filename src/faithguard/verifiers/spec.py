@@ -67,7 +67,8 @@ REL = (
     r"(?P<rel>at\s+least|no\s+less\s+than|not\s+less\s+than|no\s+fewer\s+than|a\s+minimum\s+of|minimum\s+of|"
     r"at\s+minimum|more\s+than|over|greater\s+than|upwards\s+of|less\s+than|fewer\s+than|under|below|"
     r"shorter\s+than|at\s+most|no\s+more\s+than|not\s+more\s+than|a\s+maximum\s+of|maximum\s+of|max(?:imum)?|"
-    r"up\s+to|not\s+exceed(?:ing)?|no\s+longer\s+than|exactly|precisely|just|only)"
+    r"up\s+to|not\s+exceed(?:ing)?|no\s+longer\s+than|not\s+(?:be\s+)?(?:longer|more)\s+than|exactly|precisely|just|"
+    r"only)"
 )
 
 _AT_LEAST = {"at least", "no less than", "not less than", "no fewer than", "a minimum of", "minimum of", "at minimum"}
@@ -85,12 +86,13 @@ _AT_MOST = {
     "not exceed",
     "not exceeding",
     "no longer than",
+    "not longer than",
 }
 
 
 def relation_of(rel: str | None, n: int, post: str | None = None) -> tuple[str, int] | None:
     """Map a relation phrase and number to ('at least'|'less than'|'exactly', n) IFEval style."""
-    r = re.sub(r"\s+", " ", (rel or "").lower()).strip()
+    r = re.sub(r"\s+", " ", (rel or "").lower()).strip().replace("not be ", "not ")  # "must not be longer than"
     p = (post or "").lower().strip()
     if p in {"more", "+", "or more", "plus"}:
         return ("at least", n)
