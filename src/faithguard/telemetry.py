@@ -10,8 +10,10 @@ default only lengths and short hashes are recorded.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
+import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -64,9 +66,25 @@ def capture_content_from_env() -> bool:
     return os.environ.get("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "").strip().upper() in _CAPTURE_ON
 
 
+#: A secret that keys the text digests on spans, so that digests of several processes can be compared.
+DIGEST_KEY_ENV = "FAITHGUARD_DIGEST_KEY"
+_digest_key: list[bytes] = []
+
+
+def _key() -> bytes:
+    if not _digest_key:
+        configured = os.environ.get(DIGEST_KEY_ENV, "")
+        _digest_key.append(configured.encode("utf-8") if configured else secrets.token_bytes(32))
+    return _digest_key[0]
+
+
 def text_digest(text: str) -> str:
-    """A short, stable hash of ``text`` for correlating without storing it."""
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    """A short keyed hash of ``text`` (HMAC-SHA-256) for correlating calls without storing their text.
+
+    Keyed, so a short or common text ("Yes.") cannot be confirmed by hashing guesses: the key is
+    ``$FAITHGUARD_DIGEST_KEY``, else a random key of this process (digests then compare within the process only).
+    """
+    return hmac.new(_key(), text.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()[:16]
 
 
 class Telemetry:

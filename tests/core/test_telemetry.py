@@ -85,3 +85,19 @@ def test_wrapped_call_span_tree(otel) -> None:  # type: ignore[no-untyped-def]
     assert chat.attributes["gen_ai.usage.input_tokens"] == 10
     assert chat.attributes["gen_ai.response.id"] == "chatcmpl-scripted"
     assert root.attributes["faithguard.constraint_score"] is not None
+
+
+def test_text_digests_are_keyed_so_a_guess_cannot_be_confirmed(monkeypatch: pytest.MonkeyPatch) -> None:
+    import hashlib
+
+    from faithguard import telemetry
+
+    digest = telemetry.text_digest("Yes.")
+    assert digest != hashlib.sha256(b"Yes.").hexdigest()[:16]  # not the plain hash anyone can compute
+    assert telemetry.text_digest("Yes.") == digest  # stable within the process
+    # a configured key makes digests comparable across processes
+    monkeypatch.setattr(telemetry, "_digest_key", [])
+    monkeypatch.setenv(telemetry.DIGEST_KEY_ENV, "shared secret")
+    first = telemetry.text_digest("Yes.")
+    monkeypatch.setattr(telemetry, "_digest_key", [])
+    assert telemetry.text_digest("Yes.") == first
