@@ -24,6 +24,10 @@ Sets (all written for this project, none copied from an evaluation set); every l
   (30 pairs): written blind by a separate writer (helper bw7, 2026-11-23 ~22:05 UTC) who read no code, test, doc
   or data of the project; committed before being scored (first scored 0.714/0.114 at cadfc26, this session's
   start); never read: the generalization set of session 6.
+- ``missing_content_fresh8.jsonl`` (fresh #8, 70 requests, 35 missing) and ``misinterpretation_fresh8.jsonl``
+  (30 pairs): written blind by a separate writer (helper bw8, 2026-11-24 ~00:50 UTC) who read no code, test, doc
+  or data of the project; committed before being scored (first scored 0.714/0.114 at c247a1c); never read: the
+  generalization set of session 7.
 
 Run from the repo root: PYTHONPATH=src python benchmarks/eval_missing.py [-v]
 """
@@ -347,6 +351,9 @@ FRESH6 = "fresh #6 (written blind by bw 2026-11-23 20:05 UTC; never read)"
 #: Session 6's blind set (helper bw7, read nothing of the project), committed before it was scored.
 FRESH7 = "fresh #7 (written blind by bw7 2026-11-23 22:05 UTC; first scored 0.714/0.114 at cadfc26; never read)"
 
+#: Session 7's blind set (helper bw8, read nothing of the project), committed before it was scored.
+FRESH8 = "fresh #8 (written blind by bw8 2026-11-24 00:50 UTC; first scored 0.714/0.114 at c247a1c; never read)"
+
 #: (file, split label) of the input sets, in print order. The split says what the set may be used for.
 INPUT_SETS = (
     ("missing_content.jsonl", "study: own set, TUNED-ON"),
@@ -363,6 +370,7 @@ INPUT_SETS = (
     ("missing_content_fresh5.jsonl", f"study: {FRESH5}"),
     ("missing_content_fresh6.jsonl", f"generalization: {FRESH6}"),
     ("missing_content_fresh7.jsonl", f"generalization: {FRESH7}"),
+    ("missing_content_fresh8.jsonl", f"generalization: {FRESH8}"),
 )
 MISREAD_SETS = (
     (
@@ -373,6 +381,7 @@ MISREAD_SETS = (
     ("misinterpretation_fresh5.jsonl", f"study: {FRESH5} responses"),
     ("misinterpretation_fresh6.jsonl", f"generalization: {FRESH6} responses"),
     ("misinterpretation_fresh7.jsonl", f"generalization: {FRESH7} responses"),
+    ("misinterpretation_fresh8.jsonl", f"generalization: {FRESH8} responses"),
 )
 
 

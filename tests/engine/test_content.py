@@ -130,3 +130,38 @@ def test_requirements_after_a_colon_stay_the_request() -> None:
 def test_labels_used_once_are_the_requests_own_requirements() -> None:
     text = "Write a poem about the sea.\nNote: keep it under 50 words.\nTitle: wrap it in double angular brackets."
     assert content_spans(text) == []
+
+
+def test_a_paragraph_the_request_points_forward_to_is_material() -> None:
+    # no colon: the first paragraph points forward ("below", "following") and a prose paragraph follows
+    for request in ("Name two weaknesses of the proposal described below.", "Critique the following proposal."):
+        text = f"{request}\n\n{_ARTICLE}"
+        spans = content_spans(text)
+        assert any(s.kind == "block" and s.start <= text.index("40 km") < s.end for s in spans)
+        d = decompose_text(text)
+        assert not any("2026" in c.text or "5,000" in c.text for c in d.constraints)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # no forward pointer: the second paragraph is more of the request
+        "Write a story about a dog.\n\nThe story should be set in Paris during the winter of 1950, told by an old "
+        "baker who remembers the dog and the snow that fell for a week over the whole city.",
+        # a forward pointer, but the paragraph gives the reader orders
+        "Follow the rules below.\n\nYou must write three lines about rain, you should mention the wind twice, and "
+        "you must not use any words that rhyme with storm or cloud anywhere in the piece.",
+    ],
+)
+def test_a_second_paragraph_of_instructions_stays_the_request(text: str) -> None:
+    assert not any(s.kind == "block" for s in content_spans(text, parse(text)))
+
+
+def test_a_pointer_already_answered_in_its_own_paragraph_opens_no_block() -> None:
+    # "the following sentences: '...'" are supplied inline; the next paragraph is more of the request
+    text = (
+        'Expand the following sentences: "The tide came in. The boats rose."\n\n'
+        "I would like exactly three paragraphs, each separated by three asterisks, and the word harbour at least "
+        "once in every one of the three paragraphs of the expanded text."
+    )
+    assert not any(s.kind == "block" for s in content_spans(text, parse(text)))

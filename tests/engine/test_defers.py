@@ -41,3 +41,15 @@ def test_asking_and_then_delivering_something_else_is_not_only_asking() -> None:
         assert ASKS_FOR_INPUT not in report.findings, answer
     only = "I don't see an attached report in your message. Could you paste its text here? Then I'll summarize it."
     assert Guard(judge=None).check(ASK, only).findings.get(ASKS_FOR_INPUT) is True
+
+
+def test_asking_for_the_text_to_translate_is_no_wrong_language() -> None:
+    # the answer asks (in the user's language) for the missing text: it wrote nothing in the wrong language
+    asks = "It seems the text to translate did not come through. Could you paste it? Then I'll translate it."
+    kinds = _kinds("Translate this into Italian.", asks)
+    assert ("misinterpretation", "misinterpretation") not in kinds
+    source = "The weather is lovely and we are going to the beach today with our friends."
+    wrong = f"Here is the translation: {source.lower()}"  # the task done in the wrong language is still flagged
+    assert ("misinterpretation", "misinterpretation") in _kinds(f"Translate into Italian: {source}", wrong)
+    proceeds = "Sure! The weather is lovely and we are going to the beach today with our friends, then we eat."
+    assert ("misinterpretation", "misinterpretation") in _kinds("Translate this into Italian.", proceeds)

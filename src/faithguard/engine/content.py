@@ -75,12 +75,30 @@ def _addresses_reader(doc: Any, start: int, end: int) -> bool:
     return False
 
 
+#: A paragraph break after a paragraph that points forward to what follows ("the plan described below", "the
+#: following text"): English's forward deictics, a closed class.
+_POINTS_FORWARD = re.compile(r"(?i)\b(?:below|following)\b")
+
+
+def _block_starts(text: str) -> list[int]:
+    """Where pasted material may start: after a line ending with ':', or after the paragraph break that follows
+    a paragraph pointing forward ("List three risks in the plan described below.\n\nThe county ...")."""
+    starts = [m.end() for m in re.finditer(r":[ \t]*\n", text)]
+    breaks = list(re.finditer(r"\n[ \t]*\n", text))
+    first = text[: breaks[0].start()] if breaks else ""
+    pointers = list(_POINTS_FORWARD.finditer(first))
+    pointer = pointers[-1] if pointers else None
+    # the paragraph ends with its pointing sentence: nothing quoted or set after a colon follows the pointer
+    if pointer is not None and not re.search(r"[:\"“'‘]", first[pointer.end() :]):
+        starts.append(breaks[0].end())
+    return sorted(starts)
+
+
 def _colon_blocks(text: str, doc: Any | None = None) -> list[ContentSpan]:
-    """Text after a line that ends with ':' up to the end, when it is prose material (not items, questions
-    or orders to the answerer)."""
+    """Text after a line that ends with ':' (or after a first paragraph pointing forward to it) up to the end,
+    when it is prose material (not items, questions or orders to the answerer)."""
     out: list[ContentSpan] = []
-    for m in re.finditer(r":[ \t]*\n", text):
-        start = m.end()
+    for start in _block_starts(text):
         block = text[start:]
         lines = [ln for ln in block.splitlines() if ln.strip()]
         if not lines or _words(block) < BLOCK_MIN_WORDS:

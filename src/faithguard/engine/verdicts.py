@@ -285,10 +285,11 @@ class MisinterpretationDetector:
                     detector=self.name,
                 )
             )
-        asked = _wrong_language(ctx)
+        # an answer that only asks for the missing input does none of the task: its language is no misreading
+        asked = None if defers else _wrong_language(ctx)
         if asked is not None:
             verdicts.append(asked)
-        lang = _unasked_language(ctx, view)
+        lang = None if defers else _unasked_language(ctx, view)
         if lang is not None:
             verdicts.append(
                 Verdict(
