@@ -120,8 +120,10 @@ class SingleFlightCache(Generic[V]):
                 break
             try:
                 return cast(V, _wait(future))
-            except _OWNERS_BUDGET:
-                continue  # the computing call ran out of its own time, not this one
+            except _OWNERS_BUDGET as exc:
+                if future.done() and future.exception() is exc:
+                    continue  # the computing call ran out of its own time, not this one
+                raise  # this caller's own interrupt, landed while it waited
         try:
             computed = fn()
         except BaseException as exc:

@@ -155,3 +155,34 @@ def test_a_waiter_still_gets_the_owners_real_failure() -> None:
         cache.get_or_compute("k", owner_fn)
     t.join(10)
     assert got == [ValueError]
+
+
+def test_a_waiter_interrupted_itself_stops_waiting() -> None:
+    # the waiter's own interrupt lands while it waits: it must not be taken for the owner's and swallowed
+    from faithguard.interrupts import Interrupted, _raise_in
+
+    cache: SingleFlightCache[str] = SingleFlightCache()
+    owner_inside = threading.Event()
+    release = threading.Event()
+    outcome: list[object] = []
+
+    def owner() -> None:
+        cache.get_or_compute("k", lambda: (owner_inside.set(), release.wait(5), "v")[2])
+
+    def waiter() -> None:
+        owner_inside.wait(5)
+        t0 = time.monotonic()
+        try:
+            outcome.append(cache.get_or_compute("k", lambda: "computed by the waiter"))
+        except Interrupted:
+            outcome.append(("interrupted", time.monotonic() - t0))
+
+    threading.Thread(target=owner).start()
+    w = threading.Thread(target=waiter)
+    w.start()
+    owner_inside.wait(5)
+    time.sleep(0.2)
+    _raise_in(w.ident or 0)
+    w.join(2)
+    release.set()
+    assert outcome and outcome[0][0] == "interrupted"  # type: ignore[index]

@@ -165,3 +165,19 @@ def test_a_pointer_already_answered_in_its_own_paragraph_opens_no_block() -> Non
         "once in every one of the three paragraphs of the expanded text."
     )
     assert not any(s.kind == "block" for s in content_spans(text, parse(text)))
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        "Write a story about a cat who lives in the flat below ours.",
+        "Write a story about a cat following its owner to the market.",
+        "Write a story about a cat; the night is far below freezing.",
+    ],
+)
+def test_below_and_following_that_do_not_point_forward_open_no_block(first: str) -> None:
+    text = (
+        f"{first}\n\nThe story should be set in Lisbon during the spring of 1962, told by a fisherman who "
+        "remembers the cat and the storm that lasted three days over the harbour."
+    )
+    assert not any(s.kind == "block" for s in content_spans(text, parse(text)))

@@ -270,3 +270,64 @@ def test_capitalized_is_not_italicized_and_own_lists_are_not_asked() -> None:
         s.verifier for s in detect("Use capitalized words for emphasis.")
     }
     assert detect("I have a bullet list of 9 items already; tighten each one.") == []
+
+
+# Regressions the closing review found in the classes above (sentences of our own, same kinds).
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Name the capital of Peru, all in lowercase letters.",
+        "Pitch our venture capital fund in lowercase only.",
+        "Describe the upper deck of the ferry in lowercase letters.",
+        "Reply in lowercase; capital letters are not allowed.",
+    ],
+)
+def test_a_capital_that_is_no_case_leaves_lowercase(query: str) -> None:
+    assert "change_case:english_lowercase" in {s.verifier for s in detect(query)}
+
+
+@pytest.mark.parametrize(
+    ("query", "verifier"),
+    [
+        ("What do owls eat (answer in exactly 4 bullet points)?", "detectable_format:number_bullet_lists"),
+        ("How do volcanoes form, in fewer than 60 words?", "length_constraints:number_words"),
+        ("Why do leaves fall - answer in all lowercase letters?", "change_case:english_lowercase"),
+    ],
+)
+def test_an_instruction_set_inside_a_question_is_read(query: str, verifier: str) -> None:
+    assert verifier in {s.verifier for s in detect(query)}
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Write a menu with placeholders like [dish], at least 120 words long.",
+        "Design a seating card with placeholders in brackets for at least 30 guests.",
+    ],
+)
+def test_a_bound_on_something_else_is_not_the_placeholder_count(query: str) -> None:
+    counts = [
+        s.params["num_placeholders"] for s in detect(query) if s.verifier == "detectable_content:number_placeholders"
+    ]
+    assert counts == [1]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Can you restate the proof exactly as the book does? It is Euclid's.",
+        "Write a play where the parrot must reproduce the insult verbatim. Keep it light.",
+        "The docs say the response must be valid JSON, yet my call fails. Why?",
+        "Should the output be JSON or CSV for a spreadsheet import?",
+        "Grandma always signed off with P.S. Write her a thank-you note.",
+        "Tell me about bullet journals and give 4 points about habits.",
+    ],
+)
+def test_near_misses_of_the_new_readings_stay_plain_requests(query: str) -> None:
+    found = {s.verifier for s in detect(query)}
+    assert not found & {
+        "combination:repeat_prompt",
+        "detectable_format:json_format",
+        "detectable_content:postscript",
+        "detectable_format:number_bullet_lists",
+    }

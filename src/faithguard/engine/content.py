@@ -75,21 +75,19 @@ def _addresses_reader(doc: Any, start: int, end: int) -> bool:
     return False
 
 
-#: A paragraph break after a paragraph that points forward to what follows ("the plan described below", "the
-#: following text"): English's forward deictics, a closed class.
-_POINTS_FORWARD = re.compile(r"(?i)\b(?:below|following)\b")
+#: A first paragraph that ends by pointing forward to what follows ("... the plan described below.", "Critique
+#: the following proposal."): "below" as its last word, or "the following" and a noun or two as its last words.
+#: English's forward deictics, a closed class; "the flat below mine", "below zero", "a dog following its owner"
+#: do not end the paragraph pointing.
+_ENDS_POINTING = re.compile(r"(?i)(?:\bbelow|\bthe\s+following(?:\s+[\w-]+){1,2})\s*[.:!]?\s*$")
 
 
 def _block_starts(text: str) -> list[int]:
     """Where pasted material may start: after a line ending with ':', or after the paragraph break that follows
-    a paragraph pointing forward ("List three risks in the plan described below.\n\nThe county ...")."""
+    a first paragraph ending by pointing forward ("List three risks in the plan described below.\n\nThe ...")."""
     starts = [m.end() for m in re.finditer(r":[ \t]*\n", text)]
     breaks = list(re.finditer(r"\n[ \t]*\n", text))
-    first = text[: breaks[0].start()] if breaks else ""
-    pointers = list(_POINTS_FORWARD.finditer(first))
-    pointer = pointers[-1] if pointers else None
-    # the paragraph ends with its pointing sentence: nothing quoted or set after a colon follows the pointer
-    if pointer is not None and not re.search(r"[:\"“'‘]", first[pointer.end() :]):
+    if breaks and _ENDS_POINTING.search(text[: breaks[0].start()]):
         starts.append(breaks[0].end())
     return sorted(starts)
 

@@ -79,13 +79,18 @@ _COUNT_PREFIXES = (
 #: reader to write (subject "you") and stays an instruction.
 _INFO_QUESTION = re.compile(
     r"(?i)^(?:how|why|what|when|where|which|who)\s+(?:do|does|did|is|are|was|were|can|could|should|would|will)\s+"
-    r"(?!you\b|u\b)[\w'-]+\b[^?]*\?\s*$"
+    r"(?!you\b|u\b)[\w'-]+\b[^?(),;:\u2013\u2014]*\?\s*$"
 )
+#: An instruction set inside the question ("What are the benefits of yoga (answer in 3 bullets)?", "How does it
+#: work, in fewer than 50 words?", "... - answer in lowercase?"): brackets, a comma, a dash or a colon carry it, so
+#: such a question is read as usual (the pattern above stops at them).
+_ASIDE_DASH = re.compile(r"\s[-\u2013\u2014]\s")
 
 
 def _asks_information(spec: VerifiableSpec) -> bool:
     """Whether the spec was read from a question asking for information, not from an instruction."""
-    return _INFO_QUESTION.match(spec.text.strip()) is not None
+    sentence = spec.text.strip()
+    return _INFO_QUESTION.match(sentence) is not None and _ASIDE_DASH.search(sentence) is None
 
 
 def _describes_own_text(spec: VerifiableSpec) -> bool:

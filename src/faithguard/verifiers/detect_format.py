@@ -30,13 +30,17 @@ def _first_count(text: str, unit: str) -> int | None:
 #: A lower bound stated apart from its unit ("placeholders like [x], at least 5 of them", "(minimum 2)",
 #: "six or more of the answers"): read only when the sentence states exactly one such bound.
 _BOUND = re.compile(
-    rf"(?i)(?:\b(?:at\s+least|minimum(?:\s+of)?|min\.?|no\s+fewer\s+than)\s+(?=\S)|(?=\S+\s+or\s+more\b)){N}"
+    rf"(?i)(?:\b(?:at\s+least|minimum(?:\s+of)?|min\.?|no\s+fewer\s+than)\s+(?=\S)|(?<!\w)(?=\S+\s+or\s+more\b)){N}"
 )
+#: What may follow a bound that stands apart from its unit: nothing of its own ("(minimum 2)", ", at least 5.") or
+#: a part of the items ("at least 5 of them", "six or more of the answers"); "at least 300 words", "for at least 50
+#: guests" count other things.
+_BARE_AFTER = re.compile(r"(?i)\s*(?:or\s+more\s*)?(?:[).,;:!?]|$|of\s+(?:them|these|those|the)\b)")
 
 
 def _bound_in(sentence: str) -> int | None:
     """The one lower bound the sentence states apart from its unit, else None (none, or several)."""
-    found = {number(m.group("n")) for m in _BOUND.finditer(sentence)}
+    found = {number(m.group("n")) for m in _BOUND.finditer(sentence) if _BARE_AFTER.match(sentence, m.end())}
     found.discard(None)
     return found.pop() if len(found) == 1 else None
 
@@ -48,7 +52,7 @@ _BULLETS = re.compile(
 )
 #: The list named first, its size after: "bullet list please - four items exactly", "a bulleted list of 5 points".
 _BULLETS_AFTER = re.compile(
-    rf"(?i)\bbullet(?:ed)?(?:\s*-?\s*(?:points?|list))?\b[^.?!\n]{{0,25}}?\b{N}\s+(?:items?|points?|bullets?|entries)\b"
+    rf"(?i)\b(?:bullet(?:ed)?\s*-?\s*(?:points?|list)|bullets)\b[^.?!\n]{{0,25}}?\b{N}\s+(?:items?|points?|bullets?|entries)\b"
 )
 _HIGHLIGHT_VERB = re.compile(r"(?i)\b(?:highlight\w*|itali[cs]\w*|emphasi[sz]\w*|bold\w*)\b")
 _SECTION_MARK = re.compile(
@@ -67,13 +71,15 @@ def detect_format(text: str) -> list[VerifiableSpec]:
         specs.append(make_spec("detectable_content:number_placeholders", {"num_placeholders": n or 1}, sent))
     for m in _POSTSCRIPT.finditer(text):
         sent = sentence_at(text, m.start())
-        if sent.rstrip().endswith(m.group(0).rstrip()):  # the marker's own full stop ended it: read on to the real end
+        # the marker's own full stop ended the "sentence" mid-clause ("a P.S. at the bottom"): read on to the real end,
+        # not into a new sentence ("... ended letters with P.S. Write a card.")
+        if sent.rstrip().endswith(m.group(0).rstrip()) and re.match(r"[ \t]*[a-z]", text[m.end() :]):
             tail = re.match(r"[^.!?\n]*[.!?]?", text[m.end() :])
             sent = sent.rstrip() + (tail.group(0) if tail else "")
         if "post" not in m.group(0).lower() and not re.search(
             r"(?i)\b(?:start|begin)\w*\s+with\b|\bnote\b|\bat\s+the\s+(?:end|bottom|close)\b|\badd\b|\binclude\b|"
             r"\bend\b",
-            sent + text[m.end() : m.end() + 60],  # the marker's own full stop may end the "sentence" ("a P.S. at ...")
+            sent,
         ):
             continue
         marks = re.findall(r"P\.\s?P\.\s?S\.?|P\.\s?S\.?", text)
@@ -288,7 +294,8 @@ def detect_startend(text: str) -> list[VerifiableSpec]:
 #: Reproducing the request: "repeat", or another verb of copying with a word saying the copy is exact
 #: ("copy my request above exactly as I typed it", "restating that request verbatim").
 _COPY_EXACTLY = (
-    r"\b(?:cop(?:y|ying)|restat\w*|reproduc\w*|echo\w*|writ\w*\s+out)\b[^.]{0,60}?"
+    r"\b(?:cop(?:y|ying)|restat\w*|reproduc\w*|echo\w*|writ\w*\s+out)\s+(?:my|this|that|the|your)\s+"
+    r"(?:(?:original|exact|whole|full)\s+)?(?:request|prompt|question|instruction|message|query)\b[^.]{0,40}?"
     r"\b(?:verbatim|exactly|word\s+(?:for|by)\s+word|as\s+(?:it\s+is\s+|i\s+)?(?:written|typed))"
 )
 _REPEAT = re.compile(rf"(?i)\brepl?eat\b|\bword\s+(?:for|by)\s+word\b|{_COPY_EXACTLY}")

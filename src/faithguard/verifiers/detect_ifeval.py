@@ -382,16 +382,19 @@ _CAP_WORDS = re.compile(
 
 
 #: The other case named beside lower case: "alternates between lower case and upper case", "a mix of upper and
-#: lower case" describe mixed case, not an all-lowercase answer; negated ("no upper case", "don't use capital
-#: letters") it restates the lowercase rule. Negation as in the capital check below (a cue up to 30 characters back).
-_OTHER_CASE = re.compile(r"(?i)\b(?:upper|capital)")
-_NEGATED_BEFORE = re.compile(r"(?i)(?:\b(?:no|not|without|avoid|never|any)\b|n't)[^.]{0,30}$")
+#: lower case" describe mixed case, not an all-lowercase answer; negated before or after ("no upper case",
+#: "capital letters are not allowed") it restates the lowercase rule. Only a case is named: "the capital of
+#: France", "venture capital", "the Upper West Side" are not (negation as in the capital check below).
+_OTHER_CASE = re.compile(r"(?i)\b(?:upper\s*-?\s*case|upper\s+and\s+lower|capital\s+letters?|capitali[sz]ed|caps)\b")
+_NEGATED_BEFORE = re.compile(r"(?i)(?:\b(?:no|not|without|avoid|never|any|zero)\b|n't)[^.]{0,30}$")
+_NEGATED_AFTER = re.compile(r"(?i)^[^.]{0,20}?\b(?:not|never|forbidden|banned)\b")
 
 
 def _mixed_case(sentence: str) -> bool:
     """Whether a sentence that names lower case also names upper case as wanted (mixed case, not one case)."""
     return any(
         _NEGATED_BEFORE.search(sentence[max(0, m.start() - 40) : m.start()]) is None
+        and _NEGATED_AFTER.search(sentence[m.end() : m.end() + 40]) is None
         for m in _OTHER_CASE.finditer(sentence)
     )
 
