@@ -27,6 +27,7 @@ from faithguard.inputs.vocab import (
     group_of,
     kind_of,
 )
+from faithguard.inputs.word_tests import group_modifier, imperative, ordinal_item, request_object, wordnet_compound
 
 __all__ = ["Reference", "find_references"]
 
@@ -329,13 +330,13 @@ def _definite(
     # "the customer review": a modifier naming a person makes the message specific, like "the customer's"
     possessive = possessive or (det == "the" and any(lexname_test("owner", w) for w in gap_lower[-1:]))
     wn_cls = cls or classify_noun(noun)
-    if wn_cls is None and gap_lower and _group_modifier(gap_lower[-1]):
+    if wn_cls is None and gap_lower and group_modifier(gap_lower[-1]):
         wn_cls = classify_noun(noun, as_written=True)  # "the board minutes": a record, not "minute"
     strong_kind = kind in STRONG_KINDS or (wn_cls is not None and wn_cls.strength == "strong")
     if strong_kind and kind not in STRONG_KINDS and wn_cls is not None and wn_cls.brief:
         # strong by its communication share only: a reference in a sentence of the request, not about a topic
         # ("the controversy over ...") and never a role the kind table keeps apart ("the question", "the answer")
-        request_sentence = is_instruction(masked[sent[0] : sent[1]]) or _imperative(masked[sent[0] : sent[1]])
+        request_sentence = is_instruction(masked[sent[0] : sent[1]]) or imperative(masked[sent[0] : sent[1]])
         strong_kind = request_sentence and not _TOPIC_AFTER.match(after) and group_of(kind) == "doc"
     # "the two candidate responses": a definite count picks out specific items the user holds.
     # "the message thread", "the thesis statement": a content noun modifying a content noun names one text
@@ -429,7 +430,7 @@ def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: 
                 owner
                 and kind_of(owner) is None
                 and (oc is None or oc.strength == "weak")
-                and _ordinal_item(words[:i], owner)
+                and ordinal_item(words[:i], owner)
             ):
                 oc = ContentClass("strong", True)  # "the third study's method": the third study is the item
             if owner and kind_of(owner) is None and oc is not None and oc.strength == "strong":
@@ -455,10 +456,10 @@ def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: 
                 and not _STRONG_AFTER.match(masked[w.end() : w.end() + 100])
             ):
                 break  # "repeat the request word for word": the request being read, always supplied
-            if i + 1 < len(words) and _wordnet_compound(word, words[i + 1].group()):
+            if i + 1 < len(words) and wordnet_compound(word, words[i + 1].group()):
                 continue  # "the warning light", "the press release": the first word modifies a WordNet compound
             cls = classify_noun(word)
-            if i > 0 and _wordnet_compound(words[i - 1].group(), word):
+            if i > 0 and wordnet_compound(words[i - 1].group(), word):
                 cls = classify_noun(f"{words[i - 1].group()} {word}", as_written=True)
                 if cls is None:
                     break  # the compound as a whole is not content ("the warning light" is a light)
@@ -474,15 +475,15 @@ def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: 
                 (cls is None or cls.strength == "weak")
                 and i + 1 == len(words)
                 and m.group("det").lower() == "the"
-                and _request_object(masked[_sentence_of(sents, m.start())[0] : m.start()])
+                and request_object(masked[_sentence_of(sents, m.start())[0] : m.start()])
                 and not _TOPIC_AFTER.match(masked, w.end())
                 and lexname_test("shown", word)
             ):
                 cls = ContentClass("strong", True)  # "Translate the menu": the object of the request is a text
                 small = True  # of any length: a short colon tail supplies it ("the warning I see: fan speed low")
-            if (cls is None or cls.strength == "weak") and _ordinal_item(words[:i], word):
+            if (cls is None or cls.strength == "weak") and ordinal_item(words[:i], word):
                 cls = ContentClass("strong", True)  # "the third study": a numbered item the user holds
-            if cls is None and i > 0 and _group_modifier(words[i - 1].group()):
+            if cls is None and i > 0 and group_modifier(words[i - 1].group()):
                 # "the board minutes": a compound modifier picks the form's own sense (a record, not "minute")
                 cls = classify_noun(word, as_written=True)
             if (
@@ -517,60 +518,8 @@ def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: 
 
 #: A topic after the noun makes it generic, not a text at hand ("the debate over nuclear power", "the joke about ...").
 _TOPIC_AFTER = re.compile(r"\s+(?:about|over|on|of|regarding|concerning|between|behind|around)\b", re.I)
-#: The request's own verb opening its sentence, optionally after a politeness frame ("Please", "Can you").
-_REQUEST_VERB_RE = re.compile(
-    r"^\W*(?:(?:please|kindly|can\s+you|could\s+you|would\s+you)\s+)?(?P<verb>[a-z]+)\s+$", re.I
-)
-
-
-def _request_object(before: str) -> bool:
-    """Whether the noun phrase after ``before`` is the direct object of the request's opening verb ("Translate ...").
-
-    The verb must be a WordNet verb lemma as written (an imperative is the bare form).
-    """
-    from faithguard.lexical.wordnet_mmap import get_wordnet
-
-    mv = _REQUEST_VERB_RE.match(before)
-    return mv is not None and get_wordnet().is_verb(mv.group("verb").lower())
-
-
-_FIRST_WORD_RE = re.compile(r"^\W*(?:(?:please|kindly)\s+)?(?P<verb>[A-Za-z]+)\b")
-
-
-def _imperative(sentence: str) -> bool:
-    """Whether the sentence opens with a verb lemma as written (an imperative: "Pull the numbers out of ...")."""
-    from faithguard.lexical.wordnet_mmap import get_wordnet
-
-    mv = _FIRST_WORD_RE.match(sentence)
-    return mv is not None and get_wordnet().is_verb(mv.group("verb").lower())
-
-
-def _ordinal_item(before: list[re.Match[str]], noun: str) -> bool:
-    """An ordinal picks out one of several items the user holds when the noun can be a text ('the third study').
-
-    The noun must pass the spec's ``cited`` lexname test (a communication sense among its first senses, first
-    sense not a physical thing): "the second survey" counts, "the first step" and "the third war" do not.
-    """
-    return any(w.group().lower() in ORDINAL_WORDS for w in before) and lexname_test("cited", noun)
-
-
 #: What follows a participle used as a verb ("asking to fix", "asking for", "asking them").
 _VERB_COMPLEMENT = re.compile(r"\s+(?:to|for|about|that|if|whether|me|him|her|them|us|you|the|a|an)\b", re.I)
-
-
-def _wordnet_compound(first: str, second: str) -> bool:
-    """Whether two nouns form one WordNet compound lemma ("press release", "warning light", "thesis statement")."""
-    from faithguard.lexical.wordnet_mmap import get_wordnet
-
-    if not (first.isalpha() and second.isalpha()):
-        return False
-    return bool(get_wordnet().senses(f"{first}_{second}".lower()))
-
-
-def _group_modifier(word: str) -> bool:
-    """A compound modifier naming a body of people ("board", "committee"), not a count or time ("few", "last")."""
-    low = word.lower()
-    return low not in NUMBER_WORDS and low not in ORDINAL_WORDS and lexname_test("group_modifier", low)
 
 
 def _non_reference(ref: Reference, m: re.Match[str], masked: str, text: str, sent: tuple[int, int]) -> bool:
