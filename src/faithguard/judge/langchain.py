@@ -7,7 +7,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from faithguard.errors import JudgeError, JudgeOutputError, JudgeUnavailable
-from faithguard.judge.client import ChatResult, chat_span, get_tracer, record_error, record_result
+from faithguard.judge.client import ChatResult
+from faithguard.judge.spans import chat_span, get_tracer, record_error, record_result
 
 __all__ = ["LangChainTransport", "model_name_of"]
 
