@@ -331,3 +331,28 @@ def test_near_misses_of_the_new_readings_stay_plain_requests(query: str) -> None
         "detectable_content:postscript",
         "detectable_format:number_bullet_lists",
     }
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Should I put my email subject lines in all caps?",
+        "How many placeholders can a mail-merge template hold?",
+        "Is my essay too long at 900 words?",
+        "Do we need a P.S. at the end of a sales email?",
+    ],
+)
+def test_questions_about_the_askers_own_writing_are_not_instructions(query: str) -> None:
+    assert detect(query) == []
+
+
+@pytest.mark.parametrize(
+    ("query", "verifier"),
+    [
+        ("Can I get the answer in all lowercase letters?", "change_case:english_lowercase"),
+        ("Could the reply be in JSON?", "detectable_format:json_format"),
+        ("Can you keep it under 80 words?", "length_constraints:number_words"),
+    ],
+)
+def test_requests_phrased_as_questions_stay_instructions(query: str, verifier: str) -> None:
+    assert verifier in {s.verifier for s in detect(query)}

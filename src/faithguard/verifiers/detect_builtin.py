@@ -74,12 +74,16 @@ _COUNT_PREFIXES = (
 
 
 #: A question about the world or the asker's own work ("How do I convert a CSV with double quotes ...?", "Why does
-#: markdown use *** ...?"): a wh-word, an auxiliary and a subject other than "you", ending with a question mark. It
-#: asks for information; the form words in it are its topic. "How would you describe X in 50 words?" asks the
-#: reader to write (subject "you") and stays an instruction.
+#: markdown use *** ...?", "How many placeholders can a template have?", "Should I use all caps in subject lines?",
+#: "Is my essay too long at 900 words?"): a wh-word and an auxiliary with a subject other than "you", or a yes/no
+#: question about what the asker does or wrote (first person), ending with a question mark. It asks for
+#: information; the form words in it are its topic. "How would you describe X in 50 words?", "Could the answer
+#: be in JSON?" and "Can I get it in all caps?" (the idiom of asking for something) stay instructions.
 _INFO_QUESTION = re.compile(
-    r"(?i)^(?:how|why|what|when|where|which|who)\s+(?:do|does|did|is|are|was|were|can|could|should|would|will)\s+"
-    r"(?!you\b|u\b)[\w'-]+\b[^?(),;:\u2013\u2014]*\?\s*$"
+    r"(?i)^(?:(?:how|why|what|when|where|which|who)(?:\s+(?:many|much)\s+[\w'-]+)?\s+"
+    r"(?:do|does|did|is|are|was|were|can|could|should|would|will)\s+(?!you\b|u\b)[\w'-]+"
+    r"|(?:should|shall|can|could|may|do|must)\s+(?:i|we)\b(?!\s+(?:get|have|see|receive)\b)|(?:is|are)\s+(?:my|our))"
+    r"\b[^?(),;:\u2013\u2014]*\?\s*$"
 )
 #: An instruction set inside the question ("What are the benefits of yoga (answer in 3 bullets)?", "How does it
 #: work, in fewer than 50 words?", "... - answer in lowercase?"): brackets, a comma, a dash or a colon carry it, so
