@@ -8,8 +8,9 @@ for both threads and asyncio tasks.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import threading
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable, Iterable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ from cachetools import TTLCache
 from faithguard.errors import BudgetSpent
 from faithguard.interrupts import Interrupted, shielded
 
-__all__ = ["ANSWER_CACHE_SIZE", "QUERY_CACHE_SIZE", "CacheStats", "SingleFlightCache"]
+__all__ = ["ANSWER_CACHE_SIZE", "QUERY_CACHE_SIZE", "CacheStats", "SingleFlightCache", "texts_key"]
 
 #: Entries in every cache keyed by a request (the Guard's decomposition cache, the shared query parse, the
 #: request's term candidates, the decomposer's own memos): one size for all, so a query one of them holds
@@ -33,6 +34,19 @@ ANSWER_CACHE_SIZE = 512
 
 V = TypeVar("V")
 _MISS: Any = object()
+
+
+def texts_key(texts: Iterable[str]) -> bytes:
+    """A cache key for a sequence of texts that holds none of them: a digest of the texts, each prefixed with its
+    length, so no two different sequences share one (a separator inside a text cannot shift the boundaries)."""
+    digest = hashlib.blake2b(digest_size=20)
+    for text in texts:
+        data = text.encode("utf-8", "surrogatepass")
+        digest.update(b"%d:" % len(data))
+        digest.update(data)
+    return digest.digest()
+
+
 #: How the computing caller's own time budget ends (the pool's interrupt, a checkpoint): says nothing about the
 #: key, so a caller waiting for the same key computes it itself instead of failing with the owner's budget.
 _OWNERS_BUDGET = (Interrupted, BudgetSpent)

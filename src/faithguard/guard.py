@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import hashlib
 import logging
 import os
 import queue
@@ -17,7 +16,7 @@ import pluggy
 from opentelemetry import _logs, metrics, trace
 
 from faithguard import calls, plugins, scoring
-from faithguard.cache import SingleFlightCache
+from faithguard.cache import SingleFlightCache, texts_key
 from faithguard.detector import CallContext, Decomposer, Detector, Judge, KnowledgeSource, Warmable
 from faithguard.errors import ConfigError, InputError
 from faithguard.lifecycle import GuardedCall
@@ -345,15 +344,11 @@ class Guard:
         it (a decomposer may read either: line breaks, an earlier turn's material); a provisional reading
         (resources still loading) is not kept. The run copies what it gets (``Run.decompose``)."""
         ctx = run.ctx
-        digest = hashlib.sha256()
-        for m in ctx.history:
-            digest.update(f"{m.role}\x1e{m.content}\x1f".encode("utf-8", "surrogatepass"))
-        history_key = digest.hexdigest()
-        query_key = hashlib.sha256(ctx.query.encode("utf-8", "surrogatepass")).hexdigest()
+        texts = texts_key([ctx.query, *(part for m in ctx.history for part in (m.role, m.content))])
         judge_key = self.judge.cache_key if self.judge is not None else ""
 
         def compute(decomposer: Decomposer) -> Decomposition:
-            key = (decomposer.name, judge_key, query_key, history_key)
+            key = (decomposer.name, judge_key, texts)
             return self._cache.get_or_compute(key, lambda: decomposer.decompose(ctx), keep=_lasting)
 
         return compute

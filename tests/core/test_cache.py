@@ -5,6 +5,8 @@ import threading
 import time
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from faithguard.cache import SingleFlightCache
 
@@ -186,3 +188,11 @@ def test_a_waiter_interrupted_itself_stops_waiting() -> None:
     w.join(2)
     release.set()
     assert outcome and outcome[0][0] == "interrupted"  # type: ignore[index]
+
+
+@given(st.lists(st.text(max_size=8), max_size=5), st.lists(st.text(max_size=8), max_size=5))
+def test_texts_key_tells_every_two_sequences_apart(a: list[str], b: list[str]) -> None:
+    from faithguard.cache import texts_key
+
+    assert (texts_key(a) == texts_key(b)) == (a == b)
+    assert texts_key(["ab", "c"]) != texts_key(["a", "bc"]) != texts_key(["a\x1fbc"])  # boundaries count

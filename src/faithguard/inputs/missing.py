@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import hashlib
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -11,7 +10,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
 
-from faithguard.cache import QUERY_CACHE_SIZE, SingleFlightCache
+from faithguard.cache import QUERY_CACHE_SIZE, SingleFlightCache, texts_key
 from faithguard.detector import CallContext
 from faithguard.inputs.appraised import APPRAISAL_TRIGGER, appraised_refs
 from faithguard.inputs.asked import asked_for_findings
@@ -363,16 +362,8 @@ def clarification_text(findings: list[dict[str, Any]]) -> str:
 
 def _inputs_key(ctx: CallContext) -> bytes:
     """A digest of everything :func:`analyse` reads: the request, system text, documents and earlier turns."""
-    digest = hashlib.blake2b(digest_size=20)
-    for part in (ctx.query or "", ctx.system or "", *ctx.documents):
-        digest.update(b"\x00%d\x00" % len(part.encode("utf-8", "surrogatepass")))
-        digest.update(part.encode("utf-8", "surrogatepass"))
-    for m in ctx.history:
-        for part in (m.role, m.content or ""):
-            digest.update(b"\x01%d\x01" % len(part.encode("utf-8", "surrogatepass")))
-            digest.update(part.encode("utf-8", "surrogatepass"))
-    digest.update(b"docs=%d turns=%d" % (len(ctx.documents), len(ctx.history)))
-    return digest.digest()
+    turns = [part for m in ctx.history for part in (m.role, m.content or "")]
+    return texts_key([ctx.query or "", ctx.system or "", str(len(ctx.documents)), *ctx.documents, *turns])
 
 
 class MissingContentDetector:
