@@ -86,9 +86,9 @@ def _block_starts(text: str) -> list[int]:
     """Where pasted material may start: after a line ending with ':', or after the paragraph break that follows
     a first paragraph ending by pointing forward ("List three risks in the plan described below.\n\nThe ...")."""
     starts = [m.end() for m in re.finditer(r":[ \t]*\n", text)]
-    breaks = list(re.finditer(r"\n[ \t]*\n", text))
-    if breaks and _ENDS_POINTING.search(text[: breaks[0].start()]):
-        starts.append(breaks[0].end())
+    first_break = re.search(r"\n[ \t]*\n", text)
+    if first_break and _ENDS_POINTING.search(text[: first_break.start()]):
+        starts.append(first_break.end())
     return sorted(starts)
 
 

@@ -221,8 +221,9 @@ def _unfenced(text: str) -> str:
     return _FENCED.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
 
 
-def _lists(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The answer's main list: its items at the outermost level, and its items at every level.
+def _lists(unfenced: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The answer's main list (``unfenced``: the answer with its fenced code blanked, :func:`_unfenced`): its items
+    at the outermost level, and its items at every level.
 
     An item indented two or more spaces further than the least indented one is a sub-item of the item above it
     ("1. Health:" then "   - better heart"); one space is alignment (" 9." above "10."). Where bullets sit
@@ -233,7 +234,7 @@ def _lists(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """
     found = [
         (len(m.group(0)) - len(m.group(0).lstrip(" ")), m.group("number") is not None, m.group("item").strip())
-        for m in _LIST_ITEM.finditer(_unfenced(text))
+        for m in _LIST_ITEM.finditer(unfenced)
     ]
     if not found:
         return (), ()
@@ -261,11 +262,11 @@ def _lists(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 _HEADING = re.compile(r"^[ ]{0,3}(#{1,6})[ \t]+(\S.*)$", re.MULTILINE)
 
 
-def _sections(text: str) -> tuple[str, ...]:
-    """The headings that open the answer's sections: those of the shallowest heading level, or of the next level
-    when the shallowest holds only a title above them ("# Essay" over "## Intro", "## Body"). Headings in fenced
-    code are code. Fixtures: tests/engine/test_list_levels.py."""
-    found = [(len(m.group(1)), m.group(2).strip()) for m in _HEADING.finditer(_unfenced(text))]
+def _sections(unfenced: str) -> tuple[str, ...]:
+    """The headings that open the answer's sections (``unfenced``: fenced code blanked, so its lines are no
+    headings): those of the shallowest heading level, or of the next level when the shallowest holds only a title
+    above them ("# Essay" over "## Intro", "## Body"). Fixtures: tests/engine/test_list_levels.py."""
+    found = [(len(m.group(1)), m.group(2).strip()) for m in _HEADING.finditer(unfenced)]
     if not found:
         return ()
     levels = sorted({level for level, _ in found})
@@ -309,7 +310,8 @@ def view_of(text: str, parse: bool = True) -> ResponseView:
         spans, reliable = analyse_names(head)
         entities = tuple((" ".join(head[a:b].split()), label) for a, b, label in spans)
     lines = tuple(ln.strip() for ln in text.splitlines() if ln.strip())
-    outer_items, list_items = _lists(text)
+    unfenced = _unfenced(text)
+    outer_items, list_items = _lists(unfenced)
     blocks = tuple(b.strip() for b in re.split(r"\n\s*\n", text) if b.strip())
     flat = " ".join(text.split())
     sentences = tuple(s.strip() for s in _SENT.split(flat) if s.strip()) if flat else ()
@@ -323,7 +325,7 @@ def view_of(text: str, parse: bool = True) -> ResponseView:
         items=tuple(m.group("item").strip() for m in _LIST_ITEM.finditer(text)),
         outer_items=outer_items,
         list_items=list_items,
-        sections=_sections(text),
+        sections=_sections(unfenced),
         abbreviation_stops=_abbreviation_stops(sentences),
         sentences=sentences,
         lines=lines,

@@ -97,16 +97,14 @@ def detect_format(text: str) -> list[VerifiableSpec]:
         )
         break
     # the fixed answers offered as choices: two of them named, or one with a cue of choosing ("one of", "only")
-    offered = {m.group(1).lower() for m in re.finditer(r"(?i)my\s+answer\s+is\s+(yes|no|maybe)", text)}
+    answers = list(re.finditer(r"(?i)my\s+answer\s+is\s+(yes|no|maybe)", text))
+    offered = {m.group(1).lower() for m in answers}
     choosing = (
         r"(?i)\b(?:one\s+of|only|either|choose|pick|options?|phrased\s+as|"
         r"(?:answer|respond|reply)\w*\s+(?:with|using))\b"
     )
     if len(offered) >= 2 or (offered and re.search(choosing, text)):
-        m2 = re.search(r"(?i)my\s+answer\s+is", text)
-        specs.append(
-            make_spec("detectable_format:constrained_response", {}, sentence_at(text, m2.start() if m2 else 0))
-        )
+        specs.append(make_spec("detectable_format:constrained_response", {}, sentence_at(text, answers[0].start())))
     specs.extend(_detect_highlights(text))
     specs.extend(_detect_sections(text))
     jm = re.search(r"(?i)\bJSON\b", text)

@@ -432,10 +432,11 @@ def detect_case(text: str) -> list[VerifiableSpec]:
                     phrase,
                 )
             )
-    lower = next((m for m in _LOWER.finditer(text) if not _mixed_case(sentence_at(text, m.start()))), None)
+    lowers = [(m, _mixed_case(sentence_at(text, m.start()))) for m in _LOWER.finditer(text)]
+    lower = next((m for m, mixed in lowers if not mixed), None)
     if lower:
         specs.append(make_spec("change_case:english_lowercase", {}, sentence_at(text, lower.start())))
-    elif not any(_mixed_case(sentence_at(text, m.start())) for m in _LOWER.finditer(text)):
+    elif not any(mixed for _, mixed in lowers):
         for m in _UPPER.finditer(text):
             sent = sentence_at(text, m.start())
             if sent in cap_word_sents or re.search(
