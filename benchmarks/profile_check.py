@@ -46,6 +46,9 @@ def main() -> int:
     ap.add_argument("--limit", type=int, default=0, help="sample only the first N distinct queries (0: all)")
     ap.add_argument("--pass", dest="which", choices=("new", "rotation"), default="new", help="cache state")
     ap.add_argument("--top", type=int, default=25, help="rows per table")
+    ap.add_argument(
+        "--tail", type=float, default=0.0, help="keep only the slowest fraction of checks (0.05: the p95 tail; 0: all)"
+    )
     args = ap.parse_args()
     print(f"machine: {machine()}; {pin_to_one_core()}")
     print(f"load at start: {load_line()}")
@@ -68,28 +71,36 @@ def main() -> int:
         for call in calls:
             guard.check(call.query, call.response, documents=list(call.documents) or None)
 
-    samples: list[Stack] = []
+    current: list[Stack] = []
 
     def record(signum: int, frame: FrameType | None) -> None:
         stack: Stack = []
         while frame is not None:
             stack.append((_where(frame.f_code.co_filename), frame.f_code.co_name))
             frame = frame.f_back
-        samples.append(stack)
+        current.append(stack)
 
+    per_call: list[tuple[float, list[Stack]]] = []
     signal.signal(signal.SIGPROF, record)
     signal.setitimer(signal.ITIMER_PROF, 0.0005, 0.0005)
-    c0 = time.process_time()
     for call in calls:
+        c0 = time.process_time()
         guard.check(call.query, call.response, documents=list(call.documents) or None)
-    cpu = time.process_time() - c0
+        per_call.append((time.process_time() - c0, list(current)))
+        current.clear()
     signal.setitimer(signal.ITIMER_PROF, 0, 0)
     guard.close()
+    kept = sorted(per_call, key=lambda row: row[0], reverse=True)
+    if args.tail:
+        kept = kept[: max(1, round(len(kept) * args.tail))]
+    samples = [stack for _, stacks in kept for stack in stacks]
+    cpu = sum(seconds for seconds, _ in kept)
     if not samples:
         print("no samples")
         return 1
-    per_sample = cpu * 1000 / len(calls) / len(samples)
-    print(f"{args.which}: {len(calls)} checks, CPU {cpu * 1000 / len(calls):.1f} ms/check, {len(samples)} samples")
+    per_sample = cpu * 1000 / len(kept) / len(samples)
+    which = f"{args.which}, slowest {len(kept)} of {len(calls)}" if args.tail else args.which
+    print(f"{which}: {len(kept)} checks, CPU {cpu * 1000 / len(kept):.1f} ms/check, {len(samples)} samples")
     inclusive: collections.Counter[str] = collections.Counter()
     innermost: collections.Counter[str] = collections.Counter()
     for stack in samples:
