@@ -14,7 +14,7 @@ from pathlib import Path
 
 from faithguard.lexical.wordnet_mmap import LEXNAMES, get_wordnet
 
-__all__ = ["COMMUNICATION", "VERB_COMMUNICATION", "lexfile_share", "verb_lexfile_share"]
+__all__ = ["COMMUNICATION", "VERB_COMMUNICATION", "lexfile_share", "preload", "verb_lexfile_share"]
 
 #: The lexicographer file number of ``noun.communication`` in WordNet 3.0 (``lexnames`` file).
 COMMUNICATION = next(n for n, name in LEXNAMES.items() if name == "noun.communication")
@@ -44,6 +44,16 @@ def _counts(folder: str, ss_type: str = "1") -> dict[str, dict[int, int]]:
             per = out.setdefault(lemma, {})
             per[lexfile] = per.get(lexfile, 0) + count
     return out
+
+
+def preload() -> bool:
+    """Read the noun and verb sense counts now (~50 ms), outside any check's budget; False without WordNet."""
+    wn = get_wordnet()
+    if not wn.available:
+        return False
+    _counts(str(wn.folder), "1")
+    _counts(str(wn.folder), "2")
+    return True
 
 
 @lru_cache(maxsize=8192)
