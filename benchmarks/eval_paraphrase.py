@@ -15,6 +15,11 @@ Sets (``benchmarks/data``, written for this project, none copied from an evaluat
 - ``paraphrase_study1.jsonl`` (100 requests: 80 with 1-3 instructions, 20 with none), written by a second
   separate writer (helper bw10, finished 2026-11-24 00:59 UTC) under the same conditions, as the STUDY set: read,
   and the detection's paraphrase classes fixed from it, so its figures are tuned-on.
+- ``paraphrase_fresh2.jsonl`` (80 requests, 16 with none; 111 gold instructions) written blind as #1 was (helper
+  bw11, finished 2026-11-24 ~02:19 UTC, from a written spec of the ids and the relation conventions), committed
+  before being scored; never read. Scored once at the code of that commit and once at the session's end.
+- ``paraphrase_study2.jsonl`` (100 requests, 20 with none; 133 gold instructions), the second STUDY set (helper
+  bw12, same spec and time, asked for varied attachment: clauses, passives, questions, requirement lists): read.
 
 Each line: ``{"prompt", "gold": [{"id", "params"}], "note"}``. Recall is over gold instructions (micro), parameter
 accuracy over recalled ones, false constraints are detected IFEval ids absent from the gold, per request.
@@ -39,7 +44,9 @@ HERE = Path(__file__).resolve().parent
 #: (file, split line, blind): a blind set is scored by aggregates only.
 SETS = (
     ("paraphrase_study1.jsonl", "study: paraphrases #1 (read; detection fixed from it)", False),
+    ("paraphrase_study2.jsonl", "study: paraphrases #2 (read; detection fixed from it)", False),
     ("paraphrase_fresh1.jsonl", "generalization: fresh paraphrases #1 (blind, never read)", True),
+    ("paraphrase_fresh2.jsonl", "generalization: fresh paraphrases #2 (blind, never read)", True),
 )
 TARGETS = {"recall": 0.97, "params": 0.97, "false_per_prompt": 0.03}
 
