@@ -24,6 +24,7 @@ OWNERS = {
     "data/ifeval.json": "faithguard.verifiers.spec_loader",
     "data/ifbench.json": "faithguard.verifiers.spec_loader",
     "data/per_unit.json": "faithguard.verifiers.spec_loader",
+    "data/keyword_cues.json": "faithguard.verifiers.detect_keyword_cues",
 }
 
 

@@ -26,6 +26,7 @@ SPEC_FILES: tuple[tuple[str, str], ...] = (
     ("faithguard.verifiers", "data/ifeval.json"),
     ("faithguard.verifiers", "data/ifbench.json"),
     ("faithguard.verifiers", "data/per_unit.json"),
+    ("faithguard.verifiers", "data/keyword_cues.json"),
 )
 
 

@@ -196,6 +196,14 @@ def test_a_comma_after_the_noun_opens_no_keyword_list() -> None:
             "Why is the sky blue?",
         ),
         ("Repeat my request word for word, then answer. Question: What do bees eat?", "What do bees eat?"),
+        # an inflected verb of repeating; the request after the colon of an instruction that is the whole text
+        (
+            "Open by repeating the following request unchanged, and only then reply: Name two moons of Mars.",
+            "Name two moons of Mars.",
+        ),
+        ("Repeat this request first, then answer it briefly: Where do puffins nest?", "Where do puffins nest?"),
+        # a longer label whose noun is the one the instruction used for the text
+        ("Copy my question word for word before you answer. My question: Why do owls hoot?", "Why do owls hoot?"),
     ],
 )
 def test_repeat_the_request_in_other_words(query: str, prompt: str) -> None:
@@ -208,6 +216,7 @@ def test_repeat_the_request_in_other_words(query: str, prompt: str) -> None:
     [
         "Rewrite this paragraph exactly as a lawyer would.",  # rewriting changes the text
         "Copy the table exactly into your notes.",  # nothing about the request
+        "My song keeps repeating the chorus. Is that a problem for radio play?",  # repeating something else
     ],
 )
 def test_copying_something_else_is_not_repeating_the_request(query: str) -> None:

@@ -23,6 +23,7 @@ from faithguard.verifiers.detect_ifeval import (
     detect_letters,
     detect_no_comma,
 )
+from faithguard.verifiers.detect_keyword_cues import keyword_cue_readings
 from faithguard.verifiers.spec import VerifiableSpec, sentence_span
 from faithguard.verifiers.spec_loader import run_specs
 from faithguard.verifiers.units import PER_UNIT
@@ -139,6 +140,28 @@ def _read_inside(spec: VerifiableSpec, text: str, spans: list[tuple[int, int]]) 
     return False
 
 
+def _keyword_values(spec: VerifiableSpec) -> set[str]:
+    p = spec.params
+    return {str(w) for w in [*p.get("keywords", ()), *p.get("forbidden_words", ()), p.get("keyword", "")] if w}
+
+
+def _keywords(text: str) -> list[VerifiableSpec]:
+    """Keyword constraints: the keyword-noun readings, except where a clause cue read the same quoted words (its
+    reading bounds the list by the clause, so 'the word X, and end with Y' keeps Y out of the list); a cue's
+    reading of unquoted words yields to a keyword-noun reading of the same sentence."""
+    readings = keyword_cue_readings(text)
+    quoted = [r.constraint for r in readings if not r.bare]
+    covered = {w for s in quoted for w in _keyword_values(s)}
+    nouns = [s for s in detect_keywords(text) if not _keyword_values(s) & covered]
+    read = [sentence_span(text, text.find(s.text)) for s in nouns if s.text and s.text in text]
+    bare = [
+        r.constraint
+        for r in readings
+        if r.bare and not any(a <= text.find(r.constraint.text) < b for a, b in read if r.constraint.text)
+    ]
+    return nouns + quoted + bare
+
+
 @lru_cache(maxsize=512)
 def _detect(text: str) -> tuple[VerifiableSpec, ...]:
     per_unit = run_specs("per_unit", text)
@@ -147,7 +170,7 @@ def _detect(text: str) -> tuple[VerifiableSpec, ...]:
     english_case = any(s.verifier in {"change_case:english_capital", "change_case:english_lowercase"} for s in case)
     paragraphs = detect_paragraphs(text)
     found.extend(detect_repeat(text))
-    found.extend(detect_keywords(text))
+    found.extend(_keywords(text))
     found.extend(detect_letters(text))
     found.extend(detect_language(text, english_case=english_case))
     found.extend(detect_length(text))

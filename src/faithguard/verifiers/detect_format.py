@@ -296,7 +296,9 @@ _COPY_EXACTLY = (
     r"(?:(?:original|exact|whole|full)\s+)?(?:request|prompt|question|instruction|message|query)\b[^.]{0,40}?"
     r"\b(?:verbatim|exactly|word\s+(?:for|by)\s+word|as\s+(?:it\s+is\s+|i\s+)?(?:written|typed))"
 )
-_REPEAT = re.compile(rf"(?i)\brepl?eat\b|\bword\s+(?:for|by)\s+word\b|{_COPY_EXACTLY}")
+#: Any form of the verb says the request mentions repeating; which sentences instruct it is _REPEAT_SENT's call,
+#: where only the base form counts ("... the refrain is repeated" inside the text to repeat is not the instruction).
+_REPEAT = re.compile(rf"(?i)\brepl?eat(?:s|ed|ing)?\b|\bword\s+(?:for|by)\s+word\b|{_COPY_EXACTLY}")
 _REPEAT_SENT = re.compile(
     r"(?i)\brepl?eat\b|before\s+(?:repeating|that)|say\s+any\s*(?:thing|words?)|add\s+any\s+words?|"
     r"should\s+start\s+with|word\s+(?:for|by)\s+word|then\s+(?:give|answer|reply|respond)|"
@@ -304,6 +306,9 @@ _REPEAT_SENT = re.compile(
 )
 #: A label opening the text to repeat ("Request: What is ...?"): the label names it, it is not part of it.
 _LEADING_LABEL = re.compile(r"^(?:request|question|prompt|query|text|task)\s*:\s*", re.IGNORECASE)
+#: A short label opening the text to repeat ("My question:", "The request:"); it is dropped when its last word is
+#: the noun the instruction itself used for that text ("copy my question ..."), so the label is a pointer to it.
+_NAMED_LABEL = re.compile(r"^(?:[A-Za-z]+\s+){0,2}(?P<noun>[A-Za-z]+)\s*:\s+")
 _SPLIT = re.compile(r"(?<=[.!?)\]])\s+(?=[A-Z(\"'])|\n+")
 
 
@@ -338,7 +343,8 @@ def detect_repeat(text: str) -> list[VerifiableSpec]:
     before = text[:instr_start].strip()
     after = text[instr_end:].strip()
     colon = instruction.rfind(": ")
-    if below and not after and colon > 0:  # "repeat the following question ..., then answer it: How do ...?"
+    if (below or not before) and not after and colon > 0:
+        # "repeat the following question ..., then answer it: How do ...?"; "Repeat this request ...: What is ...?"
         instruction, after = instruction[:colon], instruction[colon + 2 :].strip()
     if below or (not before and after):
         prompt = after
@@ -347,6 +353,9 @@ def detect_repeat(text: str) -> list[VerifiableSpec]:
     else:
         prompt = before
     prompt = _LEADING_LABEL.sub("", prompt, count=1)
+    label = _NAMED_LABEL.match(prompt)
+    if label is not None and re.search(rf"(?i)\b{re.escape(label.group('noun'))}\b", instruction):
+        prompt = prompt[label.end() :]  # "My question: Why ...?": the label names what the instruction named
     if not prompt:
         return []
     return [make_spec("combination:repeat_prompt", {"prompt_to_repeat": prompt}, instruction.strip())]

@@ -143,7 +143,8 @@ def detect_keywords(text: str) -> list[VerifiableSpec]:
         if re.search(r"(?i)\blines?\s*$", m.group(0).rstrip(" :")) and not re.match(r"\s*:?\s*[\"“'‘]", raw_after):
             continue  # "lines" is a unit of layout ("blank lines between them"): only quoted lines are listed
         if re.search(
-            r"(?i)(?:(?:start|begin|open|kick\s+off|lead\s+off|end|finish|conclude)\w*\s+(?:[\w-]+\s+){0,4}?with|caps|"
+            r"(?i)(?:(?:start|begin|open|kick\s+off|lead\s+off|end|finish|conclude|close|wrap\s+up|sign\s+off)\w*\s+"
+            r"(?:[\w-]+\s+){0,4}?with|caps|"
             r"capital\w*|upper\s*case)\s*$",
             before,
         ) or re.search(r"(?i)\bphrase", m.group(0)):

@@ -1,0 +1,474 @@
+"""Quoted words to use or to avoid, read from the clause that holds them (``data/keyword_cues.json``).
+
+IFEval's own wording names the keyword noun ("include the keywords X", "the word X should appear"), which
+``detect_ifeval.detect_keywords`` reads. Users also write "mention 'kayak' and 'lasagna'", "'pedal' should
+appear no more than twice", "the words 'blossom' and 'rain' have to be in it", "... so leave those out". Here a
+keyword is a quoted word or short phrase; what makes it one is a *cue* in its clause (a spaCy token Matcher
+pattern kept as a spec: a verb of mentioning, of turning up in a text, of leaving out), read from the shared
+parse. A clause is the stretch of a sentence between clause marks (``; : ( )``, dashes, and commas that do not
+join quoted items). A cue counts only in a directive: an imperative or a clause under one ("make sure X is
+in it"), "you" as subject, or a modal ("X should appear"); statements about others ("my teacher told us to
+include ...") and questions about words ("Should I use 'affect' or 'effect'?") are not instructions.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from faithguard.specfiles import read_specs
+from faithguard.verifiers.detect_counts import CountMatch, find_times
+from faithguard.verifiers.spec import VerifiableSpec, make_spec
+
+__all__ = [
+    "CueSpec",
+    "Reading",
+    "detect_keyword_cues",
+    "fixture_problem",
+    "keyword_cue_readings",
+    "load_specs",
+    "read_cues",
+]
+
+_PATH = "data/keyword_cues.json"
+#: A quoted word or short phrase: straight or typographic quotes; a single quote opens only after a space or
+#: an opening mark and closes before a space or a mark, so apostrophes ("don't") never open one.
+_QUOTE = re.compile(r"(?:(?<![\w'’])['‘](?P<s>[^'‘’\"“”\n]{1,40}?)['’](?![\w'’])|[\"“](?P<d>[^\"“”\n]{1,40}?)[\"”])")
+#: Words a quoted keyword may have at most (a longer quotation is a phrase to start or end with, or material).
+MAX_KEYWORD_WORDS = 3
+#: Between two quoted items of one list: commas, "and", "or", "nor", "as well as", spaces.
+_JOINER = re.compile(r"(?i)^\s*(?:,\s*)?(?:(?:and|or|nor|as\s+well\s+as|plus)\s+)?$")
+#: Marks that close a clause (outside quotes): semicolon, colon, brackets, dashes, line breaks.
+_CLAUSE_MARK = re.compile(r"[;:()\[\]\n]|\s[-–—]{1,2}\s|[–—]|(?<=[.!?])\s")
+#: Nouns that name words as words ("the word 'X'", "the terms 'X' and 'Y'"): a subject that may stand for them.
+_WORD_NOUN = re.compile(r"(?i)^(?:key)?(?:words?|terms?|phrases?|expressions?|names?)$")
+#: Negation words (spaCy marks most as ``neg``); typed without the apostrophe too ("dont").
+_NEGATION = frozenset({"not", "n't", "never", "no", "without", "nt", "nor"})
+_ANAPHORS = frozenset({"them", "those", "these", "it", "both"})
+_WH = frozenset({"WDT", "WP", "WP$", "WRB"})
+
+
+@dataclass(frozen=True)
+class CueSpec:
+    """One cue spec: its patterns, whether it asks to include or to avoid, and its fixtures."""
+
+    id: str
+    role: str
+    why: str
+    patterns: tuple[tuple[dict[str, Any], ...], ...]
+    needs_after: frozenset[str]
+    #: the quoted words are the cue's subject ("'X' should appear"): only a modal or a governing directive
+    #: makes that an instruction ("'X' appears twice in the poem" is a fact)
+    words_lead: bool
+    #: when unquoted words count: "never", "negated" ("don't mention coupons") or "always"; words named as words
+    #: ("the words pollinator and rooftop") always count
+    bare_words: str
+    positive: tuple[dict[str, Any], ...]
+    negative: tuple[str, ...]
+
+
+@lru_cache(maxsize=1)
+def load_specs() -> tuple[CueSpec, ...]:
+    """The specs of ``data/keyword_cues.json`` (validated: a role, a ``cue`` node in every pattern)."""
+    out: list[CueSpec] = []
+    for item in read_specs("faithguard.verifiers", _PATH):
+        role = str(item.get("role"))
+        if role not in ("include", "avoid"):
+            raise ValueError(f"keyword cue {item['id']!r}: role must be 'include' or 'avoid', not {role!r}")
+        if item.get("bare_words", "never") not in ("never", "negated", "always"):
+            raise ValueError(f"keyword cue {item['id']!r}: bare_words must be 'never', 'negated' or 'always'")
+        patterns = tuple(tuple(dict(node) for node in pat) for pat in item["patterns"])
+        if any(not any(node.get("_node") == "cue" for node in pat) for pat in patterns):
+            raise ValueError(f"keyword cue {item['id']!r}: a pattern has no 'cue' node")
+        out.append(
+            CueSpec(
+                id=str(item["id"]),
+                role=role,
+                why=str(item["why"]),
+                patterns=patterns,
+                needs_after=frozenset(str(w) for w in item.get("needs_after", ())),
+                words_lead=bool(item.get("words_lead", False)),
+                bare_words=str(item.get("bare_words", "never")),
+                positive=tuple(item["positive"]),
+                negative=tuple(str(t) for t in item["negative"]),
+            )
+        )
+    return tuple(out)
+
+
+_lock = threading.Lock()
+_matchers: dict[int, tuple[Any, dict[int, CueSpec]]] = {}
+
+
+def _matcher(vocab: Any) -> tuple[Any, dict[int, CueSpec]]:
+    with _lock:
+        cached = _matchers.get(id(vocab))
+        if cached is None:
+            from spacy.matcher import Matcher
+
+            matcher, labels = Matcher(vocab), {}
+            for spec in load_specs():
+                label = f"kwcue:{spec.id}"
+                patterns = [[{k: v for k, v in n.items() if k != "_node"} for n in p] for p in spec.patterns]
+                matcher.add(label, patterns + [_as_typed(p) for p in patterns if _as_typed(p) != p])
+                labels[vocab.strings[label]] = spec
+            cached = _matchers[id(vocab)] = (matcher, labels)
+        return cached
+
+
+def _as_typed(pattern: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The pattern with each lemma test also met by the word as typed: a request opening with a capitalised
+    verb ("Mention 'X' ...") is sometimes tagged a proper noun, whose lemma keeps the capital."""
+    return [{("LOWER" if k == "LEMMA" else k): v for k, v in node.items()} for node in pattern]
+
+
+@dataclass(frozen=True)
+class _Quoted:
+    start: int  # the opening quote
+    end: int  # after the closing quote
+    value: str
+
+
+def _quoted(text: str) -> list[_Quoted]:
+    out = []
+    for m in _QUOTE.finditer(text):
+        value = (m.group("s") if m.group("s") is not None else m.group("d")).strip()
+        out.append(_Quoted(m.start(), m.end(), value))
+    return out
+
+
+def _keyword(value: str) -> bool:
+    """A quoted word or short phrase, not a sentence ("Sweet dreams.") nor a placeholder ("[name]")."""
+    words = value.split()
+    return (
+        len(value) > 1  # one character is a letter or a symbol, counted by the letter checks
+        and 0 < len(words) <= MAX_KEYWORD_WORDS
+        and not re.search(r"[.!?:;\[\]<>*#]", value)
+    )
+
+
+def _clauses(text: str, quoted: list[_Quoted]) -> list[tuple[int, int]]:
+    """Clause spans of ``text``: split at clause marks and at commas that do not join two quoted items."""
+    masked = list(text)
+    for q in quoted:
+        for i in range(q.start + 1, q.end - 1):
+            masked[i] = "x"
+    flat = "".join(masked)
+    cuts = {m.start() for m in _CLAUSE_MARK.finditer(flat)}
+    for m in re.finditer(r",", flat):
+        before = next((q for q in reversed(quoted) if q.end <= m.start()), None)
+        after = next((q for q in quoted if q.start >= m.end()), None)
+        joins = (
+            before is not None
+            and after is not None
+            and not flat[before.end : m.start()].strip()
+            and _JOINER.match(flat[before.end : after.start]) is not None
+        )
+        if not joins:
+            cuts.add(m.start())
+    bounds = [0, *sorted(cuts), len(text)]
+    return [(a, b) for a, b in itertools.pairwise(bounds) if text[a:b].strip()]
+
+
+def _scare_quoted(doc: Any, q: _Quoted) -> bool:
+    """Quotes around a modifier of a noun after them, in its noun phrase ("her "future" forensics", "its "secret"
+    workout plan"): the writer distances themselves from a word, they do not name one to use."""
+    inside = [t for t in doc if q.start < t.idx < q.end - 1 and not t.is_punct]
+    heads = {t.head for t in inside if t.head not in inside}
+    if len(heads) != 1:
+        return False
+    head = heads.pop()
+    between = [t for t in doc if q.end <= t.idx < head.idx]
+    return (
+        head.idx >= q.end
+        and head.pos_ in ("NOUN", "PROPN")
+        and all(t.is_punct or (t.head.i == head.i and t.dep_ in ("compound", "amod", "nmod")) for t in between)
+    )
+
+
+def _runs(items: list[_Quoted], text: str) -> list[list[_Quoted]]:
+    """Quoted items of one clause grouped into lists (joined only by commas, 'and', 'or')."""
+    runs: list[list[_Quoted]] = []
+    for q in items:
+        if runs and _JOINER.match(text[runs[-1][-1].end : q.start]) is not None:
+            runs[-1].append(q)
+        else:
+            runs.append([q])
+    return runs
+
+
+def _subjects(tok: Any) -> list[Any]:
+    return [c for c in tok.children if c.dep_ in ("nsubj", "nsubjpass")]
+
+
+def _directive(cue: Any, item_tokens: set[int], subject_role: bool, clause: tuple[int, int]) -> bool:
+    """Whether the cue is an instruction to the writer, not a statement or a question about words.
+
+    Subjects outside the cue's clause are the parser's reach across a clause mark ("Requirements: (2) the word
+    'X' must not appear" made "Requirements" the subject of "appear") and are not read."""
+    sent = cue.sent
+    first = next((t for t in sent if t.is_alpha), None)
+    question = sent.text.rstrip().endswith("?")
+    if question and first is not None and first.tag_ in _WH:
+        return False
+    chain = [cue]
+    while chain[-1].dep_ in ("xcomp", "ccomp", "conj", "advcl") and chain[-1].head is not chain[-1]:
+        verb, head = chain[-1], chain[-1].head
+        if verb.dep_ == "conj" and any(t.text == "," for t in verb.doc[head.i + 1 : verb.i]):
+            break  # "..., so leave those out": a verb after a comma opens its own clause (an imperative)
+        if not clause[0] <= head.idx < clause[1]:
+            break  # a verb across a clause mark does not govern this one ("X is in the poem; what does it mean?")
+        chain.append(head)
+    top = chain[-1]
+    if top.dep_ in ("relcl", "acl") and clause[0] <= top.head.idx < clause[1]:
+        return False  # inside a description ("a thriller where an agent has to use 'future' forensics")
+    for depth, verb in enumerate(chain):
+        for subj in _subjects(verb):
+            if not clause[0] <= subj.idx < clause[1]:
+                continue  # the parser reaching across a clause mark
+            low = subj.lower_
+            if low == "you" or subj.i in item_tokens:
+                continue
+            if _WORD_NOUN.match(subj.text) and subject_role:
+                continue  # "the word 'gravity' must not appear": the noun stands for the quoted word
+            if low in ("i", "we") and depth > 0 and not question:
+                continue  # "I want 'breathe' to come up ...": the asker states the wish
+            return False
+    if subject_role:
+        # "X should appear", "X has to be in it", "make sure X is in there"; a bare "X is in the poem" is a fact
+        return (
+            len(chain) > 1
+            or any(c.tag_ == "MD" for c in cue.children)
+            or any(c.dep_ == "aux" and c.tag_ == "MD" for v in chain for c in v.children)
+        )
+    return True
+
+
+def _negated(doc: Any, start: int, end: int, count_spans: list[tuple[int, int]]) -> bool:
+    for tok in doc:
+        if not start <= tok.idx < end or any(a <= tok.idx < b for a, b in count_spans):
+            continue
+        if tok.lower_ in _NEGATION or tok.dep_ == "neg":
+            return True
+    return False
+
+
+def _specs_for(
+    spec: CueSpec, values: list[str], negated: bool, times: list[CountMatch], phrase: str
+) -> Iterator[VerifiableSpec]:
+    words = [v.lower() for v in values]
+    avoid = (spec.role == "avoid") != negated
+    if times and len(words) == 1:
+        first = [t for t in times if t.start == times[0].start][:2]
+        for t in first:
+            rel, n = t.relation, t.n
+            if avoid and rel == "at least":
+                rel = "less than"
+            if rel == "exactly":
+                yield make_spec(
+                    "keywords:frequency", {"relation": "at least", "keyword": words[0], "frequency": n}, phrase
+                )
+                rel, n = "less than", n + 1
+            yield make_spec("keywords:frequency", {"relation": rel, "keyword": words[0], "frequency": n}, phrase)
+        return
+    if avoid:
+        yield make_spec("keywords:forbidden_words", {"forbidden_words": words}, phrase, negated=True)
+    else:
+        yield make_spec("keywords:existence", {"keywords": words}, phrase)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One keyword constraint read from a clause: the cue spec, the constraint, and whether its words were
+    unquoted (a bare reading, which yields to the keyword-noun reading of the same sentence)."""
+
+    spec: CueSpec
+    constraint: VerifiableSpec
+    bare: bool
+
+
+#: Dependents an unquoted keyword may have: none but its coordination (a determiner, possessive, modifier or
+#: complement makes it a thing to write about, not a word to use: "the deadline", "my keys", "opening hours").
+_BARE_CHILDREN = frozenset({"cc", "conj", "punct", "preconj"})
+
+
+def _conjuncts(tok: Any) -> list[Any]:
+    out = [tok]
+    for child in tok.children:
+        if child.dep_ == "conj":
+            out.extend(_conjuncts(child))
+    return out
+
+
+def _in_verb_phrase(tok: Any) -> bool:
+    """Whether ``tok`` ends a WordNet multiword verb with the word before it ("make *sure*"): the parser sometimes
+    hangs it on the next noun as a modifier ("make sure eggs ..." read as "sure eggs")."""
+    from faithguard.lexical.wordnet_mmap import get_wordnet
+
+    return tok.i > 0 and get_wordnet().is_verb(f"{tok.doc[tok.i - 1].lemma_}_{tok.lower_}")
+
+
+def _bare_words(cue: Any, spec: CueSpec) -> tuple[list[Any], bool]:
+    """The unquoted words a cue governs (its subject or object and their conjuncts) and whether the request
+    names them as words ("the words X and Y"); empty when any of them is more than a bare word."""
+    role = ("nsubj", "nsubjpass") if spec.words_lead else ("dobj", "acomp", "attr", "oprd")
+    args = [c for c in cue.children if c.dep_ in role]
+    if not args:
+        return [], False
+    head, named = args[0], False
+    if _WORD_NOUN.match(head.text):
+        # "use the word hygge": the word noun leads, the word is its apposition, or the parser's second object
+        inner = next(
+            (c for c in head.children if c.dep_ in ("appos", "compound", "npadvmod", "attr") and c.i > head.i), None
+        )  # after the noun: "transition words" has a modifier before it, not a word named
+        inner = inner if inner is not None else next((c for c in args[1:] if c.i > head.i), None)
+        if inner is None:
+            return [], False
+        head, named = inner, True
+    marks = [c for c in head.children if c.dep_ == "compound" and _WORD_NOUN.match(c.text)]
+    named = named or bool(marks)
+    items = _conjuncts(head)
+    for item in items:
+        kids = {
+            c.dep_
+            for c in item.children
+            if c not in marks and not (c.dep_ == "det" and named) and not _in_verb_phrase(c)
+        }
+        if not item.is_alpha or item.pos_ in ("PRON", "DET", "NUM", "AUX") or kids - _BARE_CHILDREN:
+            return [], False
+    return items, named
+
+
+def _cue_tokens(doc: Any, quoted: list[_Quoted]) -> list[tuple[int, CueSpec]]:
+    matcher, labels = _matcher(doc.vocab)
+    cues: list[tuple[int, CueSpec]] = []
+    for match_id, start, end in matcher(doc):
+        spec = labels[match_id]
+        cue = doc[start]
+        if any(q.start <= cue.idx < q.end for q in quoted):
+            continue
+        if spec.needs_after and not any(t.lower_ in spec.needs_after for t in doc[end:] if t.sent == cue.sent):
+            continue
+        cues.append((start, spec))
+    return cues
+
+
+def _quoted_readings(
+    doc: Any, text: str, clause: tuple[int, int], inside: list[_Quoted], here: list[tuple[int, CueSpec]], own: bool
+) -> Iterator[Reading]:
+    """Readings of the quoted words of one clause; ``here`` are the cues read for them (in ``clause``, the
+    words' own clause when ``own``, else the next one, pointing back)."""
+    a, b = clause if own else (min(q.start for q in inside), max(q.end for q in inside))
+    for run in _runs(inside, text):
+        cue_i, spec = min(here, key=lambda c: abs(doc[c[0]].idx - run[0].start))
+        # "avoid mentioning 'X'", "omit using 'Y'": a verb of leaving out governs the verb of mentioning
+        spec = next((s for i, s in here if s.role == "avoid" and cue_i - 3 < i < cue_i), spec)
+        cue = doc[cue_i]
+        item_tokens = {t.i for q in run for t in doc if q.start <= t.idx < q.end}
+        # the words lead their verb ("'X' should appear", "make sure 'X' is mentioned"), read from the spec
+        # and the word order, not from the parser's guess at the quoted words' role
+        subject_role = spec.words_lead or (own and cue.idx > run[-1].end)
+        if not _directive(cue, item_tokens, subject_role, clause):
+            continue
+        lo, hi = min(a, clause[0]), max(b, clause[1])
+        scope = (a, b) if not own else clause
+        times = [
+            CountMatch(t.relation, t.n, t.start + scope[0], t.end + scope[0])
+            for t in find_times(text[scope[0] : scope[1]])
+        ]
+        negated = _negated(doc, clause[0], clause[1], [(t.start, t.end) for t in times])
+        phrase = text[lo:hi].strip(" \t\n,;:-–—")
+        for c in _specs_for(spec, [q.value for q in run], negated, times, phrase):
+            yield Reading(spec, c, False)
+
+
+def _bare_readings(doc: Any, text: str, clause: tuple[int, int], here: list[tuple[int, CueSpec]]) -> Iterator[Reading]:
+    """Readings of unquoted words a cue governs in a clause without quotes."""
+    for cue_i, spec in here:
+        cue = doc[cue_i]
+        items, named = _bare_words(cue, spec)
+        spec = next((s for i, s in here if s.role == "avoid" and cue_i - 3 < i < cue_i), spec)
+        if not items:
+            continue
+        times = [
+            CountMatch(t.relation, t.n, t.start + clause[0], t.end + clause[0])
+            for t in find_times(text[clause[0] : clause[1]])
+        ]
+        negated = _negated(doc, clause[0], clause[1], [(t.start, t.end) for t in times])
+        if not (named or spec.bare_words == "always" or (spec.bare_words == "negated" and negated)):
+            continue
+        if not _directive(cue, {t.i for t in items}, spec.words_lead, clause):
+            continue
+        phrase = text[clause[0] : clause[1]].strip(" \t\n,;:-–—")
+        for c in _specs_for(spec, [t.text for t in items], negated, times, phrase):
+            yield Reading(spec, c, True)
+
+
+def read_cues(text: str, doc: Any) -> list[Reading]:
+    """Every keyword constraint a cue makes of the quoted (or bare) words of its clause."""
+    quoted = [q for q in _quoted(text) if _keyword(q.value) and not _scare_quoted(doc, q)]
+    cues = _cue_tokens(doc, quoted)
+    if not cues:
+        return []
+    clauses = _clauses(text, quoted)
+    out: list[Reading] = []
+    for ci, (a, b) in enumerate(clauses):
+        inside = [q for q in quoted if a <= q.start and q.end <= b]
+        here = [(i, s) for i, s in cues if a <= doc[i].idx < b]
+        if not inside:
+            out.extend(_bare_readings(doc, text, (a, b), here))
+            continue
+        if here:
+            out.extend(_quoted_readings(doc, text, (a, b), inside, here, True))
+        elif ci + 1 < len(clauses):
+            na, nb = clauses[ci + 1]
+            # "..., so leave those out": the next clause's cue points back at this clause's words
+            back = [
+                (i, s)
+                for i, s in cues
+                if na <= doc[i].idx < nb and any(t.lower_ in _ANAPHORS for t in doc[i + 1 : i + 4])
+            ]
+            if back:
+                out.extend(_quoted_readings(doc, text, (na, nb), inside, back, False))
+    return out
+
+
+#: A cheap gate: a quote, or a word a bare reading starts from; most requests have neither and are not parsed.
+_GATE = re.compile(r"(?i)[\"“'‘]|\b(?:mention|say|said|saying|utter)|\bwords?\b|\bin\s+(?:it|there)\b")
+
+
+def keyword_cue_readings(text: str) -> list[Reading]:
+    """Every reading of :func:`read_cues` over the shared parse of ``text`` (empty without a model)."""
+    if not _GATE.search(text):
+        return []
+    from faithguard.errors import ConfigError
+    from faithguard.nlp import parse
+
+    try:
+        doc = parse(text)
+    except ConfigError:
+        return []
+    return read_cues(text, doc)
+
+
+def detect_keyword_cues(text: str) -> list[VerifiableSpec]:
+    """Keyword constraints on quoted (or bare) words, read from their clause's cue."""
+    return [r.constraint for r in keyword_cue_readings(text)]
+
+
+def fixture_problem(path: str, spec_id: str, fixture: Any, positive: bool) -> str | None:
+    """One fixture of ``data/keyword_cues.json`` (run by ``tests/test_spec_fixtures.py``)."""
+    from faithguard.nlp import parse
+
+    text = str(fixture["text"]) if positive else str(fixture)
+    found = [(r.spec.id, r.constraint) for r in read_cues(text, parse(text)) if r.spec.id == spec_id]
+    if positive:
+        want = (str(fixture["verifier"]), dict(fixture["params"]))
+        got = [(c.verifier, c.params) for _, c in found]
+        return None if want in got else f"{spec_id}: wanted {want} in {text!r}, read {got}"
+    return None if not found else f"{spec_id} read {[c.params for _, c in found]} in {text!r}"

@@ -1,0 +1,57 @@
+"""Keyword lists read from the clause that holds them (``verifiers/detect_keyword_cues.py``), through ``detect``.
+
+The cue specs meet their own fixtures in ``tests/test_spec_fixtures.py``; these pin how the clause reading and the
+keyword-noun reading (``detect_ifeval.detect_keywords``) combine. Sentences written for this project.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from faithguard.verifiers import detect
+from faithguard.verifiers.detect_keyword_cues import load_specs
+
+
+def _keywords(text: str) -> list[tuple[str, dict[str, object]]]:
+    return [(s.verifier, s.params) for s in detect(text) if s.verifier.startswith("keywords:")]
+
+
+def test_a_list_ends_with_its_clause() -> None:
+    # the keyword-noun reading ran on to the quoted closing phrase; the clause reading stops at the comma
+    found = _keywords("Write a lullaby. Don't use the word 'monster', and end it with 'Good night, moon.'")
+    assert found == [("keywords:forbidden_words", {"forbidden_words": ["monster"]})]
+
+
+def test_a_numbered_requirement_is_a_clause_of_its_own() -> None:
+    text = "Explain rainbows.\nRules: (1) under 90 words, (2) the word 'prism' must not appear, (3) end with 'Bye!'"
+    assert ("keywords:forbidden_words", {"forbidden_words": ["prism"]}) in _keywords(text)
+    assert not any("bye!" in str(params) for _, params in _keywords(text))
+
+
+def test_a_closing_phrase_named_as_words_is_not_a_keyword_list() -> None:
+    found = _keywords("Write a retirement card and close with the words 'Enjoy the garden!'")
+    assert found == []
+
+
+def test_unquoted_words_yield_to_the_keyword_noun_reading_of_their_sentence() -> None:
+    # both readings see 'war'; the keyword-noun one also reads the second count, so it alone stands
+    found = _keywords("Tell me about the Crusades, and use the word siege at least 4 times.")
+    assert found == [("keywords:frequency", {"relation": "at least", "keyword": "siege", "frequency": 4})]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Is 'alright' a real word, or should I always write 'all right'?",
+        "Our company motto is 'Build it better'. Write a speech for the launch.",
+        "Translate 'see you soon' into Italian.",
+        "Why does 'colour' appear with a u in British English?",
+    ],
+)
+def test_quotes_without_a_cue_in_a_directive_are_not_keywords(text: str) -> None:
+    assert not any(v in ("keywords:existence", "keywords:forbidden_words") for v, _ in _keywords(text))
+
+
+def test_every_cue_spec_names_a_role_and_a_provenance() -> None:
+    specs = load_specs()
+    assert {s.role for s in specs} <= {"include", "avoid"} and all(s.why for s in specs)
