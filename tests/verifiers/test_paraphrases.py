@@ -365,3 +365,39 @@ def test_questions_about_the_askers_own_writing_are_not_instructions(query: str)
 )
 def test_requests_phrased_as_questions_stay_instructions(query: str, verifier: str) -> None:
     assert verifier in {s.verifier for s in detect(query)}
+
+
+@pytest.mark.parametrize(
+    ("query", "verifier", "params"),
+    [
+        # a count of things joined to the format cue by a preposition
+        (
+            "Describe your morning routine and mark at least 4 key habits using markdown highlighting.",
+            "detectable_format:number_highlighted_sections",
+            {"num_highlights": 4},
+        ),
+        (
+            "Give me exactly 6 reasons to learn Spanish as markdown bullets.",
+            "detectable_format:number_bullet_lists",
+            {"num_bullets": 6},
+        ),
+        # a bracketed modifier between the count and its noun
+        (
+            "Make a party invitation template with at least four [bracketed] placeholders.",
+            "detectable_content:number_placeholders",
+            {"num_placeholders": 4},
+        ),
+    ],
+)
+def test_a_count_joined_to_its_format_cue(query: str, verifier: str, params: dict[str, object]) -> None:
+    assert [s.params for s in detect(query) if s.verifier == verifier] == [params]
+
+
+def test_a_count_another_verb_governs_is_not_the_highlight_count() -> None:
+    found = [s.params for s in detect("Write 300 words and highlight the key moments in markdown.")]
+    assert {"num_highlights": 300} not in found
+
+
+def test_a_count_with_no_joining_word_is_not_a_bullet_count() -> None:
+    verifiers = {s.verifier for s in detect("Compare 3 laptops in a table, and use bullet points for the pros.")}
+    assert "detectable_format:number_bullet_lists" not in verifiers

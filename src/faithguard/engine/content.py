@@ -33,7 +33,11 @@ _FENCE = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)", re.MU
 _TRIPLE = re.compile(r'"""(?:(?!""").)*(?:"""|\Z)|\'\'\'(?:(?!\'\'\').)*(?:\'\'\'|\Z)', re.DOTALL)
 _TAGGED = re.compile(r"<([A-Za-z][\w-]{0,30})>(?:(?!</\1>).)*</\1>", re.DOTALL)
 #: Straight or curly double quotes around text (one line or several).
-_QUOTED = re.compile(r"\"[^\"\n]{1,2000}\"|“[^”]{1,2000}”")
+_QUOTED = re.compile(
+    r"\"[^\"\n]{1,2000}\"|“[^”]{1,2000}”"
+    # single quotes too: one opens after no letter and closes before none; an apostrophe inside a word stays
+    r"|(?<![\w'‘’])['‘](?:[^'‘’\n]|(?<=\w)['’](?=\w)){1,2000}['’](?![\w'’])"
+)
 #: "Label: text" at a line start (Input:, Output:, Q:, Speaker 1:, Article:). Up to three words of label.
 _LABEL_LINE = re.compile(r"^[ \t]*([A-Z][\w'.-]*(?:[ \t]+[\w'.-]+){0,2})[ \t]*:[ \t]*(\S.*)?$", re.MULTILINE)
 _ITEM = re.compile(r"^[ \t]*(?:\d{1,2}[.)]|[-*•]|\(\d{1,2}\)|[a-h][.)])[ \t]+\S")

@@ -15,6 +15,7 @@ from faithguard.engine.query_ents import set_rule_entities
 from faithguard.engine.roles import RawConstraint, analyse_span
 from faithguard.engine.split import Part, split_parts
 from faithguard.models import Category, Constraint, Decomposition, Message, SubQuestion
+from faithguard.numwords import CARDINALS
 from faithguard.scoring import tier_for
 
 __all__ = [
@@ -85,6 +86,34 @@ _MATERIAL = frozenset({"fence", "triple-quote", "tagged", "block", "labelled"})
 _DELIMITED = frozenset({"fence", "triple-quote", "tagged", "labelled"})
 
 
+#: Parameters that say how to compare, not what was read from the request.
+_SETTINGS = frozenset({"relation", "let_relation", "capital_relation"})
+
+
+def _read_in_quote(query: str, spec: Any, start: int, end: int, content: tuple[ContentSpan, ...]) -> bool:
+    """Whether every value ``spec`` read lies inside quoted material ("My boss wrote: 'Keep reports under 500
+    words.' Is that fair?"): the quote's instruction is someone else's, the content of this request.
+
+    A spec with nothing to locate (no values, or a value written differently) stays; so does a text to repeat,
+    which is material by nature.
+    """
+    quotes = [(c.start, c.end) for c in content if c.kind == "quote"]
+    if not quotes or spec.verifier == "combination:repeat_prompt":
+        return False
+    low = query.lower()
+    values = [v for k, v in spec.params.items() if k not in _SETTINGS and not isinstance(v, bool)]
+    spots: list[int] = []
+    for value in values:
+        forms = [str(value).lower()]
+        if isinstance(value, int):
+            forms += [w for w, n in CARDINALS.items() if n == value]
+        found = [m.start() for f in forms for m in re.finditer(rf"(?<!\w){re.escape(f)}(?!\w)", low[start:end])]
+        if not found:
+            return False
+        spots.append(start + found[0])
+    return bool(spots) and all(any(a <= x < b for a, b in quotes) for x in spots)
+
+
 def _merge_specs(
     query: str, parts: list[Part], raws: list[RawConstraint], content: tuple[ContentSpan, ...] = ()
 ) -> list[RawConstraint]:
@@ -93,6 +122,8 @@ def _merge_specs(
         start = _locate(query, spec.text)
         end = start + len(spec.text)
         if any(c.kind in _DELIMITED and c.start <= start and end <= c.end for c in content):
+            continue
+        if _read_in_quote(query, spec, start, end, content):
             continue
         category = Category(str(spec.category))
         merged = False

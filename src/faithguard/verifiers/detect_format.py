@@ -45,6 +45,22 @@ def _bound_in(sentence: str) -> int | None:
     return found.pop() if len(found) == 1 else None
 
 
+#: A count of things joined to a format cue by a preposition: "mark at least 3 key moments using markdown
+#: highlighting", "list exactly 5 ways to save money as markdown bullets". Anchored at the cue: the counted noun
+#: phrase (up to six words after the number) then the joining word, then at most markdown-ish modifiers.
+_LINKED_COUNT = re.compile(
+    rf"(?i)(?:\b{REL}\s+)?\b{N}\s+(?:[\w'\[\]-]+\s+){{1,6}}?(?:using|with|in|as|via)\s+"
+    r"(?:(?:a|an|the|some|markdown|bold|italic|plain)\s+)*$"
+)
+
+
+def _linked_count(text: str, cue_start: int) -> int | None:
+    """The count of the things a format cue at ``cue_start`` applies to, stated before it in its sentence."""
+    s_start, _ = sentence_span(text, cue_start)
+    m = _LINKED_COUNT.search(text[s_start:cue_start])
+    return number(m.group("n")) if m else None
+
+
 _PLACEHOLDER = re.compile(r"(?i)\bplace\s*-?\s*holders?\b")
 _POSTSCRIPT = re.compile(r"(?i)\bpost\s*-?\s*scripts?\b|\bP\.\s?P?\.?\s?S\.?(?=\s|$|[\"'”])")
 _BULLETS = re.compile(
@@ -67,7 +83,7 @@ def detect_format(text: str) -> list[VerifiableSpec]:
     m = _PLACEHOLDER.search(text)
     if m:
         sent = sentence_at(text, m.start())
-        n = _first_count(sent, r"place\s*-?\s*holders?") or _bound_in(sent)
+        n = _first_count(sent, r"(?:\[[^\]\n]{1,30}\]\s+)?place\s*-?\s*holders?") or _bound_in(sent)
         specs.append(make_spec("detectable_content:number_placeholders", {"num_placeholders": n or 1}, sent))
     for m in _POSTSCRIPT.finditer(text):
         sent = sentence_at(text, m.start())
@@ -96,6 +112,14 @@ def detect_format(text: str) -> list[VerifiableSpec]:
             make_spec("detectable_format:number_bullet_lists", {"num_bullets": n}, sentence_at(text, m.start()))
         )
         break
+    else:
+        for m in re.finditer(r"(?i)\bbullet(?:ed)?(?:\s*-?\s*(?:points?|list|items?))?\b|\bbullets\b", text):
+            n = _linked_count(text, m.start())
+            if n is not None:
+                specs.append(
+                    make_spec("detectable_format:number_bullet_lists", {"num_bullets": n}, sentence_at(text, m.start()))
+                )
+                break
     # the fixed answers offered as choices: two of them named, or one with a cue of choosing ("one of", "only")
     answers = list(re.finditer(r"(?i)my\s+answer\s+is\s+(yes|no|maybe)", text))
     offered = {m.group(1).lower() for m in answers}
@@ -152,10 +176,15 @@ def _detect_highlights(text: str) -> list[VerifiableSpec]:
         n = counts[0].n if counts else None
         if n is None:  # the count may come before the verb's own form too ("at least 3 highlighted sections")
             m2 = re.search(rf"(?i)\b{N}\s+(?:of\s+)?(?:your\s+|the\s+)?(?:[a-z-]+\s+){{0,2}}?{unit}", window)
-            m2 = m2 or re.search(rf"(?i)\b{N}\s+(?:[a-z-]+\s+){{0,2}}?{unit}", sent)
+            if m2 is None:
+                m2 = re.search(rf"(?i)\b{N}\s+(?:[a-z-]+\s+){{0,2}}?{unit}", sent)
+                # a count before the verb that another verb governs ("Write 300 words and highlight ...") is
+                # that verb's: only a count joined to the highlighting without a conjunction or comma counts
+                if m2 is not None and re.search(r"(?i)\b(?:and|then|but)\b|[,;]", text[s_start + m2.end() : m.start()]):
+                    m2 = None
             n = number(m2.group("n")) if m2 else None
         if n is None:
-            n = _bound_in(sent) or 1
+            n = _linked_count(text, m.start()) or _bound_in(sent) or 1
         return [make_spec("detectable_format:number_highlighted_sections", {"num_highlights": n}, sent)]
     return []
 
