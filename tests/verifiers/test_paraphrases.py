@@ -401,3 +401,65 @@ def test_a_count_another_verb_governs_is_not_the_highlight_count() -> None:
 def test_a_count_with_no_joining_word_is_not_a_bullet_count() -> None:
     verifiers = {s.verifier for s in detect("Compare 3 laptops in a table, and use bullet points for the pros.")}
     assert "detectable_format:number_bullet_lists" not in verifiers
+
+
+@pytest.mark.parametrize(
+    ("query", "verifier", "params"),
+    [
+        # the section header shown enumerated, or said to carry its number
+        (
+            "Organize the notes as Lesson 1, Lesson 2 and so on: three lessons in all.",
+            "detectable_format:multiple_sections",
+            {"section_spliter": "Lesson", "num_sections": 3},
+        ),
+        (
+            "Plan a road trip in 5 stages, each one opening with 'Stage' followed by its number.",
+            "detectable_format:multiple_sections",
+            {"section_spliter": "Stage", "num_sections": 5},
+        ),
+        # a verb of ending for the postscript; the end named as the subject; the first word named as the subject
+        (
+            "Draft a flyer for the bake sale and wrap up with a P.S. about parking.",
+            "detectable_content:postscript",
+            {"postscript_marker": "P.S."},
+        ),
+        (
+            'Write me a poem about rivers. The final line should read "and the river runs on."',
+            "startend:end_checker",
+            {"end_phrase": "and the river runs on."},
+        ),
+        (
+            "Write 3 paragraphs separated by blank lines; the first word of the second paragraph must be 'meanwhile'.",
+            "length_constraints:nth_paragraph_first_word",
+            {"num_paragraphs": 3, "nth_paragraph": 2, "first_word": "meanwhile"},
+        ),
+    ],
+)
+def test_headers_endings_and_first_words_in_other_wording(query: str, verifier: str, params: dict[str, object]) -> None:
+    assert [s.params for s in detect(query) if s.verifier == verifier] == [params]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Explain the difference between Phase 1 and Phase 2 trials in 3 paragraphs.",
+        "I read Chapter 1 and Chapter 2 last night; what happens next?",
+        'What was the last thing he said? I think the final words were "see you soon".',
+        "My aunt finished her letter with a P.S. about the dog. Is that old-fashioned?",
+    ],
+)
+def test_enumerations_and_endings_that_are_not_instructions(query: str) -> None:
+    found = {s.verifier for s in detect(query)}
+    assert not found & {"detectable_format:multiple_sections", "startend:end_checker", "detectable_content:postscript"}
+
+
+def test_a_ban_on_commas_after_another_ask_about_separators() -> None:
+    found = {s.verifier for s in detect("List three fruits separated by slashes, and don't use any commas at all.")}
+    assert "punctuation:no_comma" in found
+    assert "punctuation:no_comma" not in {s.verifier for s in detect("Don't list the names separated by commas.")}
+
+
+@pytest.mark.parametrize("verb", ["go beyond", "go over", "go past"])
+def test_a_negated_phrasal_verb_of_exceeding_is_an_upper_bound(verb: str) -> None:
+    found = [s.params for s in detect(f"Write me a bio that must not {verb} six sentences.")]
+    assert {"relation": "less than", "num_sentences": 7} in found

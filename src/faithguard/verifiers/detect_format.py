@@ -94,7 +94,8 @@ def detect_format(text: str) -> list[VerifiableSpec]:
             sent = sent.rstrip() + (tail.group(0) if tail else "")
         if "post" not in m.group(0).lower() and not re.search(
             r"(?i)\b(?:start|begin)\w*\s+with\b|\bnote\b|\bat\s+the\s+(?:end|bottom|close)\b|\badd\b|\binclude\b|"
-            r"\bend\b",
+            # a verb of ending as asked (base form or -ing), not told ("she ended her text with P.P.S.")
+            r"\b(?:(?:end|finish|close|conclud)(?:e|ing)?|wrap(?:ping)?\s+up|sign(?:ing)?\s+off)\b",
             sent,
         ):
             continue
@@ -189,25 +190,40 @@ def _detect_highlights(text: str) -> list[VerifiableSpec]:
     return []
 
 
+#: A marker word shown enumerated ("SECTION 1, SECTION 2", "Lesson 1 ... Lesson 2") or said to carry its number
+#: ("'Chapter' followed by its number"): the request shows the header each section opens with.
+_ENUMERATED = re.compile(r"\b(?P<m>[A-Z][A-Za-z]+)\s+1\b[^.\n]{0,30}?\b(?P=m)\s+2\b")
+_NUMBERED_MARKER = re.compile(
+    r"[\"'“‘](?P<m>[A-Za-z]+)[\"'”’]\s+(?:followed\s+by|and\s+then|plus)\s+(?:its|the|a)\s+(?:section\s+)?(?:number|numeral)"
+)
+
+
 def _detect_sections(text: str) -> list[VerifiableSpec]:
+    unit = r"sections?|parts?|chapters?|paragraphs?|days?|slides?|steps?|stanzas?"
     mark = _SECTION_MARK.search(text)
-    if not mark:
-        return []
-    sent_region = text[max(0, mark.start() - 250) : mark.end() + 100]
-    if not re.search(
+    if mark is not None and re.search(
         r"(?i)\b(?:mark\w*|start\w*|begin\w*|label\w*|such\s+as|title\w*|head\w*|with)\b",
         text[max(0, mark.start() - 80) : mark.start()],
     ):
-        return []
-    unit = r"sections?|parts?|chapters?|paragraphs?|days?|slides?|steps?|stanzas?"
-    n = _first_count(sent_region, unit)
+        marker, at = mark.group(1), mark.start()
+    else:
+        shown = _ENUMERATED.search(text) or _NUMBERED_MARKER.search(text)
+        if shown is None:
+            return []
+        # the count must name sections, or the marker's own noun ("2 sections total", "in 3 chapters")
+        marker, at = shown.group("m"), shown.start()
+        unit = rf"sections?|parts?|{re.escape(marker.lower())}s?"
+    region = text[max(0, at - 250) : at + 100]
+    # the headers' own numbers ("Phase 1 and Phase 2") are not the count of sections
+    region = re.sub(rf"\b{re.escape(marker)}\s+\w+", lambda m: "_" * len(m.group(0)), region)
+    n = _first_count(region, unit)
     if n is None:
         return []
     return [
         make_spec(
             "detectable_format:multiple_sections",
-            {"section_spliter": mark.group(1), "num_sections": n},
-            sentence_at(text, mark.start()),
+            {"section_spliter": marker, "num_sections": n},
+            sentence_at(text, at),
         )
     ]
 
@@ -228,6 +244,18 @@ _VERB_NTH = re.compile(
 )
 
 
+#: The first word named as the subject: "the first word of the 4th paragraph has to be 'therefore'".
+_WORD_OF = re.compile(r"(?i)\b(?:first|opening)\s+word\s+(?:of|in)\s+(?:the\s+|your\s+)?$")
+_WORD_IS = re.compile(
+    rf"(?i)^\s*(?:must|should|has\s+to|needs\s+to|will|shall)?\s*(?:be|is|reads?)\s+(?:the\s+)?{_FIRST_WORD}"
+)
+
+
+def _word_is(text: str, nth: re.Match[str]) -> re.Match[str] | None:
+    """The word after "the first word of <nth> paragraph ... be", when the request names it that way."""
+    return _WORD_IS.match(text[nth.end() :]) if _WORD_OF.search(text[: nth.start()]) else None
+
+
 #: Paragraphs separated by blank lines, as IFEval's paragraph-first-word check splits them.
 _BLANK_LINES = re.compile(r"(?i)\b(?:blank|empty)\s+lines?|\bnew\s*-?\s*lines?|\bline\s*-?\s*breaks?|\\n\\n")
 
@@ -239,7 +267,7 @@ def detect_paragraphs(text: str) -> list[VerifiableSpec]:
     counts = [c for c in find_counts(text, unit) if c.relation == "exactly"]
     n_par = counts[0].n if counts else _first_count(text, r"paragraphs?")
     nth_found = False
-    readings = [(m, _STARTS.match(text[m.end() :])) for m in _NTH.finditer(text)]
+    readings = [(m, _STARTS.match(text[m.end() :]) or _word_is(text, m)) for m in _NTH.finditer(text)]
     if _BLANK_LINES.search(text):  # IFEval's reading (paragraphs split by blank lines); else the per-unit one
         readings += [(m, m) for m in _VERB_NTH.finditer(text)]
     for m, sm in readings:
@@ -286,6 +314,10 @@ _END = re.compile(
 _END_READ = re.compile(
     r"(?i)\bvery\s+end\s+of\s+(?:your\s+)?(?:entire\s+)?(?:response|answer)\s+should\s+read"
     r"(?:\s+exactly)?(?:\s+like)?\s*:?\s*"
+    # the end named as the subject: "the last thing in it must be the phrase", "the final line should read"
+    r"|\b(?:very\s+)?(?:last|final|closing)\s+(?:thing|words?|line|sentence|bit)\b"
+    r"(?:\s+(?:in|of)\s+(?:it|the\s+\w+|your\s+\w+))?\s+(?:must|should|has\s+to|needs\s+to|will|is\s+to)\s+"
+    r"(?:be|read)\s+(?:exactly\s+)?(?:the\s+(?:exact\s+)?(?:phrase|sentence|words?|line)\s+)?:?\s*(?=[\"“'])"
 )
 
 

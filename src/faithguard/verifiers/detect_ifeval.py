@@ -460,7 +460,8 @@ def detect_no_comma(text: str) -> list[VerifiableSpec]:
     """punctuation:no_comma: 'do not use any commas', 'commas are not allowed'."""
     for m in _COMMA.finditer(text):
         s_start, s_end = _sentence_span(text, m.start())
-        before = text[max(s_start, m.start() - 60) : m.start()]
+        # the clause of the word: "... separated by asterisks, and don't use commas" is two asks
+        before = re.split(r"(?i),\s*(?:and|but)\b|;", text[max(s_start, m.start() - 60) : m.start()])[-1]
         after = text[m.end() : min(s_end, m.end() + 40)]
         if (
             m.group(0).lower() == "comma-free"

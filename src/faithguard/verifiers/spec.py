@@ -67,7 +67,7 @@ REL = (
     r"(?P<rel>at\s+least|no\s+less\s+than|not\s+less\s+than|no\s+fewer\s+than|a\s+minimum\s+of|minimum\s+of|"
     r"at\s+minimum|more\s+than|over|greater\s+than|upwards\s+of|less\s+than|fewer\s+than|under|below|"
     r"shorter\s+than|at\s+most|no\s+more\s+than|not\s+more\s+than|a\s+maximum\s+of|maximum\s+of|max(?:imum)?|"
-    r"up\s+to|not\s+exceed(?:ing)?|no\s+longer\s+than|not\s+(?:be\s+)?(?:longer|more)\s+than|exactly|precisely|just|"
+    r"up\s+to|not\s+exceed(?:ing)?|not\s+go\s+(?:beyond|over|past)|no\s+longer\s+than|not\s+(?:be\s+)?(?:longer|more)\s+than|exactly|precisely|just|"
     r"only)"
 )
 
@@ -85,6 +85,10 @@ _AT_MOST = {
     "up to",
     "not exceed",
     "not exceeding",
+    # the phrasal verbs of exceeding, negated: "must not go beyond five sentences"
+    "not go beyond",
+    "not go over",
+    "not go past",
     "no longer than",
     "not longer than",
 }
