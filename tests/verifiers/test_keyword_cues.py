@@ -55,3 +55,64 @@ def test_quotes_without_a_cue_in_a_directive_are_not_keywords(text: str) -> None
 def test_every_cue_spec_names_a_role_and_a_provenance() -> None:
     specs = load_specs()
     assert {s.role for s in specs} <= {"include", "avoid"} and all(s.why for s in specs)
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        # a negation of another ask, or inside the quoted words, leaves the ask to include them
+        ("Include 'anchor' and don't go over 100 words.", ("keywords:existence", {"keywords": ["anchor"]})),
+        ("Write a story with no dialogue and include 'anchor'.", ("keywords:existence", {"keywords": ["anchor"]})),
+        (
+            "Write a farewell card and use 'no worries' and 'onward'.",
+            ("keywords:existence", {"keywords": ["no worries", "onward"]}),
+        ),
+        # a negated count turns over: fewer than the number, or at least it
+        (
+            "Never use 'amazing' twice in the review.",
+            ("keywords:frequency", {"relation": "less than", "keyword": "amazing", "frequency": 2}),
+        ),
+        (
+            "'Resilient' shouldn't appear fewer than 3 times in the bio.",
+            ("keywords:frequency", {"relation": "at least", "keyword": "resilient", "frequency": 3}),
+        ),
+        ("Edit my essay and stop using 'basically'.", ("keywords:forbidden_words", {"forbidden_words": ["basically"]})),
+    ],
+)
+def test_negation_belongs_to_the_cue(text: str, want: tuple[str, dict[str, object]]) -> None:
+    assert want in _keywords(text)
+
+
+def test_a_count_belongs_to_the_list_before_it() -> None:
+    found = _keywords("Use 'warm' at most 2 times and 'bright' at least once.")
+    assert ("keywords:frequency", {"relation": "less than", "keyword": "warm", "frequency": 3}) in found
+    assert ("keywords:frequency", {"relation": "at least", "keyword": "bright", "frequency": 1}) in found
+    assert ("keywords:frequency", {"relation": "less than", "keyword": "bright", "frequency": 3}) not in found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Did you mention 'refund' in the draft you sent me?",
+        "Will 'selfie' be in the next dictionary?",
+        "You keep using 'journey' in every answer.",
+        "You used 'pivot' three times in the last draft.",
+    ],
+)
+def test_questions_and_remarks_about_the_words_ask_for_nothing(text: str) -> None:
+    assert _keywords(text) == []
+
+
+def test_a_keyword_noun_list_keeps_the_words_a_clause_did_not_read() -> None:
+    found = _keywords("Use the words 'sun', 'sea' (in that order), and 'sand'.")
+    assert any(set(p.get("keywords", ())) == {"sun", "sea", "sand"} for _, p in found)
+
+
+def test_a_very_long_list_is_read_without_recursion() -> None:
+    text = "Write a poem but don't mention " + ", ".join(["fig"] * 1500) + "."
+    detect(text)  # raised RecursionError with one recursion per coordinated word
+
+
+def test_quoted_words_inside_quoted_material_are_the_materials() -> None:
+    text = "My friend texted: \"please make sure to mention 'tiramisu' when you talk to my dad\" - what does she want?"
+    assert _keywords(text) == []

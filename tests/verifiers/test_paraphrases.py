@@ -463,3 +463,24 @@ def test_a_ban_on_commas_after_another_ask_about_separators() -> None:
 def test_a_negated_phrasal_verb_of_exceeding_is_an_upper_bound(verb: str) -> None:
     found = [s.params for s in detect(f"Write me a bio that must not {verb} six sentences.")]
     assert {"relation": "less than", "num_sentences": 7} in found
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Is it 'lowercase' or 'lower case' in a style guide, and which one do editors prefer?",
+        'Should the heading say "ALL CAPS" or "all caps" in our brand guide?',
+        "Write a Python script that wraps each line of a file in double quotes.",
+    ],
+)
+def test_form_words_talked_about_or_applied_to_something_else_are_not_asked(query: str) -> None:
+    found = {s.verifier for s in detect(query)}
+    assert not found & {"change_case:english_lowercase", "change_case:english_capital", "startend:quotation"}
+
+
+def test_a_capital_word_count_is_read_in_its_own_clause() -> None:
+    found = [
+        s.params for s in detect("Keep it under 80 words, and use all-caps words sparingly: fewer than 2 of them.")
+    ]
+    assert {"capital_relation": "less than", "capital_frequency": 2} in found
+    assert not any(p.get("capital_frequency") == 80 for p in found)

@@ -23,7 +23,7 @@ from faithguard.verifiers.detect_ifeval import (
     detect_letters,
     detect_no_comma,
 )
-from faithguard.verifiers.detect_keyword_cues import keyword_cue_readings
+from faithguard.verifiers.detect_keyword_cues import is_keyword, keyword_cue_readings
 from faithguard.verifiers.spec import VerifiableSpec, sentence_span
 from faithguard.verifiers.spec_loader import run_specs
 from faithguard.verifiers.units import PER_UNIT
@@ -152,7 +152,14 @@ def _keywords(text: str) -> list[VerifiableSpec]:
     readings = keyword_cue_readings(text)
     quoted = [r.constraint for r in readings if not r.bare]
     covered = {w for s in quoted for w in _keyword_values(s)}
-    nouns = [s for s in detect_keywords(text) if not _keyword_values(s) & covered]
+    # a keyword-noun reading yields only when the clause readings hold every word of it that can be a keyword
+    # (its list ran on into "... and end with 'Sweet dreams.'"); one naming more words keeps them, and then a
+    # clause reading it wholly contains adds nothing
+    nouns = [s for s in detect_keywords(text) if not {w for w in _keyword_values(s) if is_keyword(w)} <= covered]
+    kept = [_keyword_values(s) for s in nouns]
+    quoted = [
+        s for s in quoted if not any(_keyword_values(s) <= k and s.verifier == "keywords:existence" for k in kept)
+    ]
     read = [sentence_span(text, text.find(s.text)) for s in nouns if s.text and s.text in text]
     bare = [
         r.constraint

@@ -345,7 +345,11 @@ def detect_startend(text: str) -> list[VerifiableSpec]:
     qm2 = re.search(r"(?i)\bdouble\s+quot(?:e|es|ation)", text)
     if qm2:
         sent = sentence_at(text, qm2.start())
-        if re.search(r"(?i)\b(?:wrap\w*|around|enclos\w*|surround\w*|inside|within|entire|whole)\b", sent):
+        # quotes around something else the answer handles ("a function that wraps a string in double quotes")
+        other = re.search(r"(?i)\b(?:wrap\w*|enclos\w*|surround\w*)\s+(?:a|an|each|every|any|some)\s+\w+", sent)
+        if other is None and re.search(
+            r"(?i)\b(?:wrap\w*|around|enclos\w*|surround\w*|inside|within|entire|whole)\b", sent
+        ):
             specs.append(make_spec("startend:quotation", {}, sent))
     return specs
 

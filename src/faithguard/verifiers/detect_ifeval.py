@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from faithguard.lexical.langid import LANGUAGE_NAMES
 from faithguard.numwords import CARDINALS
@@ -64,6 +65,14 @@ _NOT_KEYWORDS = frozenset(
 )
 
 
+@lru_cache(maxsize=1)
+def _stop_words() -> frozenset[str]:
+    """spaCy's English stop words (function words: "that", "which", "about"), never an unquoted keyword."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return frozenset(STOP_WORDS)
+
+
 def _items_after(text: str, start: int, sentence_end: int) -> list[str]:
     """Quoted items after ``start`` in the sentence, else an unquoted list up to a stop word."""
     rest = text[start:sentence_end]
@@ -84,6 +93,8 @@ def _items_after(text: str, start: int, sentence_end: int) -> list[str]:
         word = words[0]
         if word.lower() in _NOT_KEYWORDS or not re.match(r"^[\w'-]+$", word):
             break
+        if len(words) > 1 and word.lower() in _stop_words():
+            break  # a clause opened by a function word ("words that contain ..."), not a list ("with and without")
         if items and len(words) > 2:  # a clause after the list ("cheap or easy, and keep it short")
             break
         items.append(word if len(words) > 2 else item)
@@ -400,15 +411,28 @@ def _mixed_case(sentence: str) -> bool:
     )
 
 
+def _mentioned(text: str, m: re.Match[str]) -> bool:
+    """Whether the matched words stand in quotes of their own ("Is it 'lowercase' or 'lower case'?"): a word
+    talked about, not a form asked for."""
+    return bool(
+        re.search(r"[\"“‘']\s*[^\"'“”‘’\n]{0,20}$", text[: m.start()])
+        and re.match(r"[^\"'“”‘’\n]{0,20}[\"”’']", text[m.end() :])
+        and not re.search(r"\w['’]\w*\s*[^\"'“”‘’\n]{0,20}$", text[: m.start()])
+    )
+
+
 def detect_case(text: str) -> list[VerifiableSpec]:
     """change_case:english_lowercase, english_capital and capital_word_frequency."""
     specs: list[VerifiableSpec] = []
     cap_word_sents: set[str] = set()
     for m in _CAP_WORDS.finditer(text):
         s_start, s_end = _sentence_span(text, m.start())
-        # the count may sit in this sentence or the next one ('In particular, there should be 5 to 10 such ...').
+        # the count may sit in this sentence or the next one ('In particular, there should be 5 to 10 such ...'),
+        # not in an ask before it in the sentence ("Keep it under 100 words, and use all-caps words sparingly")
+        joins = list(re.finditer(r"(?i),\s*(?:and|but)\b|;", text[s_start : m.start()]))
+        c_start = s_start + joins[-1].end() if joins else s_start
         nxt_end = _sentence_span(text, min(len(text) - 1, s_end + 1))[1] if s_end + 1 < len(text) else s_end
-        region = text[s_start:nxt_end]
+        region = text[c_start:nxt_end]
         counts = (
             find_counts(region, r"(?:such\s+)?(?:capitali[sz]ed\s+|all-caps\s+|all\s+caps\s+)?words?")
             + find_times(region)
@@ -433,12 +457,14 @@ def detect_case(text: str) -> list[VerifiableSpec]:
                     phrase,
                 )
             )
-    lowers = [(m, _mixed_case(sentence_at(text, m.start()))) for m in _LOWER.finditer(text)]
+    lowers = [(m, _mixed_case(sentence_at(text, m.start()))) for m in _LOWER.finditer(text) if not _mentioned(text, m)]
     lower = next((m for m, mixed in lowers if not mixed), None)
     if lower:
         specs.append(make_spec("change_case:english_lowercase", {}, sentence_at(text, lower.start())))
     elif not any(mixed for _, mixed in lowers):
         for m in _UPPER.finditer(text):
+            if _mentioned(text, m):
+                continue
             sent = sentence_at(text, m.start())
             if sent in cap_word_sents or re.search(
                 r"(?i)\b(?:no|not|without|avoid)\b[^.]{0,30}$", text[max(0, m.start() - 40) : m.start()]

@@ -30,6 +30,7 @@ __all__ = [
     "Reading",
     "detect_keyword_cues",
     "fixture_problem",
+    "is_keyword",
     "keyword_cue_readings",
     "load_specs",
     "read_cues",
@@ -38,7 +39,13 @@ __all__ = [
 _PATH = "data/keyword_cues.json"
 #: A quoted word or short phrase: straight or typographic quotes; a single quote opens only after a space or
 #: an opening mark and closes before a space or a mark, so apostrophes ("don't") never open one.
-_QUOTE = re.compile(r"(?:(?<![\w'’])['‘](?P<s>[^'‘’\"“”\n]{1,40}?)['’](?![\w'’])|[\"“](?P<d>[^\"“”\n]{1,40}?)[\"”])")
+_QUOTE = re.compile(
+    r"(?:(?<![\w'’])['‘](?P<s>(?:[^'‘’\"“”«»\n]|(?<=\w)['’](?=\w)){1,40}?)['’](?![\w'’])"
+    r"|[\"“](?P<d>[^\"“”«»\n]{1,40}?)[\"”]|«\s?(?P<g>[^«»\n]{1,40}?)\s?»)"
+)
+#: Quotes (and cue words) read per request: a text with more is material, not a request naming words; this also
+#: bounds the work per request.
+MAX_QUOTES = 64
 #: Words a quoted keyword may have at most (a longer quotation is a phrase to start or end with, or material).
 MAX_KEYWORD_WORDS = 3
 #: Between two quoted items of one list: commas, "and", "or", "nor", "as well as", spaces.
@@ -48,7 +55,6 @@ _CLAUSE_MARK = re.compile(r"[;:()\[\]\n]|\s[-–—]{1,2}\s|[–—]|(?<=[.!?])\
 #: Nouns that name words as words ("the word 'X'", "the terms 'X' and 'Y'"): a subject that may stand for them.
 _WORD_NOUN = re.compile(r"(?i)^(?:key)?(?:words?|terms?|phrases?|expressions?|names?)$")
 #: Negation words (spaCy marks most as ``neg``); typed without the apostrophe too ("dont").
-_NEGATION = frozenset({"not", "n't", "never", "no", "without", "nt", "nor"})
 _ANAPHORS = frozenset({"them", "those", "these", "it", "both"})
 _WH = frozenset({"WDT", "WP", "WP$", "WRB"})
 
@@ -135,14 +141,27 @@ class _Quoted:
 
 
 def _quoted(text: str) -> list[_Quoted]:
-    out = []
+    out: list[_Quoted] = []
     for m in _QUOTE.finditer(text):
-        value = (m.group("s") if m.group("s") is not None else m.group("d")).strip()
+        if len(out) == MAX_QUOTES:
+            return []  # that many quotes is quoted material or a list, not words the user names
+        raw = next(g for g in (m.group("s"), m.group("d"), m.group("g")) if g is not None)
+        if raw != raw.strip():
+            continue  # a space just inside a quote: an unbalanced pair ('use "kayak and "lasagna')
+        value = raw
         out.append(_Quoted(m.start(), m.end(), value))
     return out
 
 
-def _keyword(value: str) -> bool:
+#: Quoted material: a double-quoted stretch longer than any keyword list; quotes inside it are the material's own.
+_MATERIAL = re.compile(r"[\"“][^\"“”\n]{41,2000}[\"”]")
+
+
+def _in_material(text: str, q: _Quoted) -> bool:
+    return any(m.start() < q.start and q.end < m.end() for m in _MATERIAL.finditer(text))
+
+
+def is_keyword(value: str) -> bool:
     """A quoted word or short phrase, not a sentence ("Sweet dreams.") nor a placeholder ("[name]")."""
     words = value.split()
     return (
@@ -178,12 +197,13 @@ def _clauses(text: str, quoted: list[_Quoted]) -> list[tuple[int, int]]:
 def _scare_quoted(doc: Any, q: _Quoted) -> bool:
     """Quotes around a modifier of a noun after them, in its noun phrase ("her "future" forensics", "its "secret"
     workout plan"): the writer distances themselves from a word, they do not name one to use."""
-    inside = [t for t in doc if q.start < t.idx < q.end - 1 and not t.is_punct]
+    span = doc.char_span(q.start + 1, q.end - 1, alignment_mode="expand")
+    inside = [t for t in span if not t.is_punct] if span is not None else []
     heads = {t.head for t in inside if t.head not in inside}
     if len(heads) != 1:
         return False
     head = heads.pop()
-    between = [t for t in doc if q.end <= t.idx < head.idx]
+    between = [t for t in doc[inside[-1].i + 1 : head.i] if t.idx >= q.end]
     return (
         head.idx >= q.end
         and head.pos_ in ("NOUN", "PROPN")
@@ -206,16 +226,8 @@ def _subjects(tok: Any) -> list[Any]:
     return [c for c in tok.children if c.dep_ in ("nsubj", "nsubjpass")]
 
 
-def _directive(cue: Any, item_tokens: set[int], subject_role: bool, clause: tuple[int, int]) -> bool:
-    """Whether the cue is an instruction to the writer, not a statement or a question about words.
-
-    Subjects outside the cue's clause are the parser's reach across a clause mark ("Requirements: (2) the word
-    'X' must not appear" made "Requirements" the subject of "appear") and are not read."""
-    sent = cue.sent
-    first = next((t for t in sent if t.is_alpha), None)
-    question = sent.text.rstrip().endswith("?")
-    if question and first is not None and first.tag_ in _WH:
-        return False
+def _chain(cue: Any, clause: tuple[int, int]) -> list[Any]:
+    """The cue and the verbs that govern it inside its clause ("make sure X *is* in it": is <- make)."""
     chain = [cue]
     while chain[-1].dep_ in ("xcomp", "ccomp", "conj", "advcl") and chain[-1].head is not chain[-1]:
         verb, head = chain[-1], chain[-1].head
@@ -224,38 +236,93 @@ def _directive(cue: Any, item_tokens: set[int], subject_role: bool, clause: tupl
         if not clause[0] <= head.idx < clause[1]:
             break  # a verb across a clause mark does not govern this one ("X is in the poem; what does it mean?")
         chain.append(head)
+    return chain
+
+
+def _modal(verb: Any) -> bool:
+    return any(c.tag_ == "MD" for c in verb.children)
+
+
+def _stands_for_the_text(tok: Any) -> bool:
+    """A subject that names the text being written: "it", or a noun WordNet files mostly as communication
+    ("the poem", "your answer", "the letter"), not a person ("my teacher")."""
+    if tok.lower_ in ("it", "this"):
+        return True
+    if tok.pos_ not in ("NOUN", "PROPN") or _WORD_NOUN.match(tok.text):
+        return False  # "words that contain 'qu'" describes words, not the text
+    from faithguard.inputs.senses import lexfile_share
+
+    return lexfile_share(tok.lemma_.lower()) >= TEXT_NOUN_SHARE
+
+
+#: Share of a noun's WordNet uses filed as communication from which it names a text (poem 1.0, response 0.33,
+#: review 0.29; teacher, plan 0.0). Fixtures: keyword_cues.json ("Your response should include ...", "My teacher
+#: told us to include ...").
+TEXT_NOUN_SHARE = 0.25
+#: Auxiliaries that open a yes/no question about the words rather than a request ("Did you mention 'X'?",
+#: "Will 'X' be in the dictionary?"); "Can/Could you ...?" is the idiom of asking and stays a request.
+_QUESTION_AUX = frozenset({"do", "does", "did", "will", "would", "is", "are", "was", "were", "has", "have", "had"})
+
+
+def _directive(cue: Any, item_tokens: set[int], subject_role: bool, clause: tuple[int, int]) -> bool:
+    """Whether the cue is an instruction to the writer, not a statement or a question about words.
+
+    Subjects outside the cue's clause are the parser's reach across a clause mark ("Requirements: (2) the word
+    'X' must not appear" made "Requirements" the subject of "appear") and are not read."""
+    sent = cue.sent
+    first = next((t for t in sent if t.is_alpha), None)
+    question = sent.text.rstrip().endswith("?")
+    if question and first is not None and (first.tag_ in _WH or first.lower_ in _QUESTION_AUX):
+        return False
+    chain = _chain(cue, clause)
     top = chain[-1]
     if top.dep_ in ("relcl", "acl") and clause[0] <= top.head.idx < clause[1]:
-        return False  # inside a description ("a thriller where an agent has to use 'future' forensics")
+        # inside a description ("a thriller where an agent has to use 'future' forensics"), unless it describes
+        # the text itself and governs the words ("a poem that uses 'brine' twice", "a letter using 'thanks'")
+        governed = all(doc_tok.head.i == cue.i or doc_tok.head.head.i == cue.i for doc_tok in _tokens(cue, item_tokens))
+        if not (_stands_for_the_text(top.head) and governed and item_tokens):
+            return False
     for depth, verb in enumerate(chain):
         for subj in _subjects(verb):
             if not clause[0] <= subj.idx < clause[1]:
                 continue  # the parser reaching across a clause mark
             low = subj.lower_
-            if low == "you" or subj.i in item_tokens:
+            if subj.i in item_tokens:
                 continue
+            if low == "you":
+                if _modal(verb) or question:
+                    continue  # "you should mention 'X'", "Can you include 'X'?"
+                return False  # "You keep using 'tapestry'", "You used 'leverage' three times": told, not asked
             if _WORD_NOUN.match(subj.text) and subject_role:
                 continue  # "the word 'gravity' must not appear": the noun stands for the quoted word
             if low in ("i", "we") and depth > 0 and not question:
                 continue  # "I want 'breathe' to come up ...": the asker states the wish
+            if (low in ("that", "which") or _stands_for_the_text(subj)) and (
+                _modal(verb) or len(chain) > 1 or top.dep_ in ("relcl", "acl")
+            ):
+                continue  # "The poem should include 'X'", "make sure the letter mentions 'Y'"
             return False
     if subject_role:
         # "X should appear", "X has to be in it", "make sure X is in there"; a bare "X is in the poem" is a fact
-        return (
-            len(chain) > 1
-            or any(c.tag_ == "MD" for c in cue.children)
-            or any(c.dep_ == "aux" and c.tag_ == "MD" for v in chain for c in v.children)
-        )
+        return len(chain) > 1 or any(_modal(v) for v in chain)
     return True
 
 
-def _negated(doc: Any, start: int, end: int, count_spans: list[tuple[int, int]]) -> bool:
-    for tok in doc:
-        if not start <= tok.idx < end or any(a <= tok.idx < b for a, b in count_spans):
-            continue
-        if tok.lower_ in _NEGATION or tok.dep_ == "neg":
-            return True
-    return False
+def _tokens(anchor: Any, indices: set[int]) -> list[Any]:
+    return [anchor.doc[i] for i in sorted(indices)]
+
+
+def _negated(cue: Any, clause: tuple[int, int]) -> bool:
+    """Whether the cue is negated: its own or a governing verb's negation ("don't use", "I don't want X to come
+    up"), or "without" before it; a negation elsewhere in the clause belongs to another ask."""
+    if cue.dep_ == "pcomp" and cue.head.lower_ == "without":
+        return True
+    return any(
+        c.dep_ == "neg" or c.lower_ in ("never", "nt")
+        for verb in _chain(cue, clause)
+        for c in verb.children
+        if clause[0] <= c.idx < clause[1]
+    )
 
 
 def _specs_for(
@@ -267,8 +334,8 @@ def _specs_for(
         first = [t for t in times if t.start == times[0].start][:2]
         for t in first:
             rel, n = t.relation, t.n
-            if avoid and rel == "at least":
-                rel = "less than"
+            if avoid:  # "never use X twice": fewer than two; "X shouldn't appear fewer than 3 times": at least 3
+                rel = {"at least": "less than", "less than": "at least", "exactly": "less than"}[rel]
             if rel == "exactly":
                 yield make_spec(
                     "keywords:frequency", {"relation": "at least", "keyword": words[0], "frequency": n}, phrase
@@ -298,11 +365,13 @@ _BARE_CHILDREN = frozenset({"cc", "conj", "punct", "preconj"})
 
 
 def _conjuncts(tok: Any) -> list[Any]:
-    out = [tok]
-    for child in tok.children:
-        if child.dep_ == "conj":
-            out.extend(_conjuncts(child))
-    return out
+    """``tok`` and the words coordinated with it, in order (iterative: a list may be thousands long)."""
+    out, todo = [], [tok]
+    while todo:
+        cur = todo.pop()
+        out.append(cur)
+        todo.extend(c for c in cur.children if c.dep_ == "conj")
+    return sorted(out, key=lambda t: t.i)
 
 
 def _in_verb_phrase(tok: Any) -> bool:
@@ -347,15 +416,20 @@ def _bare_words(cue: Any, spec: CueSpec) -> tuple[list[Any], bool]:
 def _cue_tokens(doc: Any, quoted: list[_Quoted]) -> list[tuple[int, CueSpec]]:
     matcher, labels = _matcher(doc.vocab)
     cues: list[tuple[int, CueSpec]] = []
-    for match_id, start, end in matcher(doc):
+    taken: set[int] = set()
+    order = {spec.id: i for i, spec in enumerate(load_specs())}
+    for match_id, start, end in sorted(matcher(doc), key=lambda m: order[labels[m[0]].id]):
         spec = labels[match_id]
         cue = doc[start]
+        if start in taken:
+            continue  # one cue per word: the spec listed first in the file wins
         if any(q.start <= cue.idx < q.end for q in quoted):
             continue
         if spec.needs_after and not any(t.lower_ in spec.needs_after for t in doc[end:] if t.sent == cue.sent):
             continue
         cues.append((start, spec))
-    return cues
+        taken.add(start)
+    return sorted(cues)
 
 
 def _quoted_readings(
@@ -364,24 +438,32 @@ def _quoted_readings(
     """Readings of the quoted words of one clause; ``here`` are the cues read for them (in ``clause``, the
     words' own clause when ``own``, else the next one, pointing back)."""
     a, b = clause if own else (min(q.start for q in inside), max(q.end for q in inside))
-    for run in _runs(inside, text):
+    runs = _runs(inside, text)
+    for run in runs:
         cue_i, spec = min(here, key=lambda c: abs(doc[c[0]].idx - run[0].start))
         # "avoid mentioning 'X'", "omit using 'Y'": a verb of leaving out governs the verb of mentioning
         spec = next((s for i, s in here if s.role == "avoid" and cue_i - 3 < i < cue_i), spec)
         cue = doc[cue_i]
-        item_tokens = {t.i for q in run for t in doc if q.start <= t.idx < q.end}
+        item_tokens = {
+            t.i
+            for q in run
+            for t in (doc.char_span(q.start + 1, q.end - 1, alignment_mode="expand") or ())
+            if not t.is_punct
+        }
         # the words lead their verb ("'X' should appear", "make sure 'X' is mentioned"), read from the spec
         # and the word order, not from the parser's guess at the quoted words' role
         subject_role = spec.words_lead or (own and cue.idx > run[-1].end)
         if not _directive(cue, item_tokens, subject_role, clause):
             continue
         lo, hi = min(a, clause[0]), max(b, clause[1])
-        scope = (a, b) if not own else clause
+        # a count belongs to the list it follows, up to the next list ("'cool' at most twice and 'awesome' ...")
+        nxt = next((r[0].start for r in runs if r[0].start > run[-1].end), b)
+        scope = (run[0].start, nxt) if own else (a, b)
         times = [
             CountMatch(t.relation, t.n, t.start + scope[0], t.end + scope[0])
             for t in find_times(text[scope[0] : scope[1]])
         ]
-        negated = _negated(doc, clause[0], clause[1], [(t.start, t.end) for t in times])
+        negated = _negated(cue, clause)
         phrase = text[lo:hi].strip(" \t\n,;:-–—")
         for c in _specs_for(spec, [q.value for q in run], negated, times, phrase):
             yield Reading(spec, c, False)
@@ -389,17 +471,19 @@ def _quoted_readings(
 
 def _bare_readings(doc: Any, text: str, clause: tuple[int, int], here: list[tuple[int, CueSpec]]) -> Iterator[Reading]:
     """Readings of unquoted words a cue governs in a clause without quotes."""
+    times: list[CountMatch] | None = None
     for cue_i, spec in here:
         cue = doc[cue_i]
         items, named = _bare_words(cue, spec)
         spec = next((s for i, s in here if s.role == "avoid" and cue_i - 3 < i < cue_i), spec)
         if not items:
             continue
-        times = [
-            CountMatch(t.relation, t.n, t.start + clause[0], t.end + clause[0])
-            for t in find_times(text[clause[0] : clause[1]])
-        ]
-        negated = _negated(doc, clause[0], clause[1], [(t.start, t.end) for t in times])
+        if times is None:  # once per clause
+            times = [
+                CountMatch(t.relation, t.n, t.start + clause[0], t.end + clause[0])
+                for t in find_times(text[clause[0] : clause[1]])
+            ]
+        negated = _negated(cue, clause)
         if not (named or spec.bare_words == "always" or (spec.bare_words == "negated" and negated)):
             continue
         if not _directive(cue, {t.i for t in items}, spec.words_lead, clause):
@@ -411,10 +495,11 @@ def _bare_readings(doc: Any, text: str, clause: tuple[int, int], here: list[tupl
 
 def read_cues(text: str, doc: Any) -> list[Reading]:
     """Every keyword constraint a cue makes of the quoted (or bare) words of its clause."""
-    quoted = [q for q in _quoted(text) if _keyword(q.value) and not _scare_quoted(doc, q)]
+    quoted = [q for q in _quoted(text) if is_keyword(q.value) and not _in_material(text, q)]
+    quoted = [q for q in quoted if not _scare_quoted(doc, q)]
     cues = _cue_tokens(doc, quoted)
-    if not cues:
-        return []
+    if not cues or len(cues) > MAX_QUOTES:
+        return []  # no cue, or so many that the text is material (a list of orders is not one request)
     clauses = _clauses(text, quoted)
     out: list[Reading] = []
     for ci, (a, b) in enumerate(clauses):
