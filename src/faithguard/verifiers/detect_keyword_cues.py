@@ -413,19 +413,33 @@ def _bare_words(cue: Any, spec: CueSpec) -> tuple[list[Any], bool]:
     return items, named
 
 
+def _scanned(doc: Any, quoted: list[_Quoted]) -> list[tuple[int, int]]:
+    """Token ranges worth matching: sentences holding a quoted word or a bare-reading word, and the sentence
+    after one holding a quote (its cue may point back: "She hates 'X'. Leave it out.")."""
+    sents = list(doc.sents)
+    keep: set[int] = set()
+    for i, sent in enumerate(sents):
+        if any(sent.start_char <= q.start < sent.end_char for q in quoted):
+            keep.update((i, i + 1))
+        elif _GATE.search(sent.text):
+            keep.add(i)
+    return [(sents[i].start, sents[i].end) for i in sorted(keep) if i < len(sents)]
+
+
 def _cue_tokens(doc: Any, quoted: list[_Quoted]) -> list[tuple[int, CueSpec]]:
     matcher, labels = _matcher(doc.vocab)
     cues: list[tuple[int, CueSpec]] = []
     taken: set[int] = set()
     order = {spec.id: i for i, spec in enumerate(load_specs())}
-    for match_id, start, end in sorted(matcher(doc), key=lambda m: order[labels[m[0]].id]):
+    found = [(mid, a + s, b + s) for s, e in _scanned(doc, quoted) for mid, a, b in matcher(doc[s:e])]
+    for match_id, start, end in sorted(found, key=lambda m: order[labels[m[0]].id]):
         spec = labels[match_id]
         cue = doc[start]
         if start in taken:
             continue  # one cue per word: the spec listed first in the file wins
         if any(q.start <= cue.idx < q.end for q in quoted):
             continue
-        if spec.needs_after and not any(t.lower_ in spec.needs_after for t in doc[end:] if t.sent == cue.sent):
+        if spec.needs_after and not any(t.lower_ in spec.needs_after for t in doc[end : cue.sent.end]):
             continue
         cues.append((start, spec))
         taken.add(start)
@@ -523,13 +537,13 @@ def read_cues(text: str, doc: Any) -> list[Reading]:
     return out
 
 
-#: A cheap gate: a quote, or a word a bare reading starts from; most requests have neither and are not parsed.
-_GATE = re.compile(r"(?i)[\"“'‘]|\b(?:mention|say|said|saying|utter)|\bwords?\b|\bin\s+(?:it|there)\b")
+#: A cheap gate beside a quoted word: a word a bare reading starts from; most requests have neither and are not read.
+_GATE = re.compile(r"(?i)\b(?:mention|say|said|saying|utter)|\bwords?\b|\bin\s+(?:it|there)\b")
 
 
 def keyword_cue_readings(text: str) -> list[Reading]:
     """Every reading of :func:`read_cues` over the shared parse of ``text`` (empty without a model)."""
-    if not _GATE.search(text):
+    if not _QUOTE.search(text) and not _GATE.search(text):
         return []
     from faithguard.errors import ConfigError
     from faithguard.nlp import parse
