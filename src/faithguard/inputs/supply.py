@@ -100,6 +100,51 @@ def is_instruction(sentence: str) -> bool:
     return bool(_INSTR_RE.match(s)) or (s.endswith("?") and word_count(s) < 20)
 
 
+#: Modals that make "you ..." an order ("you should", "you must"); "you would have ..." is a statement.
+_DIRECTIVE_MODALS = frozenset({"should", "must", "shall", "need"})
+
+
+def orders_reader(sentence: str) -> bool:
+    """Whether a sentence of a later paragraph gives the reader an order, read by syntax from how it opens (past
+    linking adverbs and conjunctions): an imperative (a base-form verb with no subject), "please"/"kindly", "you"
+    with a directive modal ("you should ..."), or a short question.
+
+    The first paragraph is the request and :func:`is_instruction`'s opening words read it; in a paragraph after it,
+    statements that merely open with such a word ("If you'd told me ...", "Your support had ...", "Also, the
+    tone ...") are pasted content. Without the spaCy model, :func:`is_instruction` decides.
+    """
+    s = sentence.strip()
+    if not s:
+        return False
+    if s.endswith("?") and word_count(s) < 20:
+        return True
+    from faithguard.errors import ConfigError
+    from faithguard.nlp import parse
+
+    try:
+        doc = parse(s)
+    except ConfigError:
+        return is_instruction(s)
+    for sent in doc.sents:
+        # the sentence's opening, past linking adverbs and conjunctions ("Also, keep it short"): pasted material
+        # may end in someone else's order ("Mum is cooking ..., so let me know by Friday"), which is not ours
+        words = [t for t in sent if t.is_alpha]
+        lead = next(
+            (t for t in words if t.pos_ not in ("ADV", "CCONJ", "SCONJ", "INTJ") or t.lower_ in ("please", "kindly")),
+            None,
+        )
+        if lead is None:
+            continue
+        if lead.lower_ in ("please", "kindly", "pls"):
+            return True
+        if lead.tag_ == "VB" and not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in lead.children):
+            return True
+        nxt = lead.nbor(1) if lead.i + 1 < len(doc) else None
+        if lead.lower_ == "you" and nxt is not None and nxt.lower_ in _DIRECTIVE_MODALS:
+            return True
+    return False
+
+
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """Character spans of the sentences of ``text`` (newlines split sentences)."""
     return [(m.start(), m.end()) for m in _SENT_RE.finditer(text) if m.group().strip()]
@@ -448,10 +493,12 @@ def free_units(
     masked = result.masked
     bounds = [0, *(m.end() for m in _PARA_RE.finditer(masked)), len(masked) + 1]
     after_colon = False
+    first_para = True
     for start, nxt in itertools.pairwise(bounds):
         para = masked[start:nxt]
         if not para.strip():
             continue
+        later, first_para = not first_para, False
         colon = para.find(":")
         if colon >= 0:
             tail = para[colon + 1 :]
@@ -487,7 +534,8 @@ def free_units(
                 continue
             sent = para[s:e]
             asked = questions and sent.rstrip().endswith("?")
-            if asked or not is_instruction(sent) or (after_colon and not _META_RE.search(sent)):
+            ordered = orders_reader(sent) if later else is_instruction(sent)
+            if asked or not ordered or (after_colon and not _META_RE.search(sent)):
                 content += word_count(sent)
                 sentences += 1
         greeted = bool(_SALUTATION_RE.match(para)) and bool(content)
