@@ -484,3 +484,43 @@ def test_a_capital_word_count_is_read_in_its_own_clause() -> None:
     ]
     assert {"capital_relation": "less than", "capital_frequency": 2} in found
     assert not any(p.get("capital_frequency") == 80 for p in found)
+
+
+def test_a_contracted_negation_of_exceeding_is_an_upper_bound() -> None:
+    found = [s.params for s in detect("Write a product description that doesn't go beyond 50 words.")]
+    assert {"relation": "less than", "num_words": 51} in found
+
+
+@pytest.mark.parametrize(
+    ("query", "verifier"),
+    [
+        # a comma ban at the end of a list of banned marks
+        ("Do not use dashes, semicolons, and commas.", "punctuation:no_comma"),
+        # a form asked in quotes, outside any question about words
+        ("Respond in 'all lowercase' please, about cats.", "change_case:english_lowercase"),
+        # the answer itself wrapped in quotes
+        ("Enclose an answer about Paris in double quotes.", "startend:quotation"),
+    ],
+)
+def test_forms_asked_in_lists_and_quotes_stay_asked(query: str, verifier: str) -> None:
+    assert verifier in {s.verifier for s in detect(query)}
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Explain World War 1 and World War 2 in 2 sections.",
+        "In the movie, the last words should be 'Rosebud' according to the script. Explain why.",
+        "Write 4 paragraphs separated by blank lines. The first word of the 2nd paragraph should be a verb.",
+        "Compare 3 phones in a table with bullets below it.",
+        "List 3 pros and 3 cons of remote work as bullet points.",
+    ],
+)
+def test_near_misses_of_the_header_end_first_word_and_count_readings(query: str) -> None:
+    found = {s.verifier for s in detect(query)}
+    assert not found & {
+        "detectable_format:multiple_sections",
+        "startend:end_checker",
+        "length_constraints:nth_paragraph_first_word",
+        "detectable_format:number_bullet_lists",
+    }

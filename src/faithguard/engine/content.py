@@ -36,7 +36,8 @@ _TAGGED = re.compile(r"<([A-Za-z][\w-]{0,30})>(?:(?!</\1>).)*</\1>", re.DOTALL)
 _QUOTED = re.compile(
     r"\"[^\"\n]{1,2000}\"|“[^”]{1,2000}”"
     # single quotes too: one opens after no letter and closes before none; an apostrophe inside a word stays
-    r"|(?<![\w'‘’])['‘](?:[^'‘’\n]|(?<=\w)['’](?=\w)){1,2000}['’](?![\w'’])"
+    # (not an elision: "'90s"; the closing one before a stop, a line end or a capital, not "the artists' work")
+    r"|(?<![\w'‘’])['‘](?!\d)(?:[^'‘’\n]|(?<=\w)['’](?=\w)){1,2000}['’](?![\w'’])(?=\s*(?:$|[.,;:!?)\]\n]|[A-Z]))"
 )
 #: "Label: text" at a line start (Input:, Output:, Q:, Speaker 1:, Article:). Up to three words of label.
 _LABEL_LINE = re.compile(r"^[ \t]*([A-Z][\w'.-]*(?:[ \t]+[\w'.-]+){0,2})[ \t]*:[ \t]*(\S.*)?$", re.MULTILINE)

@@ -91,27 +91,28 @@ _SETTINGS = frozenset({"relation", "let_relation", "capital_relation"})
 
 
 def _read_in_quote(query: str, spec: Any, start: int, end: int, content: tuple[ContentSpan, ...]) -> bool:
-    """Whether every value ``spec`` read lies inside quoted material ("My boss wrote: 'Keep reports under 500
-    words.' Is that fair?"): the quote's instruction is someone else's, the content of this request.
+    """Whether the counts ``spec`` read lie only inside quoted material ("My boss wrote: 'Keep reports under 500
+    words.' Is that fair?"): the quote's rule is someone else's, the content of this request.
 
-    A spec with nothing to locate (no values, or a value written differently) stays; so does a text to repeat,
-    which is material by nature.
+    Only numbers are located (in digits or words; a bound stored as N+1 is looked for as N too), and every place
+    the number occurs in the spec's sentence must be inside a quotation; a spec with no count stays, and so does
+    a phrase the answer must use (an end phrase is quoted by nature) or a text to repeat.
     """
     quotes = [(c.start, c.end) for c in content if c.kind == "quote"]
-    if not quotes or spec.verifier == "combination:repeat_prompt":
+    numbers = [
+        v for k, v in spec.params.items() if k not in _SETTINGS and isinstance(v, int) and not isinstance(v, bool)
+    ]
+    if not quotes or not numbers:
         return False
     low = query.lower()
-    values = [v for k, v in spec.params.items() if k not in _SETTINGS and not isinstance(v, bool)]
-    spots: list[int] = []
-    for value in values:
-        forms = [str(value).lower()]
-        if isinstance(value, int):
-            forms += [w for w, n in CARDINALS.items() if n == value]
-        found = [m.start() for f in forms for m in re.finditer(rf"(?<!\w){re.escape(f)}(?!\w)", low[start:end])]
-        if not found:
+    for value in numbers:
+        forms = {str(value), str(value - 1)} | {w for w, n in CARDINALS.items() if n in (value, value - 1)}
+        spots = [
+            start + m.start() for f in forms for m in re.finditer(rf"(?<![\w.]){re.escape(f)}(?![\w.])", low[start:end])
+        ]
+        if not spots or not all(any(a <= x < b for a, b in quotes) for x in spots):
             return False
-        spots.append(start + found[0])
-    return bool(spots) and all(any(a <= x < b for a, b in quotes) for x in spots)
+    return True
 
 
 def _merge_specs(

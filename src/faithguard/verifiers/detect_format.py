@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from faithguard.verifiers.detect_counts import N, find_counts
@@ -45,18 +46,21 @@ def _bound_in(sentence: str) -> int | None:
     return found.pop() if len(found) == 1 else None
 
 
-#: A count of things joined to a format cue by a preposition: "mark at least 3 key moments using markdown
+#: A count of things joined to a format cue by a preposition (not "with": "3 phones in a table with bullets below
+#: it" are not bullets), the sentence's only number: "mark at least 3 key moments using markdown
 #: highlighting", "list exactly 5 ways to save money as markdown bullets". Anchored at the cue: the counted noun
 #: phrase (up to six words after the number) then the joining word, then at most markdown-ish modifiers.
 _LINKED_COUNT = re.compile(
-    rf"(?i)(?:\b{REL}\s+)?\b{N}\s+(?:[\w'\[\]-]+\s+){{1,6}}?(?:using|with|in|as|via)\s+"
+    rf"(?i)(?:\b{REL}\s+)?\b{N}\s+(?:[\w'\[\]-]+\s+){{1,6}}?(?:using|in|as|via)\s+"
     r"(?:(?:a|an|the|some|markdown|bold|italic|plain)\s+)*$"
 )
 
 
 def _linked_count(text: str, cue_start: int) -> int | None:
     """The count of the things a format cue at ``cue_start`` applies to, stated before it in its sentence."""
-    s_start, _ = sentence_span(text, cue_start)
+    s_start, s_end = sentence_span(text, cue_start)
+    if len(re.findall(rf"(?i)\b{N}\b", text[s_start:s_end])) != 1:
+        return None  # "3 pros and 3 cons as bullet points": several counts, none of them the bullets'
     m = _LINKED_COUNT.search(text[s_start:cue_start])
     return number(m.group("n")) if m else None
 
@@ -95,7 +99,7 @@ def detect_format(text: str) -> list[VerifiableSpec]:
         if "post" not in m.group(0).lower() and not re.search(
             r"(?i)\b(?:start|begin)\w*\s+with\b|\bnote\b|\bat\s+the\s+(?:end|bottom|close)\b|\badd\b|\binclude\b|"
             # a verb of ending as asked (base form or -ing), not told ("she ended her text with P.P.S.")
-            r"\b(?:(?:end|finish|close|conclud)(?:e|ing)?|wrap(?:ping)?\s+up|sign(?:ing)?\s+off)\b",
+            r"\b(?:end(?:ing)?|finish(?:ing)?|clos(?:e|ing)|conclud(?:e|ing)|wrap(?:ping)?\s+up|sign(?:ing)?\s+off)\b",
             sent,
         ):
             continue
@@ -114,7 +118,8 @@ def detect_format(text: str) -> list[VerifiableSpec]:
         )
         break
     else:
-        for m in re.finditer(r"(?i)\bbullet(?:ed)?(?:\s*-?\s*(?:points?|list|items?))?\b|\bbullets\b", text):
+        cues = re.finditer(r"(?i)\bbullet(?:ed)?(?:\s*-?\s*(?:points?|list|items?))?\b|\bbullets\b", text)
+        for m in itertools.islice(cues, 4):  # the first few mentions: a text of bullets is not a request
             n = _linked_count(text, m.start())
             if n is not None:
                 specs.append(
@@ -192,7 +197,10 @@ def _detect_highlights(text: str) -> list[VerifiableSpec]:
 
 #: A marker word shown enumerated ("SECTION 1, SECTION 2", "Lesson 1 ... Lesson 2") or said to carry its number
 #: ("'Chapter' followed by its number"): the request shows the header each section opens with.
-_ENUMERATED = re.compile(r"\b(?P<m>[A-Z][A-Za-z]+)\s+1\b[^.\n]{0,30}?\b(?P=m)\s+2\b")
+_ENUMERATED = re.compile(
+    r"\b(?P<m>[A-Z]{2,})\s+1\b[^.\n]{0,30}?\b(?P=m)\s+2\b"  # SECTION 1, SECTION 2: headers set in capitals
+    r"|\b(?P<m2>[A-Z][a-z]+)\s+1\b[^.\n]{0,30}?\b(?P=m2)\s+2\b,?\s+(?:format|and\s+so\s+on|etc\b|\.\.\.|…)"
+)
 _NUMBERED_MARKER = re.compile(
     r"[\"'“‘](?P<m>[A-Za-z]+)[\"'”’]\s+(?:followed\s+by|and\s+then|plus)\s+(?:its|the|a)\s+(?:section\s+)?(?:number|numeral)"
 )
@@ -211,7 +219,7 @@ def _detect_sections(text: str) -> list[VerifiableSpec]:
         if shown is None:
             return []
         # the count must name sections, or the marker's own noun ("2 sections total", "in 3 chapters")
-        marker, at = shown.group("m"), shown.start()
+        marker, at = shown.group("m") or shown.group("m2"), shown.start()
         unit = rf"sections?|parts?|{re.escape(marker.lower())}s?"
     region = text[max(0, at - 250) : at + 100]
     # the headers' own numbers ("Phase 1 and Phase 2") are not the count of sections
@@ -246,8 +254,9 @@ _VERB_NTH = re.compile(
 
 #: The first word named as the subject: "the first word of the 4th paragraph has to be 'therefore'".
 _WORD_OF = re.compile(r"(?i)\b(?:first|opening)\s+word\s+(?:of|in)\s+(?:the\s+|your\s+)?$")
-_WORD_IS = re.compile(
-    rf"(?i)^\s*(?:must|should|has\s+to|needs\s+to|will|shall)?\s*(?:be|is|reads?)\s+(?:the\s+)?{_FIRST_WORD}"
+_WORD_IS = re.compile(  # the word in quotes: "should be a verb" names a kind of word, not one
+    r"(?i)^\s*(?:must|should|has\s+to|needs\s+to|will|shall)?\s*(?:be|is|reads?)\s+(?:the\s+(?:word\s+)?)?"
+    r"[\"'“‘](?P<w>[\w-]+(?:'\w+)*)[\"'”’]"
 )
 
 
@@ -316,8 +325,10 @@ _END_READ = re.compile(
     r"(?:\s+exactly)?(?:\s+like)?\s*:?\s*"
     # the end named as the subject: "the last thing in it must be the phrase", "the final line should read"
     r"|\b(?:very\s+)?(?:last|final|closing)\s+(?:thing|words?|line|sentence|bit)\b"
-    r"(?:\s+(?:in|of)\s+(?:it|the\s+\w+|your\s+\w+))?\s+(?:must|should|has\s+to|needs\s+to|will|is\s+to)\s+"
-    r"(?:be|read)\s+(?:exactly\s+)?(?:the\s+(?:exact\s+)?(?:phrase|sentence|words?|line)\s+)?:?\s*(?=[\"“'])"
+    r"(?:\s+(?:in|of)\s+(?:it|the\s+(?:answer|response|reply|text|poem|story|letter|email|essay)|your\s+\w+)"
+    r"\s+(?:must|should|has\s+to|needs\s+to|will|is\s+to)\s+(?:be|read)"
+    r"|\s+(?:must|should|has\s+to|needs\s+to|will|is\s+to)\s+read)"
+    r"\s+(?:exactly\s+)?(?:the\s+(?:exact\s+)?(?:phrase|sentence|words?|line)\s+)?:?\s*(?=[\"“'])"
 )
 
 
@@ -345,8 +356,11 @@ def detect_startend(text: str) -> list[VerifiableSpec]:
     qm2 = re.search(r"(?i)\bdouble\s+quot(?:e|es|ation)", text)
     if qm2:
         sent = sentence_at(text, qm2.start())
-        # quotes around something else the answer handles ("a function that wraps a string in double quotes")
-        other = re.search(r"(?i)\b(?:wrap\w*|enclos\w*|surround\w*)\s+(?:a|an|each|every|any|some)\s+\w+", sent)
+        # quotes around something else a described thing handles ("a function that wraps a string in double quotes")
+        other = re.search(
+            r"(?i)\b(?:that|which|to)\s+(?:\w+\s+)?(?:wrap\w*|enclos\w*|surround\w*)\s+(?:a|an|each|every|any|some)\s+\w+",
+            sent,
+        )
         if other is None and re.search(
             r"(?i)\b(?:wrap\w*|around|enclos\w*|surround\w*|inside|within|entire|whole)\b", sent
         ):

@@ -412,12 +412,16 @@ def _mixed_case(sentence: str) -> bool:
 
 
 def _mentioned(text: str, m: re.Match[str]) -> bool:
-    """Whether the matched words stand in quotes of their own ("Is it 'lowercase' or 'lower case'?"): a word
-    talked about, not a form asked for."""
+    """Whether the matched words stand in quotes of their own inside a question ("Is it 'lowercase' or 'lower
+    case'?"): a word talked about, not a form asked for."""
+    opening = re.search(r"[\"“‘']\s*[^\"'“”‘’\n]{0,20}$", text[: m.start()])
     return bool(
-        re.search(r"[\"“‘']\s*[^\"'“”‘’\n]{0,20}$", text[: m.start()])
+        opening
         and re.match(r"[^\"'“”‘’\n]{0,20}[\"”’']", text[m.end() :])
         and not re.search(r"\w['’]\w*\s*[^\"'“”‘’\n]{0,20}$", text[: m.start()])
+        # a question about the words ("Is it 'lowercase' or ...?"); "Respond in 'all lowercase'" asks for the form
+        and sentence_at(text, m.start()).rstrip().endswith("?")
+        and not re.search(r"(?i)\b(?:in|using|with|use)\s*$", text[: opening.start()])
     )
 
 
@@ -431,8 +435,15 @@ def detect_case(text: str) -> list[VerifiableSpec]:
         # not in an ask before it in the sentence ("Keep it under 100 words, and use all-caps words sparingly")
         joins = list(re.finditer(r"(?i),\s*(?:and|but)\b|;", text[s_start : m.start()]))
         c_start = s_start + joins[-1].end() if joins else s_start
+        later = re.search(r"(?i),\s*(?:and|but)\b|;", text[m.end() : s_end])
+        if later and re.search(r"(?i)\bof\s+(?:them|these|those)\b", text[m.end() : s_end]):
+            later = None  # "..., but fewer than 3 of them": the later clause counts these words
+        c_end = m.end() + later.start() if later else s_end
         nxt_end = _sentence_span(text, min(len(text) - 1, s_end + 1))[1] if s_end + 1 < len(text) else s_end
-        region = text[c_start:nxt_end]
+        # the count in the words' own clause, else (none there) the next sentence's ("... there should be 5 such")
+        region = text[c_start:c_end]
+        if not re.search(r"\d|\b(?:once|twice|thrice)\b", region) and later is None:
+            region = text[c_start:nxt_end]
         counts = (
             find_counts(region, r"(?:such\s+)?(?:capitali[sz]ed\s+|all-caps\s+|all\s+caps\s+)?words?")
             + find_times(region)
@@ -486,15 +497,16 @@ def detect_no_comma(text: str) -> list[VerifiableSpec]:
     """punctuation:no_comma: 'do not use any commas', 'commas are not allowed'."""
     for m in _COMMA.finditer(text):
         s_start, s_end = _sentence_span(text, m.start())
-        # the clause of the word: "... separated by asterisks, and don't use commas" is two asks
-        before = re.split(r"(?i),\s*(?:and|but)\b|;", text[max(s_start, m.start() - 60) : m.start()])[-1]
+        before = text[max(s_start, m.start() - 60) : m.start()]
+        # "separated by" only in the word's own clause: "... separated by asterisks, and don't use commas" is two asks
+        clause_before = re.split(r"(?i),\s*(?:and|but)\b|;", before)[-1]
         after = text[m.end() : min(s_end, m.end() + 40)]
         if (
             m.group(0).lower() == "comma-free"
             or _NEG.search(before)
             or re.match(r"(?i)\s+(?:are|is)\s+(?:not\s+allowed|forbidden|prohibited|banned)", after)
         ):
-            if re.search(r"(?i)\b(?:separated|separate)\s+by\b", before):
+            if re.search(r"(?i)\b(?:separated|separate)\s+by\b", clause_before):
                 continue
             return [make_spec("punctuation:no_comma", {}, text[s_start:s_end], negated=True)]
     return []

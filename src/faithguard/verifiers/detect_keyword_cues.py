@@ -166,6 +166,7 @@ def is_keyword(value: str) -> bool:
     words = value.split()
     return (
         len(value) > 1  # one character is a letter or a symbol, counted by the letter checks
+        and not (len(words) > 1 and re.fullmatch(r"[A-Z]|#|\{\w*\}", words[-1]))  # a header template: 'SECTION X'
         and 0 < len(words) <= MAX_KEYWORD_WORDS
         and not re.search(r"[.!?:;\[\]<>*#]", value)
     )
@@ -317,9 +318,16 @@ def _negated(cue: Any, clause: tuple[int, int]) -> bool:
     up"), or "without" before it; a negation elsewhere in the clause belongs to another ask."""
     if cue.dep_ == "pcomp" and cue.head.lower_ == "without":
         return True
+    chain = _chain(cue, clause)
+    # a verb coordinated with its own auxiliary ("should not go over 100 words and must mention X") does not
+    # share the negation of the verb before it
+    for i, verb in enumerate(chain[:-1]):
+        if verb.dep_ == "conj" and any(c.dep_ in ("aux", "auxpass") for c in verb.children):
+            chain = chain[: i + 1]
+            break
     return any(
         c.dep_ == "neg" or c.lower_ in ("never", "nt")
-        for verb in _chain(cue, clause)
+        for verb in chain
         for c in verb.children
         if clause[0] <= c.idx < clause[1]
     )
@@ -466,7 +474,10 @@ def _quoted_readings(
         }
         # the words lead their verb ("'X' should appear", "make sure 'X' is mentioned"), read from the spec
         # and the word order, not from the parser's guess at the quoted words' role
-        subject_role = spec.words_lead or (own and cue.idx > run[-1].end)
+        after = own and cue.idx > run[-1].end
+        if after and not spec.words_lead and not (cue.tag_ == "VBN" or any(c.dep_ == "auxpass" for c in cue.children)):
+            continue  # "Tell me about 'Hamlet' using 4 bullets": a verb after the words governs them only as a passive
+        subject_role = spec.words_lead or after
         if not _directive(cue, item_tokens, subject_role, clause):
             continue
         lo, hi = min(a, clause[0]), max(b, clause[1])

@@ -67,7 +67,7 @@ REL = (
     r"(?P<rel>at\s+least|no\s+less\s+than|not\s+less\s+than|no\s+fewer\s+than|a\s+minimum\s+of|minimum\s+of|"
     r"at\s+minimum|more\s+than|over|greater\s+than|upwards\s+of|less\s+than|fewer\s+than|under|below|"
     r"shorter\s+than|at\s+most|no\s+more\s+than|not\s+more\s+than|a\s+maximum\s+of|maximum\s+of|max(?:imum)?|"
-    r"up\s+to|not\s+exceed(?:ing)?|not\s+go\s+(?:beyond|over|past)|no\s+longer\s+than|not\s+(?:be\s+)?(?:longer|more)\s+than|exactly|precisely|just|"
+    r"up\s+to|not\s+exceed(?:ing)?|(?:not|(?:does|do|must|should|will|can)n't)\s+go\s+(?:beyond|over|past)|no\s+longer\s+than|not\s+(?:be\s+)?(?:longer|more)\s+than|exactly|precisely|just|"
     r"only)"
 )
 
@@ -97,6 +97,7 @@ _AT_MOST = {
 def relation_of(rel: str | None, n: int, post: str | None = None) -> tuple[str, int] | None:
     """Map a relation phrase and number to ('at least'|'less than'|'exactly', n) IFEval style."""
     r = re.sub(r"\s+", " ", (rel or "").lower()).strip().replace("not be ", "not ")  # "must not be longer than"
+    r = re.sub(r"^\w+n't ", "not ", r)  # "doesn't go beyond"
     p = (post or "").lower().strip()
     if p in {"more", "+", "or more", "plus"}:
         return ("at least", n)
