@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from faithguard.inputs import senses
 from faithguard.inputs.missing import MissingContentDetector
+from faithguard.lexical import senses
 from faithguard.lexical.wordnet_mmap import get_wordnet
 
 

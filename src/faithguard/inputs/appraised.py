@@ -85,7 +85,7 @@ def _judged(tok: Any) -> bool:
     if tok.dep_ == "nsubj":
         return True  # the spec's third pattern: "is my proof correct?"
     verb = tok.head if tok.dep_ == "dobj" else tok.head.head
-    from faithguard.inputs.senses import verb_lexfile_share
+    from faithguard.lexical.senses import verb_lexfile_share
 
     subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
     if subjects and not any(c.lower_ in ("you", "u") for c in subjects):

@@ -198,7 +198,7 @@ def _share_spec() -> tuple[float, tuple[tuple[str, int], ...]]:
 
 def _mostly_communication(word: str, wn: WordNet, first: int) -> bool:
     """Whether the noun's first sense is a communication (not under an excluded class) and most of its uses are."""
-    from faithguard.inputs.senses import lexfile_share
+    from faithguard.lexical.senses import lexfile_share
 
     syn = wn.synset(first)
     if syn is None or syn.lexname != "noun.communication" or syn.instance:

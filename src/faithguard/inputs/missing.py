@@ -394,7 +394,7 @@ class MissingContentDetector:
     def warmup(self) -> None:
         """Read WordNet's sense counts and the content classes now, on a request of our own, outside any check's
         budget (the first check reading a definite noun paid ~50 ms for them)."""
-        from faithguard.inputs import senses
+        from faithguard.lexical import senses
 
         senses.preload()
         analyse(CallContext(query="Summarise the attached report and the figures below."), self._parse)

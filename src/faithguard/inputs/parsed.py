@@ -340,8 +340,8 @@ MOSTLY_SAYING = 0.5
 
 def recalled_exchange(doc: Any, masked: str) -> list[dict[str, Any]]:
     """Findings for clauses that recall an earlier exchange (spec ``recalled_exchange``) when no turns were given."""
-    from faithguard.inputs.senses import verb_lexfile_share
     from faithguard.inputs.syntax import role_anchors
+    from faithguard.lexical.senses import verb_lexfile_share
 
     offs = role_anchors(doc, "history")
     for tok in doc:

@@ -251,7 +251,7 @@ def _stands_for_the_text(tok: Any) -> bool:
         return True
     if tok.pos_ not in ("NOUN", "PROPN") or _WORD_NOUN.match(tok.text):
         return False  # "words that contain 'qu'" describes words, not the text
-    from faithguard.inputs.senses import lexfile_share
+    from faithguard.lexical.senses import lexfile_share
 
     return lexfile_share(tok.lemma_.lower()) >= TEXT_NOUN_SHARE
 
