@@ -1,0 +1,44 @@
+"""Reading a request never costs more than linear time in its length (issue 16); what the bounds skip is not read.
+
+Sentences written for this project. Timing is measured by ``make bench`` and the audits, not asserted here; these
+pin what the bounds do.
+"""
+
+from __future__ import annotations
+
+from faithguard.inputs import references, syntax
+from faithguard.inputs.word_tests import request_object
+from faithguard.nlp import parse
+
+
+def test_a_run_on_sentence_beyond_the_bound_is_not_matched() -> None:
+    spec = syntax.load_specs()[0]
+    text, _ = spec.positive[0]
+    assert syntax._match(parse(text))  # an ordinary request sentence is read
+    clause = text.rstrip(".!?")
+    run_on = ", and ".join([clause[0].lower() + clause[1:]] * (syntax.MAX_MATCH_TOKENS // 4 + 1)) + "."
+    doc = parse(run_on)
+    long = [s for s in doc.sents if len(s) > syntax.MAX_MATCH_TOKENS]
+    assert long  # the construction makes at least one sentence beyond the bound
+    found = {i for offs in syntax._match(doc).values() for i in offs}
+    assert not any(s.start_char <= i < s.end_char for s in long for i in found)
+
+
+def test_the_sentence_prefix_is_whole_when_short_and_bounded_when_long() -> None:
+    text = "Please translate the menu."
+    sents = [(0, len(text))]
+    pos = text.index("the menu")
+    assert references._sentence_prefix(text, sents, pos) == "Please translate "
+    assert request_object(references._sentence_prefix(text, sents, pos))
+    long_text = "word " * 60 + "according to the report"
+    pos = long_text.index("the report")
+    prefix = references._sentence_prefix(long_text, [(0, len(long_text))], pos)
+    assert len(prefix) <= references.PREFIX_CHARS + 2
+    assert references._CITED_BEFORE.search(prefix)  # a citing phrase right before the noun is still read
+    assert not request_object(prefix)  # the opening verb is far back: no request object
+
+
+def test_an_opening_word_far_back_does_not_match_mid_sentence() -> None:
+    text = "Given " + "x " * 60 + "the figures"
+    pos = text.index("the figures")
+    assert not references._CITED_BEFORE.search(references._sentence_prefix(text, [(0, len(text))], pos))
