@@ -70,3 +70,32 @@ def test_verify_never_crashes(text: str) -> None:
 def test_verify_tolerates_bad_params(params: dict[str, object]) -> None:
     for vid in VERIFIER_IDS:
         verify(vid, params, "Some response, with words.")
+
+
+def _sentence_span_by_scan(text: str, start: int, end: int | None = None) -> tuple[int, int]:
+    """The reference: scan every sentence break from the start (what ``sentence_span`` did before it bisected)."""
+    from faithguard.verifiers.spec import _SENT_END
+
+    end = start if end is None else end
+    left, right = 0, len(text)
+    for m in _SENT_END.finditer(text):
+        if m.end() <= start:
+            left = m.end()
+        elif m.start() >= end:
+            right = m.start()
+            break
+    while left < right and text[left].isspace():
+        left += 1
+    while right > left and text[right - 1].isspace():
+        right -= 1
+    return left, right
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab .!?\n\t", max_size=60), st.data())
+def test_sentence_span_by_bisection_equals_the_scan(text: str, data: st.DataObject) -> None:
+    from faithguard.verifiers.spec import sentence_span
+
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.one_of(st.none(), st.integers(start, len(text))))
+    assert sentence_span(text, start, end) == _sentence_span_by_scan(text, start, end)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from faithguard.models import Category
@@ -124,16 +126,22 @@ def number(text: str | None) -> int | None:
 _SENT_END = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
+@lru_cache(maxsize=8)
+def _sentence_breaks(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(starts, ends) of the sentence breaks of ``text``, in order: read once per text (the detectors ask for many
+    sentences of the same request; scanning from the start each time made n asks cost n^2)."""
+    found = [(m.start(), m.end()) for m in _SENT_END.finditer(text)]
+    return tuple(a for a, _ in found), tuple(b for _, b in found)
+
+
 def sentence_span(text: str, start: int, end: int | None = None) -> tuple[int, int]:
     """Character span of the sentence of ``text`` around [start, end), whitespace trimmed."""
     end = start if end is None else end
-    left, right = 0, len(text)
-    for m in _SENT_END.finditer(text):
-        if m.end() <= start:
-            left = m.end()
-        elif m.start() >= end:
-            right = m.start()
-            break
+    starts, ends = _sentence_breaks(text)
+    i = bisect.bisect_right(ends, start)  # breaks ending at or before ``start`` lie left of the sentence
+    left = ends[i - 1] if i else 0
+    j = bisect.bisect_left(starts, end, lo=i)  # the first break starting at or after ``end`` closes it
+    right = starts[j] if j < len(starts) else len(text)
     while left < right and text[left].isspace():
         left += 1
     while right > left and text[right - 1].isspace():
