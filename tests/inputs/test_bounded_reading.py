@@ -6,6 +6,9 @@ pin what the bounds do.
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from faithguard.inputs import references, syntax
 from faithguard.inputs.word_tests import request_object
 from faithguard.nlp import parse
@@ -42,3 +45,39 @@ def test_an_opening_word_far_back_does_not_match_mid_sentence() -> None:
     text = "Given " + "x " * 60 + "the figures"
     pos = text.index("the figures")
     assert not references._CITED_BEFORE.search(references._sentence_prefix(text, [(0, len(text))], pos))
+
+
+def _introduced_by_scan(noun: str, masked: str, at: int) -> bool:
+    """The reference: walk every earlier word (what ``introduced_earlier`` did before its word index)."""
+    import re
+
+    from faithguard.inputs import discourse as d
+
+    sents = d.sentences(masked[:at])
+    for wm in d._WORD_RE.finditer(masked, 0, at):
+        if not d._same_noun(wm.group(), noun):
+            continue
+        start = max(d.sentence_of(sents, wm.start())[0], wm.start() - d.CLAUSE_CHARS)
+        clause = re.split(r"[,;:]", masked[start : wm.start()])[-1]
+        before = [w.lower() for w in d._WORD_RE.findall(clause)][-4:]
+        if any(w in d._DEFINITE_BEFORE or d._POSSESSIVE.search(w) for w in before):
+            continue
+        if d._FIRST_PERSON_RE.search(masked[start : wm.start()]):
+            continue
+        return True
+    return False
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["two", "jokes", "the", "joke", "I", "have", "my", "write", ",", ".", "essays", "an"]),
+        max_size=30,
+    )
+)
+def test_the_word_index_reads_earlier_mentions_as_the_scan_did(words: list[str]) -> None:
+    from faithguard.inputs.discourse import introduced_earlier
+
+    masked = " ".join(words) + " the jokes"
+    at = len(masked) - len("the jokes")
+    assert introduced_earlier("jokes", masked, at) == _introduced_by_scan("jokes", masked, at)

@@ -132,7 +132,8 @@ def _subject_head(span: Any, action: Any | None, root: Any, used: set[int]) -> A
         typed = t.pos_ in ("NOUN", "PROPN") or (
             t.dep_ in ("nsubj", "nsubjpass", "dobj", "pobj") and t.is_alpha and not t.is_stop
         )
-        return typed and t.lower_ not in _PRONOUNS and t in span and t.i not in used
+        # the index test, not ``t in span`` (which walks the span: n^2 over a long request)
+        return typed and t.lower_ not in _PRONOUNS and span.start <= t.i < span.end and t.i not in used
 
     heads: list[Any] = []
     anchor = action if action is not None else root
@@ -310,7 +311,7 @@ def analyse_span(span: Any, subquestion: int = 0) -> SpanRoles:
 
     # 1. exclusions first: whatever they contain stays inside the negated constraint
     for tok in span:
-        if tok.dep_ == "neg" and tok.i not in used and tok.head in span:
+        if tok.dep_ == "neg" and tok.i not in used and span.start <= tok.head.i < span.end:
             toks = _negation_tokens(tok)
             if tok.head.lemma_.lower() in TASK_VERBS and tok.head.dep_ == "ROOT":
                 toks = [t for t in toks if t.i > tok.head.i or t.i == tok.i]

@@ -8,7 +8,9 @@ output_clause_after_noun).
 
 from __future__ import annotations
 
+import bisect
 import re
+from functools import lru_cache
 
 from faithguard.inputs.content_kinds import lexname_test
 from faithguard.inputs.vocab import CREATION_VERBS, PART_KINDS, kind_of
@@ -33,9 +35,10 @@ def sentences(text: str) -> list[tuple[int, int]]:
 
 
 def sentence_of(spans: list[tuple[int, int]], pos: int) -> tuple[int, int]:
-    for s, e in spans:
-        if s <= pos < e:
-            return (s, e)
+    """The span of ``spans`` (in order, not overlapping) holding ``pos``, else (pos, pos)."""
+    i = bisect.bisect_right(spans, (pos, float("inf"))) - 1
+    if i >= 0 and spans[i][0] <= pos < spans[i][1]:
+        return spans[i]
     return (pos, pos)
 
 
@@ -99,6 +102,7 @@ _DEFINITE_BEFORE = frozenset({"the", "this", "that", "these", "those", "my", "ou
 _FIRST_PERSON_RE = re.compile(r"\b(?:i|we|i'[a-z]+|we'[a-z]+|my|our|let\s+(?:me|us))\b", re.I)
 
 
+@lru_cache(maxsize=16384)
 def _same_noun(word: str, noun: str) -> bool:
     """Whether two nouns share a lemma: one kind of the kind table, or one WordNet base form ("jokes", "joke")."""
     a, b = word.lower(), noun.lower()
@@ -113,6 +117,20 @@ def _same_noun(word: str, noun: str) -> bool:
     return bool(set(wn.base_forms(a)) & set(wn.base_forms(b)))
 
 
+@lru_cache(maxsize=8)
+def _word_index(masked: str) -> dict[str, tuple[int, ...]]:
+    """Each word of ``masked`` (lower case) -> where it starts, read once per text: a request naming n items asked
+    for each one's earlier mentions by a walk over the whole text (n^2 on a long run-on text)."""
+    index: dict[str, list[int]] = {}
+    for wm in _WORD_RE.finditer(masked):
+        index.setdefault(wm.group().lower(), []).append(wm.start())
+    return {w: tuple(at) for w, at in index.items()}
+
+
+#: Characters before an earlier mention read for its clause (a determiner, a possessive, a first-person word).
+CLAUSE_CHARS = 200
+
+
 def introduced_earlier(noun: str, masked: str, at: int) -> bool:
     """The request itself introduced the item earlier: 'Write two jokes ... separate the two jokes'.
 
@@ -122,15 +140,16 @@ def introduced_earlier(noun: str, masked: str, at: int) -> bool:
     test_generalize.py (spec antecedent_in_request).
     """
     sents = sentences(masked[:at])
-    for wm in _WORD_RE.finditer(masked, 0, at):
-        if not _same_noun(wm.group(), noun):
-            continue
-        start = sentence_of(sents, wm.start())[0]
-        clause = re.split(r"[,;:]", masked[start : wm.start()])[-1]
+    spots = sorted(
+        pos for word, starts in _word_index(masked).items() if _same_noun(word, noun) for pos in starts if pos < at
+    )
+    for pos in spots:
+        start = max(sentence_of(sents, pos)[0], pos - CLAUSE_CHARS)
+        clause = re.split(r"[,;:]", masked[start:pos])[-1]
         before = [w.lower() for w in _WORD_RE.findall(clause)][-4:]
         if any(w in _DEFINITE_BEFORE or _POSSESSIVE.search(w) for w in before):
             continue
-        if _FIRST_PERSON_RE.search(masked[start : wm.start()]):
+        if _FIRST_PERSON_RE.search(masked[start:pos]):
             continue
         return True
     return False
