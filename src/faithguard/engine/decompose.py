@@ -86,10 +86,6 @@ _MATERIAL = frozenset({"fence", "triple-quote", "tagged", "block", "labelled"})
 _DELIMITED = frozenset({"fence", "triple-quote", "tagged", "labelled"})
 
 
-#: Parameters that say how to compare, not what was read from the request.
-_SETTINGS = frozenset({"relation", "let_relation", "capital_relation"})
-
-
 def _read_in_quote(query: str, spec: Any, start: int, end: int, content: tuple[ContentSpan, ...]) -> bool:
     """Whether the counts ``spec`` read lie only inside quoted material ("My boss wrote: 'Keep reports under 500
     words.' Is that fair?"): the quote's rule is someone else's, the content of this request.
@@ -99,9 +95,7 @@ def _read_in_quote(query: str, spec: Any, start: int, end: int, content: tuple[C
     a phrase the answer must use (an end phrase is quoted by nature) or a text to repeat.
     """
     quotes = [(c.start, c.end) for c in content if c.kind == "quote"]
-    numbers = [
-        v for k, v in spec.params.items() if k not in _SETTINGS and isinstance(v, int) and not isinstance(v, bool)
-    ]
+    numbers = [v for v in spec.params.values() if isinstance(v, int) and not isinstance(v, bool)]
     if not quotes or not numbers:
         return False
     low = query.lower()

@@ -8,11 +8,11 @@ commits to anything comparable the result is ``None`` (cannot tell), never a sil
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from faithguard.lexical.frequency import stop_words
 from faithguard.numwords import CARDINALS
 
 __all__ = ["AnswerPart", "Comparison", "answer_facts", "assign_parts", "compare_answers", "split_answer"]
@@ -99,15 +99,8 @@ def split_answer(text: str) -> list[AnswerPart]:
     return _spans(text, bounds)
 
 
-@functools.lru_cache(maxsize=1)
-def _stop_words() -> frozenset[str]:
-    from spacy.lang.en.stop_words import STOP_WORDS
-
-    return frozenset(STOP_WORDS)
-
-
 def _content_words(text: str) -> set[str]:
-    stop = _stop_words()
+    stop = stop_words()
     words = {w.lower().strip("'-") for w in _WORD.findall(text)}
     return {w[:-1] if len(w) > 4 and w.endswith("s") else w for w in words if len(w) > 2 and w not in stop}
 

@@ -111,8 +111,6 @@ _STRONG_AFTER = re.compile(
     r"(?:that\s+|which\s+)?(?:i'm|i\s+am|we're|we\s+are|i\s+keep|i\s+kept)\s+(?:getting|seeing|receiving|running\s+into))\b",
     re.I,
 )
-#: "according to the minutes", "based on the data": the request cites it as its source (unless it is a named
-#: work: "according to the Bible").
 #: Characters of a sentence before a noun phrase that the prefix tests read. Both need less: the request's opening
 #: verb ("Please translate ") and a citing phrase ("according to ", "as described in ") end right before the noun
 #: phrase. Reading the whole prefix made a run-on "sentence" of n definite noun phrases cost n^2 (50k characters:
@@ -129,6 +127,8 @@ def _sentence_prefix(masked: str, sents: list[tuple[int, int]], pos: int) -> str
     return "_ " + masked[pos - PREFIX_CHARS : pos]
 
 
+#: "according to the minutes", "based on the data": the request cites it as its source (unless it is a named
+#: work: "according to the Bible").
 _CITED_BEFORE = re.compile(
     r"(?:\baccording\s+to|\bbased\s+on|\bas\s+(?:stated|described|shown|mentioned|given)\s+in|^\W*given|"
     r"^\W*using)\s+$",

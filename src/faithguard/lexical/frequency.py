@@ -1,4 +1,5 @@
-"""Word frequency from ``wordfreq`` (Apache-2.0 code; its word lists are CC BY-SA 4.0).
+"""Word frequency from ``wordfreq`` (Apache-2.0 code; its word lists are CC BY-SA 4.0), and spaCy's English stop
+words (the most frequent function words).
 
 One cached reader of the Zipf scale for English, shared by the term checks (is a word common?) and
 the input checks (is a capitalised word an ordinary word?). ``wordfreq`` is imported on the first
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-__all__ = ["zipf"]
+__all__ = ["stop_words", "zipf"]
 
 
 @lru_cache(maxsize=65536)
@@ -18,3 +19,11 @@ def zipf(word: str) -> float:
     import wordfreq
 
     return float(wordfreq.zipf_frequency(word, "en"))
+
+
+@lru_cache(maxsize=1)
+def stop_words() -> frozenset[str]:
+    """spaCy's English stop words (function words: "that", "which", "about"), lower case."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return frozenset(STOP_WORDS)

@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from faithguard.lexical.frequency import stop_words
 from faithguard.models import Status
 from faithguard.verifiers.ifbench_text import PUNCT, sentences, strip_punct, words, ws_words
 from faithguard.verifiers.registry import CheckerTable, ParamError, VerifierOutcome, get_int, get_str, get_str_list
@@ -41,19 +42,12 @@ def _unique_words(p: Mapping[str, Any], r: str) -> VerifierOutcome:
     return _ok(n >= get_int(p, "N"), f"{n} unique words (need at least {get_int(p, 'N')})")
 
 
-def _stop_words() -> frozenset[str]:
-    # spaCy's English stop list (IFBench uses NLTK's, which needs a corpus download; lists differ).
-    from spacy.lang.en.stop_words import STOP_WORDS
-
-    return frozenset(STOP_WORDS)
-
-
 @CHECKS.add("ratio:stop_words")
 def _stop_ratio(p: Mapping[str, Any], r: str) -> VerifierOutcome:
     ws = words(r)
     if not ws:
         return VerifierOutcome(_V, "no words")
-    stops = _stop_words()
+    stops = stop_words()  # spaCy's English list (IFBench uses NLTK's, which needs a corpus download; lists differ)
     pct = 100 * sum(w.lower() in stops for w in ws) / len(ws)
     return _ok(pct <= get_int(p, "percentage"), f"{pct:.1f}% stop words (max {get_int(p, 'percentage')}%)")
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
+from faithguard.lexical.frequency import stop_words
 from faithguard.lexical.langid import LANGUAGE_NAMES
 from faithguard.numwords import CARDINALS
 from faithguard.verifiers.detect_counts import CountMatch, find_counts, find_times
@@ -65,14 +65,6 @@ _NOT_KEYWORDS = frozenset(
 )
 
 
-@lru_cache(maxsize=1)
-def _stop_words() -> frozenset[str]:
-    """spaCy's English stop words (function words: "that", "which", "about"), never an unquoted keyword."""
-    from spacy.lang.en.stop_words import STOP_WORDS
-
-    return frozenset(STOP_WORDS)
-
-
 def _items_after(text: str, start: int, sentence_end: int) -> list[str]:
     """Quoted items after ``start`` in the sentence, else an unquoted list up to a stop word."""
     rest = text[start:sentence_end]
@@ -93,7 +85,7 @@ def _items_after(text: str, start: int, sentence_end: int) -> list[str]:
         word = words[0]
         if word.lower() in _NOT_KEYWORDS or not re.match(r"^[\w'-]+$", word):
             break
-        if len(words) > 1 and word.lower() in _stop_words():
+        if len(words) > 1 and word.lower() in stop_words():
             break  # a clause opened by a function word ("words that contain ..."), not a list ("with and without")
         if items and len(words) > 2:  # a clause after the list ("cheap or easy, and keep it short")
             break

@@ -280,7 +280,8 @@ def _directive(cue: Any, item_tokens: set[int], subject_role: bool, clause: tupl
     if top.dep_ in ("relcl", "acl") and clause[0] <= top.head.idx < clause[1]:
         # inside a description ("a thriller where an agent has to use 'future' forensics"), unless it describes
         # the text itself and governs the words ("a poem that uses 'brine' twice", "a letter using 'thanks'")
-        governed = all(doc_tok.head.i == cue.i or doc_tok.head.head.i == cue.i for doc_tok in _tokens(cue, item_tokens))
+        doc = cue.doc
+        governed = all(doc[i].head.i == cue.i or doc[i].head.head.i == cue.i for i in item_tokens)
         if not (_stands_for_the_text(top.head) and governed and item_tokens):
             return False
     for depth, verb in enumerate(chain):
@@ -307,10 +308,6 @@ def _directive(cue: Any, item_tokens: set[int], subject_role: bool, clause: tupl
         # "X should appear", "X has to be in it", "make sure X is in there"; a bare "X is in the poem" is a fact
         return len(chain) > 1 or any(_modal(v) for v in chain)
     return True
-
-
-def _tokens(anchor: Any, indices: set[int]) -> list[Any]:
-    return [anchor.doc[i] for i in sorted(indices)]
 
 
 def _negated(cue: Any, clause: tuple[int, int]) -> bool:
@@ -454,6 +451,21 @@ def _cue_tokens(doc: Any, quoted: list[_Quoted]) -> list[tuple[int, CueSpec]]:
     return sorted(cues)
 
 
+def _governed_by_avoid(here: list[tuple[int, CueSpec]], cue_i: int, spec: CueSpec) -> CueSpec:
+    """The avoid spec of a cue just before this one, if any ("avoid mentioning 'X'", "stop using 'Y'": a verb of
+    leaving out governs the verb of mentioning), else ``spec``."""
+    return next((s for i, s in here if s.role == "avoid" and cue_i - 3 < i < cue_i), spec)
+
+
+def _times_in(text: str, lo: int, hi: int) -> list[CountMatch]:
+    """The counts of times ("at least twice") in ``text[lo:hi]``, at their places in ``text``."""
+    return [CountMatch(t.relation, t.n, t.start + lo, t.end + lo) for t in find_times(text[lo:hi])]
+
+
+#: What a phrase (the sentence text a reading cites) loses at its ends: space and the clause marks around it.
+_PHRASE_EDGES = " \t\n,;:-–—"
+
+
 def _quoted_readings(
     doc: Any, text: str, clause: tuple[int, int], inside: list[_Quoted], here: list[tuple[int, CueSpec]], own: bool
 ) -> Iterator[Reading]:
@@ -463,8 +475,7 @@ def _quoted_readings(
     runs = _runs(inside, text)
     for run in runs:
         cue_i, spec = min(here, key=lambda c: abs(doc[c[0]].idx - run[0].start))
-        # "avoid mentioning 'X'", "omit using 'Y'": a verb of leaving out governs the verb of mentioning
-        spec = next((s for i, s in here if s.role == "avoid" and cue_i - 3 < i < cue_i), spec)
+        spec = _governed_by_avoid(here, cue_i, spec)
         cue = doc[cue_i]
         item_tokens = {
             t.i
@@ -484,12 +495,9 @@ def _quoted_readings(
         # a count belongs to the list it follows, up to the next list ("'cool' at most twice and 'awesome' ...")
         nxt = next((r[0].start for r in runs if r[0].start > run[-1].end), b)
         scope = (run[0].start, nxt) if own else (a, b)
-        times = [
-            CountMatch(t.relation, t.n, t.start + scope[0], t.end + scope[0])
-            for t in find_times(text[scope[0] : scope[1]])
-        ]
+        times = _times_in(text, *scope)
         negated = _negated(cue, clause)
-        phrase = text[lo:hi].strip(" \t\n,;:-–—")
+        phrase = text[lo:hi].strip(_PHRASE_EDGES)
         for c in _specs_for(spec, [q.value for q in run], negated, times, phrase):
             yield Reading(spec, c, False)
 
@@ -500,20 +508,17 @@ def _bare_readings(doc: Any, text: str, clause: tuple[int, int], here: list[tupl
     for cue_i, spec in here:
         cue = doc[cue_i]
         items, named = _bare_words(cue, spec)
-        spec = next((s for i, s in here if s.role == "avoid" and cue_i - 3 < i < cue_i), spec)
+        spec = _governed_by_avoid(here, cue_i, spec)
         if not items:
             continue
         if times is None:  # once per clause
-            times = [
-                CountMatch(t.relation, t.n, t.start + clause[0], t.end + clause[0])
-                for t in find_times(text[clause[0] : clause[1]])
-            ]
+            times = _times_in(text, *clause)
         negated = _negated(cue, clause)
         if not (named or spec.bare_words == "always" or (spec.bare_words == "negated" and negated)):
             continue
         if not _directive(cue, {t.i for t in items}, spec.words_lead, clause):
             continue
-        phrase = text[clause[0] : clause[1]].strip(" \t\n,;:-–—")
+        phrase = text[clause[0] : clause[1]].strip(_PHRASE_EDGES)
         for c in _specs_for(spec, [t.text for t in items], negated, times, phrase):
             yield Reading(spec, c, True)
 
