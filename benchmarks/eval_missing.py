@@ -28,6 +28,12 @@ Sets (all written for this project, none copied from an evaluation set); every l
   (30 pairs): written blind by a separate writer (helper bw8, 2026-11-24 ~00:50 UTC) who read no code, test, doc
   or data of the project; committed before being scored (first scored 0.714/0.114 at c247a1c); never read: the
   generalization set of session 7.
+- ``missing_content_fresh9.jsonl`` (fresh #9, 100 requests, 50 missing) and ``misinterpretation_fresh9.jsonl``
+  (30 pairs): written by a separate writer (helper bw13, 2026-11-24 ~04:50 UTC) from a written spec, reading nothing
+  of the project; the STUDY set of session 9 (read; classes fixed from it).
+- ``missing_content_fresh10.jsonl`` (fresh #10, 70 requests, 35 missing) and ``misinterpretation_fresh10.jsonl``
+  (30 pairs): written blind by helper bw14 at the same time from the same spec; committed before being scored;
+  never read: the generalization set of session 9.
 
 Run from the repo root: PYTHONPATH=src python benchmarks/eval_missing.py [-v]
 """
@@ -354,6 +360,11 @@ FRESH7 = "fresh #7 (written blind by bw7 2026-11-23 22:05 UTC; first scored 0.71
 #: Session 7's blind set (helper bw8, read nothing of the project), committed before it was scored.
 FRESH8 = "fresh #8 (written blind by bw8 2026-11-24 00:50 UTC; first scored 0.714/0.114 at c247a1c; never read)"
 
+#: Session 9's study set (helper bw13, read nothing of the project, from a written spec): read and tuned on.
+FRESH9 = "fresh #9 (written by bw13 2026-11-24 ~04:50 UTC from a spec, read nothing of the project; STUDY, read)"
+#: Session 9's blind set (helper bw14, same spec and time), committed before it was scored.
+FRESH10 = "fresh #10 (written blind by bw14 2026-11-24 ~04:50 UTC; never read)"
+
 #: (file, split label) of the input sets, in print order. The split says what the set may be used for.
 INPUT_SETS = (
     ("missing_content.jsonl", "study: own set, TUNED-ON"),
@@ -371,6 +382,8 @@ INPUT_SETS = (
     ("missing_content_fresh6.jsonl", f"generalization: {FRESH6}"),
     ("missing_content_fresh7.jsonl", f"generalization: {FRESH7}"),
     ("missing_content_fresh8.jsonl", f"generalization: {FRESH8}"),
+    ("missing_content_fresh9.jsonl", f"study: {FRESH9}"),
+    ("missing_content_fresh10.jsonl", f"generalization: {FRESH10}"),
 )
 MISREAD_SETS = (
     (
@@ -382,6 +395,8 @@ MISREAD_SETS = (
     ("misinterpretation_fresh6.jsonl", f"generalization: {FRESH6} responses"),
     ("misinterpretation_fresh7.jsonl", f"generalization: {FRESH7} responses"),
     ("misinterpretation_fresh8.jsonl", f"generalization: {FRESH8} responses"),
+    ("misinterpretation_fresh9.jsonl", f"study: {FRESH9} responses"),
+    ("misinterpretation_fresh10.jsonl", f"generalization: {FRESH10} responses"),
 )
 
 

@@ -20,6 +20,9 @@ Sets (``benchmarks/data``, written for this project, none copied from an evaluat
   before being scored; never read. Scored once at the code of that commit and once at the session's end.
 - ``paraphrase_study2.jsonl`` (100 requests, 20 with none; 133 gold instructions), the second STUDY set (helper
   bw12, same spec and time, asked for varied attachment: clauses, passives, questions, requirement lists): read.
+- ``paraphrase_study3.jsonl`` (100 requests, 20 with none; 130 gold instructions), the third STUDY set (helper
+  bw15, 2026-11-24 ~04:50 UTC, same spec, asked for instructions inside long requests, sub-clauses, complaints
+  about an earlier answer and requirement lists): read.
 
 Each line: ``{"prompt", "gold": [{"id", "params"}], "note"}``. Recall is over gold instructions (micro), parameter
 accuracy over recalled ones, false constraints are detected IFEval ids absent from the gold, per request.
@@ -45,6 +48,7 @@ HERE = Path(__file__).resolve().parent
 SETS = (
     ("paraphrase_study1.jsonl", "study: paraphrases #1 (read; detection fixed from it)", False),
     ("paraphrase_study2.jsonl", "study: paraphrases #2 (read; detection fixed from it)", False),
+    ("paraphrase_study3.jsonl", "study: paraphrases #3 (read; detection fixed from it)", False),
     ("paraphrase_fresh1.jsonl", "generalization: fresh paraphrases #1 (blind, never read)", True),
     ("paraphrase_fresh2.jsonl", "generalization: fresh paraphrases #2 (blind, never read)", True),
 )
