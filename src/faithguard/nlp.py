@@ -28,6 +28,7 @@ __all__ = [
     "parse",
     "parse_answer",
     "parse_many",
+    "tree_matches",
     "use_numpy_blas",
 ]
 
@@ -232,3 +233,41 @@ def parse_many(texts: list[str], *, exclude: tuple[str, ...] = ("ner",)) -> Iter
         return iter(())
     nlp = get_nlp()
     return iter(nlp.pipe(texts, batch_size=16, disable=[name for name in exclude if name in nlp.pipe_names]))
+
+
+#: Tokens a sentence may have for dependency patterns to be matched in it. spaCy's DependencyMatcher checks each
+#: partial match against every candidate token of the next node, so its cost grows with the square of the text it
+#: is given (or worse): a run-on "sentence" (pasted text without stops, a phrase repeated with commas) of
+#: thousands of tokens took minutes, 7,200 characters of one comma-joined phrase 9 s. A request's sentence is far
+#: shorter. Longer sentences are not read by the specs: what they would have found goes unread.
+MAX_TREE_TOKENS = 150
+#: Tokens of whole sentences given to the matcher at once: a short text in one call, a long one in pieces of about
+#: this size, so the square stays bounded (a piece is copied out of the text for the matcher, a cost linear in the
+#: whole text per piece, hence pieces rather than single sentences: 1,274 sentences cost 0.9 s of copying).
+CHUNK_TOKENS = 400
+
+
+def tree_matches(matcher: Any, doc: Any, max_tokens: int = MAX_TREE_TOKENS) -> list[tuple[int, list[int]]]:
+    """``(match id, doc token indices)`` of a spaCy ``DependencyMatcher`` over ``doc``, in bounded pieces.
+
+    Exact for patterns whose relations are all tree relations (``>``, ``<``, ``>>``, ``>+`` ...: every spec of
+    this package), since a dependency tree never spans two sentences and pieces hold whole sentences;
+    sentences over ``max_tokens`` are skipped, so the work is linear in the text's length.
+    """
+    if not len(doc):
+        return []
+    pieces: list[list[int]] = []
+    fresh = True
+    for sent in doc.sents if doc.has_annotation("DEP") else [doc[:]]:
+        if len(sent) > max_tokens:
+            fresh = True
+        elif fresh or sent.end - pieces[-1][0] > CHUNK_TOKENS:
+            pieces.append([sent.start, sent.end])
+            fresh = False
+        else:
+            pieces[-1][1] = sent.end
+    out: list[tuple[int, list[int]]] = []
+    for start, end in pieces:
+        part = doc if (start, end) == (0, len(doc)) else doc[start:end]
+        out.extend((match_id, [start + i for i in token_ids]) for match_id, token_ids in matcher(part))
+    return out

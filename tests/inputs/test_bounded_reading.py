@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from faithguard.inputs import references, syntax
 from faithguard.inputs.word_tests import request_object
-from faithguard.nlp import parse
+from faithguard.nlp import MAX_TREE_TOKENS, parse
 
 
 def test_a_run_on_sentence_beyond_the_bound_is_not_matched() -> None:
@@ -19,9 +19,9 @@ def test_a_run_on_sentence_beyond_the_bound_is_not_matched() -> None:
     text, _ = spec.positive[0]
     assert syntax._match(parse(text))  # an ordinary request sentence is read
     clause = text.rstrip(".!?")
-    run_on = ", and ".join([clause[0].lower() + clause[1:]] * (syntax.MAX_MATCH_TOKENS // 4 + 1)) + "."
+    run_on = ", and ".join([clause[0].lower() + clause[1:]] * (MAX_TREE_TOKENS // 4 + 1)) + "."
     doc = parse(run_on)
-    long = [s for s in doc.sents if len(s) > syntax.MAX_MATCH_TOKENS]
+    long = [s for s in doc.sents if len(s) > MAX_TREE_TOKENS]
     assert long  # the construction makes at least one sentence beyond the bound
     found = {i for offs in syntax._match(doc).values() for i in offs}
     assert not any(s.start_char <= i < s.end_char for s in long for i in found)
@@ -81,3 +81,20 @@ def test_the_word_index_reads_earlier_mentions_as_the_scan_did(words: list[str])
     masked = " ".join(words) + " the jokes"
     at = len(masked) - len("the jokes")
     assert introduced_earlier("jokes", masked, at) == _introduced_by_scan("jokes", masked, at)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["two", "jokes", "the", "joke", "I", "have", "my", "write", ",", ".", "essays", "an", "\n"]),
+        max_size=40,
+    )
+)
+def test_introductions_read_once_answer_every_position_as_the_scan_did(words: list[str]) -> None:
+    import re
+
+    from faithguard.inputs.discourse import introduced_earlier
+
+    masked = " ".join(words) + " the jokes"
+    for m in re.finditer(r"\S+", masked):
+        assert introduced_earlier("jokes", masked, m.start()) == _introduced_by_scan("jokes", masked, m.start())

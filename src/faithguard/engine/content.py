@@ -212,8 +212,10 @@ def _matcher() -> Any:
 
 def role_sentences(doc: Any) -> list[tuple[int, int, str]]:
     """(start char, end char, spec id) of sentences a role/persona spec matches ("You are a mathematician.")."""
+    from faithguard.nlp import tree_matches
+
     out: dict[tuple[int, int], str] = {}
-    for match_id, token_ids in _matcher()(doc):
+    for match_id, token_ids in tree_matches(_matcher(), doc):
         sent = doc[token_ids[0]].sent
         out.setdefault((sent.start_char, sent.end_char), doc.vocab.strings[match_id])
     return [(a, b, k) for (a, b), k in sorted(out.items())]

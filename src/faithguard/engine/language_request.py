@@ -229,6 +229,8 @@ def _ask(doc: Any, spec: LanguageSpec, lang_i: int, verb_i: int | None, first_i:
 
 def requested_languages(doc: Any) -> list[LanguageAsk]:
     """Every request for output in a named language in a parsed text (one per language code, first wins)."""
+    from faithguard.nlp import tree_matches
+
     token, dep, labels = _matcher(doc.vocab)
     found: list[LanguageAsk] = []
     for match_id, start, end in token(doc):
@@ -242,7 +244,7 @@ def requested_languages(doc: Any) -> list[LanguageAsk]:
         ask = _ask(doc, spec, lang_i, verb_i, start)
         if ask is not None:
             found.append(ask)
-    for match_id, token_ids in dep(doc):
+    for match_id, token_ids in tree_matches(dep, doc):
         spec, i = labels[match_id]
         verb_node = spec.verb_node[i]
         verb_i = token_ids[verb_node] if verb_node is not None else None

@@ -54,7 +54,9 @@ def _matcher() -> Any:
 
 def matches(doc: Any) -> list[tuple[str, list[int]]]:
     """(spec id, token indices) of every scope spec matching a parsed text."""
-    return [(doc.vocab.strings[mid], list(toks)) for mid, toks in _matcher()(doc)]
+    from faithguard.nlp import tree_matches
+
+    return [(doc.vocab.strings[mid], toks) for mid, toks in tree_matches(_matcher(), doc)]
 
 
 @dataclass(frozen=True)

@@ -139,11 +139,23 @@ def introduced_earlier(noun: str, masked: str, at: int) -> bool:
     word ("I have two essays" is the user's own item, still to be supplied). Fixtures: tests/inputs/
     test_generalize.py (spec antecedent_in_request).
     """
-    sents = sentences(masked[:at])
-    spots = sorted(
-        pos for word, starts in _word_index(masked).items() if _same_noun(word, noun) for pos in starts if pos < at
-    )
-    for pos in spots:
+    spots = _introductions(noun, masked)
+    return bool(spots) and spots[0] < at
+
+
+@lru_cache(maxsize=8)
+def _sentences_of(masked: str) -> list[tuple[int, int]]:
+    return sentences(masked)
+
+
+@lru_cache(maxsize=256)
+def _introductions(noun: str, masked: str) -> tuple[int, ...]:
+    """Where ``masked`` introduces ``noun`` (see :func:`introduced_earlier`), read once per noun and text: whether
+    a mention introduces depends on the text before it only, so a request asking about the same noun n times
+    costs one walk over its mentions, not n."""
+    sents = _sentences_of(masked)
+    out: list[int] = []
+    for pos in sorted(pos for word, starts in _word_index(masked).items() if _same_noun(word, noun) for pos in starts):
         start = max(sentence_of(sents, pos)[0], pos - CLAUSE_CHARS)
         clause = re.split(r"[,;:]", masked[start:pos])[-1]
         before = [w.lower() for w in _WORD_RE.findall(clause)][-4:]
@@ -151,5 +163,5 @@ def introduced_earlier(noun: str, masked: str, at: int) -> bool:
             continue
         if _FIRST_PERSON_RE.search(masked[start:pos]):
             continue
-        return True
-    return False
+        out.append(pos)
+    return tuple(out)

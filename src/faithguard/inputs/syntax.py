@@ -121,23 +121,15 @@ def anchors(doc: Any) -> dict[str, set[int]]:
     return out
 
 
-#: Tokens a sentence may have to be matched. A dependency pattern's candidates multiply with the size of the tree it
-#: searches, so a run-on "sentence" of thousands of tokens (pasted material without stops) took minutes; a request
-#: sentence is far shorter. Longer sentences are not read by these specs (their references go unread, not guessed).
-MAX_MATCH_TOKENS = 150
-
-
 def _match(doc: Any) -> dict[str, set[int]]:
-    """Anchors of every spec, matched sentence by sentence (a dependency tree never spans two sentences)."""
+    """Anchors of every spec, matched sentence by sentence (bounded: :func:`faithguard.nlp.tree_matches`)."""
+    from faithguard.nlp import tree_matches
+
     matcher, names, anchor_at = _matcher(doc.vocab)
     out: dict[str, set[int]] = {}
-    for sent in doc.sents:
-        if len(sent) > MAX_MATCH_TOKENS:
-            continue
-        for match_id, token_ids in matcher(sent):
-            name = names[match_id]
-            label = doc.vocab.strings[match_id]
-            out.setdefault(name, set()).add(sent[token_ids[anchor_at[label]]].idx)
+    for match_id, token_ids in tree_matches(matcher, doc):
+        label = doc.vocab.strings[match_id]
+        out.setdefault(names[match_id], set()).add(doc[token_ids[anchor_at[label]]].idx)
     return out
 
 
