@@ -20,7 +20,9 @@ from faithguard.inputs.parsed import (
     DEICTIC_TRIGGER,
     HISTORY_TRIGGER,
     POINTER_TRIGGER,
+    assistant_made,
     deictic_refs,
+    linked_objects,
     parse_filter,
     pointer_refs,
     recalled_exchange,
@@ -131,6 +133,10 @@ def _settled_by(spans: list[tuple[int, int]]) -> Callable[[Reference], bool]:
     return lambda r: r.source == "query" and r.expected == 1 and any(a < r.end and r.start < b for a, b in spans)
 
 
+def _or_made(settled: Callable[[Reference], bool], made: set[int]) -> Callable[[Reference], bool]:
+    return lambda r: settled(r) or r.noun_start in made
+
+
 def _resolve(
     refs: list[Reference], supply: Supply, settled: Callable[[Reference], bool] = lambda r: False
 ) -> list[dict[str, Any]]:
@@ -202,14 +208,20 @@ def _empty_findings(sc: Scan, refs: list[Reference], where: str) -> list[dict[st
     return out
 
 
-def _link_findings(text: str) -> list[dict[str, Any]]:
-    """A link given as the material to work on ("summarise this page: <url>"): its text was never fetched."""
+def _link_findings(text: str, parser: Callable[[str], Any] | None = None) -> list[dict[str, Any]]:
+    """A link given as the material to work on ("summarise this page: <url>", "read <url> and ..."): its text was
+    never fetched. The object reading needs the parse (``parser``), asked only when the text holds a link."""
     out: list[dict[str, Any]] = []
+    objects: list[tuple[int, int]] | None = None
     for m in _URL_RE.finditer(text):
         before = text[max(0, m.start() - 40) : m.start()]
         alone = bool(_URL_ALONE_RE.search(text[: m.start()])) and not text[m.end() :].strip(" \t\n.")
         if not _URL_INTRO_RE.search(before) and not alone:
-            continue
+            if objects is None:
+                doc = parser(text) if parser is not None else None
+                objects = linked_objects(doc) if doc is not None else []
+            if not any(a <= m.start() < b for a, b in objects):
+                continue
         host = m.group("host")  # the host only: a link's path or query may carry tokens
         out.append(
             {
@@ -261,7 +273,7 @@ def analyse(ctx: CallContext, parser: Callable[[str], Any] | None = None) -> lis
         # an empty section of a name the content lists do not know may be what the attached document fills
         findings = [f for f in findings if not f.get("section")]
     if not has_docs:
-        findings += _link_findings(ctx.query or "")
+        findings += _link_findings(ctx.query or "", parser)
         if not findings and not ctx.history and (ctx.query or "").rstrip().endswith((":", "：")):
             findings.append(
                 _empty_finding(Block("colon", None, 0, 0, 0, " ".join((ctx.query or "").split()[-5:])), "request")
@@ -323,7 +335,13 @@ def analyse(ctx: CallContext, parser: Callable[[str], Any] | None = None) -> lis
     if missing and doc is not None:
         q_refs = parse_filter(q_refs, doc, q.masked)
         refs = q_refs + s_refs
-        missing = _resolve(refs, supply_for(q_refs, s_refs), _settled_by(settled_pointers(doc, q.text, q.masked)))
+        settled = _settled_by(settled_pointers(doc, q.text, q.masked))
+        if any(m.role == "assistant" and m.content and m.content.strip() for m in ctx.history):
+            # what the assistant made ("the outline you gave me") is in its earlier turns
+            tokens = {t.idx: t for t in doc}
+            made = {r.noun_start for r in q_refs if assistant_made(tokens.get(r.noun_start))}
+            settled = _or_made(settled, made)
+        missing = _resolve(refs, supply_for(q_refs, s_refs), settled)
     return findings + missing or _unsupplied(q, doc, parser, has_docs, earlier) or asked_for_findings(ctx, q, parser)
 
 

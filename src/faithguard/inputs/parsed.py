@@ -21,7 +21,9 @@ __all__ = [
     "DEICTIC_TRIGGER",
     "HISTORY_TRIGGER",
     "POINTER_TRIGGER",
+    "assistant_made",
     "deictic_refs",
+    "linked_objects",
     "parse_filter",
     "pointer_refs",
     "recalled_exchange",
@@ -37,6 +39,8 @@ def parse_filter(refs: list[Reference], doc: Any, masked: str) -> list[Reference
     narrated subject or object ("I read the report yesterday and it was boring") that nothing later picks
     up again, the object of a creation verb. Readings come from ``specs/syntax.json``.
     """
+    tokens = {t.idx: t for t in doc}
+    refs = [r for r in refs if not (r.kind == "thread" and _setting_of_talk(tokens.get(r.noun_start)))]
     weak = [r for r in refs if not r.strong]
     if not weak:
         return refs
@@ -80,6 +84,32 @@ def parse_filter(refs: list[Reference], doc: Any, masked: str) -> list[Reference
         elif tok.dep_ == "dobj" and tok.head.lower_ in CREATION_VERBS:
             dropped.add(id(r))
     return [r for r in refs if id(r) not in dropped]
+
+
+#: Prepositions of place and time (a closed class of English): the talk's setting, "in this chat", "during this
+#: conversation".
+_WHERE_OR_WHEN = frozenset({"in", "within", "inside", "during", "throughout", "on", "across"})
+
+
+def _setting_of_talk(tok: Any) -> bool:
+    """'How do I attach a file in this chat?': the conversation under way as where something happens (the object of
+    a preposition that hangs on a verb, under 'this'), not a record of it handed over ("summarize this chat", "the
+    main points of this thread"). Fixtures: tests/inputs/test_session9_classes.py."""
+    if tok is None or tok.dep_ != "pobj" or tok.head.dep_ != "prep" or tok.head.head.pos_ not in ("VERB", "AUX"):
+        return False
+    if tok.head.lower_ not in _WHERE_OR_WHEN:
+        return False  # "tldr of this thread?": the tagger may read the noun before "of" as a verb
+    return any(c.dep_ == "det" and c.lower_ == "this" for c in tok.children)
+
+
+def assistant_made(tok: Any) -> bool:
+    """'the diagram you described above', 'the plan you gave me': a thing the assistant itself made or said, named
+    by a relative clause whose subject is "you" (so an earlier assistant turn holds it). Fixtures:
+    tests/inputs/test_session9_classes.py."""
+    return tok is not None and any(
+        c.dep_ == "relcl" and any(s.dep_ == "nsubj" and s.lower_ in ("you", "u") for s in c.children)
+        for c in tok.children
+    )
 
 
 def _content_head(head: Any) -> bool:
@@ -275,6 +305,8 @@ def deictic_refs(doc: Any, masked: str, source: str = "query") -> list[Reference
             meant = tok.idx in signified and not lexname_test("time", tok.text)
             if not (lexname_test("shown", tok.text) or classify_noun(tok.text) is not None or meant):
                 continue
+            if kind_of(tok.lower_) == "thread" and _setting_of_talk(tok):
+                continue  # "How do I attach a file in this chat?": where the talk happens
             start = min([t.idx for t in tok.lefts if t.dep_ == "det"] + [tok.idx])
         elif tok.lower_ == "that" and not _asked_of_assistant(tok.sent.root):
             continue  # "Why do people say that?": 'that' is only material when the assistant is to act on it
@@ -314,6 +346,23 @@ def _asked_of_assistant(verb: Any) -> bool:
     """Whether ``verb`` is addressed to the assistant: an imperative (no subject) or with 'you' as its subject."""
     subjects = [t for t in verb.children if t.dep_ in ("nsubj", "nsubjpass")]
     return not subjects or any(t.lower_ in ("you", "u") for t in subjects)  # "u": the chat spelling of "you"
+
+
+#: Dependencies of a link hanging on a verb as what it acts on: the parser reads a long URL as a direct object, or
+#: (its hyphens looking like a participle) as a clausal complement.
+_OBJECT_DEPS = frozenset({"dobj", "xcomp", "ccomp", "oprd"})
+
+
+def linked_objects(doc: Any) -> list[tuple[int, int]]:
+    """Character spans of links the request asks the assistant to act on: a URL as the object of a verb
+    addressed to it ("Pls read https://... and tell me"), its page text then being the material. A link that is
+    the user's own doing or only named ("I posted https://...", "my site is https://...") is not. Fixtures:
+    tests/inputs/test_session9_classes.py."""
+    return [
+        (t.idx, t.idx + len(t.text))
+        for t in doc
+        if t.like_url and t.dep_ in _OBJECT_DEPS and t.head.pos_ == "VERB" and _asked_of_assistant(t.head)
+    ]
 
 
 def _do_support_subject(doc: Any, tok: Any) -> bool:

@@ -538,6 +538,11 @@ _TOPIC_AFTER = re.compile(r"\s+(?:about|over|on|of|regarding|concerning|between|
 _VERB_COMPLEMENT = re.compile(r"\s+(?:to|for|about|that|if|whether|me|him|her|them|us|you|the|a|an)\b", re.I)
 
 
+#: "the same ..." / "the very same ...": the phrase compares with something already named (identity); it does not
+#: point at supplied material. Fixtures: tests/inputs/test_session9_classes.py.
+_SAME_RE = re.compile(r"^(?:very\s+)?same\b", re.I)
+
+
 def _non_reference(ref: Reference, m: re.Match[str], masked: str, text: str, sent: tuple[int, int]) -> bool:
     """Pattern filters for mentions that name world entities, creations or generic things."""
     after = masked[m.end() : m.end() + 100]
@@ -549,6 +554,8 @@ def _non_reference(ref: Reference, m: re.Match[str], masked: str, text: str, sen
             return True  # the IPCC report, the UN paper
         if _is_capitalised(word, gap_start + wm.start(), sent[0], text) and not deictic:
             return True  # the Mueller report (but "my LinkedIn summary", "this Python script" are the user's)
+    if m.group("det").lower() == "the" and _SAME_RE.match(m.group("gap")):
+        return True  # "share the same first letter", "keep the same tone": an identity, not a pointer to material
     noun = m.group("noun")
     if _is_capitalised(noun, m.start("noun"), sent[0], text):
         return True  # the Federalist Papers, the Stern Review
