@@ -9,6 +9,7 @@ from typing import Any
 from faithguard.cache import QUERY_CACHE_SIZE
 from faithguard.detector import CallContext
 from faithguard.engine import bridge
+from faithguard.engine.asking import asks_about
 from faithguard.engine.content import ContentSpan, content_spans, instruction_text, outside_reach
 from faithguard.engine.lexicon import FOLLOWUP_PREFIXES, TASK_VERBS
 from faithguard.engine.query_ents import set_rule_entities
@@ -109,16 +110,34 @@ def _read_in_quote(query: str, spec: Any, start: int, end: int, content: tuple[C
     return True
 
 
+def _phrase_spans(query: str, spec: Any) -> tuple[tuple[int, int], ...]:
+    """Where the spec's text parameters (an end phrase, a text to repeat, keywords) stand in the query."""
+    low = query.lower()
+    out: list[tuple[int, int]] = []
+    for value in spec.params.values():
+        for text in value if isinstance(value, list) else [value]:
+            if isinstance(text, str) and text.strip() and (at := low.find(text.lower())) >= 0:
+                out.append((at, at + len(text)))
+    return tuple(out)
+
+
 def _merge_specs(
-    query: str, parts: list[Part], raws: list[RawConstraint], content: tuple[ContentSpan, ...] = ()
+    query: str,
+    parts: list[Part],
+    raws: list[RawConstraint],
+    content: tuple[ContentSpan, ...] = (),
+    doc: Any = None,
 ) -> list[RawConstraint]:
-    """Attach verifiable specs from the verifiers package; a spec over a content constraint enriches it."""
+    """Attach verifiable specs from the verifiers package; a spec over a content constraint enriches it. With the
+    request's parse (``doc``), a spec in a question about its form ("Is it rude to type in all caps?") is dropped."""
     for spec in bridge.detect_specs(query):
         start = _locate(query, spec.text)
         end = start + len(spec.text)
         if any(c.kind in _DELIMITED and c.start <= start and end <= c.end for c in content):
             continue
         if _read_in_quote(query, spec, start, end, content):
+            continue
+        if doc is not None and start < len(query) and asks_about(doc, start, _phrase_spans(query, spec)):
             continue
         category = Category(str(spec.category))
         merged = False
@@ -260,7 +279,7 @@ def _analyse(query: str, verifiers: int = 0) -> tuple[tuple[Part, ...], tuple[Ra
         raws.extend(roles.constraints)
         if task is None or (task == "answer" and roles.task not in (None, "answer")):
             task = roles.task
-    raws = _merge_specs(query, parts, raws, content)
+    raws = _merge_specs(query, parts, raws, content, doc)
     raws = _drop_counted_units(query, raws)
     raws = _language_asks(doc, parts, raws)
     return tuple(parts), tuple(raws), task
