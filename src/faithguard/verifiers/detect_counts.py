@@ -39,6 +39,9 @@ def _num(name: str) -> str:
     return rf"{_NUM_START}(?P<{name}>{_NUM})"
 
 
+#: Bounds that may follow the counted unit (fixtures: tests/verifiers/test_count_paraphrases.py).
+_AFTER_BOUND = r"max(?:imum)?\.?|tops|at\s+(?:the\s+)?most|min(?:imum)?\.?"
+
 _Patterns = tuple[re.Pattern[str], re.Pattern[str], tuple[re.Pattern[str], ...], tuple[re.Pattern[str], ...]]
 
 
@@ -46,7 +49,9 @@ _Patterns = tuple[re.Pattern[str], re.Pattern[str], tuple[re.Pattern[str], ...],
 def _patterns(unit: str) -> _Patterns:
     """(unit prefilter, 'number of X is N', range patterns, relation patterns), compiled once per unit."""
     u = rf"(?:{unit})\b"
-    post = r"(?P<post>or\s+more|or\s+less|or\s+fewer|\+|plus)"
+    # a bound after the unit: "4 sentences max", "200 words tops", "3 bullets minimum" (not "at least one of ...")
+    after = rf"(?:{_AFTER_BOUND})(?![\w-])(?!\s+{_NUM_START}(?:{_NUM})\b)"
+    post = rf"(?P<post>or\s+more|or\s+less|or\s+fewer|\+|plus|{after})"
     stated = rf"(?i)\bnumber\s+of\s+{u}[^.?!]{{0,60}}?\b(?:be|is|of)\s+(?:{REL}\s+)?{_num('n')}(?:\s+{post})?"
     ranges = (
         rf"(?i)\b(?:between\s+)?{_num('lo')}\s*(?:to|-|–|and)\s*{_num('hi')}\s+{_FILL}{u}",

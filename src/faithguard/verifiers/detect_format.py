@@ -66,7 +66,9 @@ def _linked_count(text: str, cue_start: int) -> int | None:
 
 
 _PLACEHOLDER = re.compile(r"(?i)\bplace\s*-?\s*holders?\b")
-_POSTSCRIPT = re.compile(r"(?i)\bpost\s*-?\s*scripts?\b|\bP\.\s?P?\.?\s?S\.?(?=\s|$|[\"'”])")
+#: The marker with dots, or "PS" in capitals before a colon ("End with a PS: ask about the dog"); a bare "PS" is a
+#: console or a file type as often (fixtures: tests/verifiers/test_count_paraphrases.py).
+_POSTSCRIPT = re.compile(r"(?i)\bpost\s*-?\s*scripts?\b|\bP\.\s?P?\.?\s?S\.?(?=\s|$|[\"'”])|(?-i:\bP?PS\b)(?=\s*:)")
 _BULLETS = re.compile(
     rf"(?i)(?:\b{REL}\s+)?{N}\s+(?:[a-z-]+\s+){{0,3}}?bullet(?:ed)?(?:\s*-?\s*(?:points?|items?|lists?))?"
 )
@@ -81,6 +83,30 @@ _SECTION_MARK = re.compile(
 )
 
 
+#: Blanks to fill named by their form, with no word "placeholder": square brackets, and in the same sentence an
+#: example slot holding a word, after "like" / "such as" / "e.g." ("leave 4 spots in square brackets like [client
+#: name]", "3 square-bracket blanks like [guest name]"). Citations ("[1]") hold no word. Fixtures:
+#: tests/verifiers/test_bracket_slots.py.
+_NEGATED = re.compile(r"(?i)\b(?:no|not|never|without|avoid)\b|n't\b")
+_SQUARE_BRACKETS = r"square\s*-?\s*brackets?"
+_SLOT_EXAMPLE = re.compile(r"(?i)\b(?:like|such\s+as|e\.g\.,?|for\s+example,?)\s*\(?\s*\[[A-Za-z][^\]\n]{0,29}\]")
+
+
+def _bracket_slots(text: str) -> list[VerifiableSpec]:
+    for m in re.finditer(rf"(?i)\b{_SQUARE_BRACKETS}", text):
+        s_start, s_end = sentence_span(text, m.start())
+        sent = text[s_start:s_end]
+        near = text[m.start() : m.end() + 60]  # "(e.g. [jacket])": the sentence reader stops at the abbreviation
+        if not (_SLOT_EXAMPLE.search(sent) or _SLOT_EXAMPLE.search(near)) or _NEGATED.search(sent):
+            continue
+        counts = [number(c.group("n")) for c in re.finditer(rf"(?i)\b{N}\b", sent)]
+        n = _first_count(sent, _SQUARE_BRACKETS) or _linked_count(text, m.start())
+        if n is None and len(counts) == 1:
+            n = counts[0]  # the sentence's one count: "slots in square brackets for at least 3 things"
+        return [make_spec("detectable_content:number_placeholders", {"num_placeholders": n or 1}, sent)]
+    return []
+
+
 def detect_format(text: str) -> list[VerifiableSpec]:
     """Placeholders, postscript, bullets, constrained answer, highlights, sections, JSON, title, two responses."""
     specs: list[VerifiableSpec] = []
@@ -89,6 +115,8 @@ def detect_format(text: str) -> list[VerifiableSpec]:
         sent = sentence_at(text, m.start())
         n = _first_count(sent, r"(?:\[[^\]\n]{1,30}\]\s+)?place\s*-?\s*holders?") or _bound_in(sent)
         specs.append(make_spec("detectable_content:number_placeholders", {"num_placeholders": n or 1}, sent))
+    else:
+        specs += _bracket_slots(text)
     for m in _POSTSCRIPT.finditer(text):
         sent = sentence_at(text, m.start())
         # the marker's own full stop ended the "sentence" mid-clause ("a P.S. at the bottom"): read on to the real end,
@@ -107,6 +135,8 @@ def detect_format(text: str) -> list[VerifiableSpec]:
         marker = "P.S."
         if any(re.match(r"P\.\s?P", x) for x in marks):
             marker = "P.P.S"
+        elif not marks and m.group(0) in ("PS", "PPS"):
+            marker = m.group(0)  # the marker as the request writes it
         specs.append(make_spec("detectable_content:postscript", {"postscript_marker": marker}, sent))
         break
     for m in [*_BULLETS.finditer(text), *_BULLETS_AFTER.finditer(text)]:
@@ -140,7 +170,11 @@ def detect_format(text: str) -> list[VerifiableSpec]:
     jm = re.search(r"(?i)\bJSON\b", text)
     if jm and re.search(
         r"(?i)\bJSON\s+(?:format|block|object|code|only)|\bin\s+(?:valid\s+)?JSON\b|"
-        r"\bwrap\w*\b[^.]{0,50}\bJSON\b|\bJSON\b[^.]{0,30}\b(?:entire|whole)\b|\bas\s+(?:a\s+)?JSON\b",
+        r"\bwrap\w*\b[^.]{0,50}\bJSON\b|\bJSON\b[^.]{0,30}\b(?:entire|whole)\b|\bas\s+(?:a\s+)?JSON\b|"
+        # "Output must be only JSON", "It should be valid JSON.": the answer's form stated by a modal, as its own
+        # sentence ("The docs say the response must be valid JSON" reports someone else's rule)
+        r"(?:^|[.!?;]\s+|\n)\s*(?:(?:the|your)\s+)?(?:output|answer|reply|response|result|it)\s+"
+        r"(?:must|should|shall|needs?\s+to|has\s+to)\s+be\s+(?:only\s+|pure\s+|valid\s+|raw\s+|strict\s+)*JSON\b",
         text,
     ):
         specs.append(make_spec("detectable_format:json_format", {}, sentence_at(text, jm.start())))

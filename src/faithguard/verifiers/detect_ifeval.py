@@ -77,6 +77,9 @@ def _items_after(text: str, start: int, sentence_end: int) -> list[str]:
     rest = rest.lstrip(" :").split(")", 1)[0]  # a parenthesis closes the clause ("(... an empty line, no dividers)")
     m = _STOP_AFTER.search(rest)
     chunk = rest[: m.start()] if m else rest
+    times = find_times(chunk)
+    if times:
+        chunk = chunk[: times[0].start]  # "use the word hygge twice": the frequency ends the list
     items: list[str] = []
     for item in split_list(chunk):
         words = item.split()
@@ -323,10 +326,6 @@ def detect_language(text: str, *, english_case: bool = False) -> list[Verifiable
 
 
 _WORD_UNIT = r"words?"
-_CAPS_AFTER = re.compile(
-    r"(?i)^\s*(?:[\w-]+\s+){0,2}?(?:in\s+all\s+cap|in\s+all\s+capital|with\s+all\s+capital|"
-    r"in\s+capital|that\s+are\s+(?:all\s+)?capitali[sz]ed|in\s+upper)"
-)
 
 
 def _split_exact(verifier: str, count: CountMatch, key: str, rel_key: str, phrase: str) -> list[VerifiableSpec]:
@@ -343,11 +342,10 @@ def detect_length(text: str) -> list[VerifiableSpec]:
     specs: list[VerifiableSpec] = []
     for c in find_counts(text, _WORD_UNIT):
         tail = text[c.end : c.end + 50]
-        head = text[max(0, c.start - 25) : c.end]
-        if _CAPS_AFTER.match(tail) or re.search(
-            r"(?i)(?:capitali[sz]ed|all-caps|uppercase|capital)\s+\w*\s*words?$", head
-        ):
-            continue
+        head_at = max(0, c.start - 25)
+        head = text[head_at : c.end]
+        if any(m.start() < c.end + 1 and c.start < m.end() for m in _CAP_WORDS.finditer(text, head_at, c.end + 50)):
+            continue  # "at least 6 words in full caps", "3 all-caps words": capital words, counted by their check
         if re.match(r"(?i)\s*(?:per|in\s+each|for\s+each|on\s+each|each|a\s+line|in\s+every|every)\b", tail):
             continue
         if (
@@ -386,10 +384,12 @@ _UPPER = re.compile(
     r"\bcapital\s+letters\s+only\b|\bonly\s+(?:use\s+|using\s+|in\s+)?capital\s+letters\b|\bcapitali[sz]ed\b|"
     r"\ball\s+capitals\b|\bcapital\s+letters\b"
 )
+#: "full caps", "block capitals", "fully capitalized" say what "all caps" says (fixtures: tests/verifiers/
+#: test_case_paraphrases.py).
 _CAP_WORDS = re.compile(
-    r"(?i)\bwords?\s+(?:\w+\s+){0,2}?(?:in\s+all\s+(?:caps|capital)|with\s+all\s+capital|in\s+capital|"
-    r"(?:that\s+are\s+)?(?:all\s+)?capitali[sz]ed|in\s+upper\s*case)|\b(?:all-caps|all\s+caps|capitali[sz]ed|"
-    r"uppercase|capital)\s+words\b"
+    r"(?i)\bwords?\s+(?:\w+\s+){0,2}?(?:in\s+(?:all|full|block)\s+(?:caps|capital)|with\s+all\s+capital|in\s+capital|"
+    r"(?:that\s+are\s+)?(?:all\s+|fully\s+)?capitali[sz]ed|in\s+upper\s*case)|"
+    r"\b(?:all-caps|all\s+caps|full-caps|full\s+caps|capitali[sz]ed|uppercase|capital)\s+words\b"
 )
 
 
@@ -482,7 +482,9 @@ def detect_case(text: str) -> list[VerifiableSpec]:
             ):
                 continue
             if not re.search(
-                r"(?i)\b(?:entire|whole|all|only|response|answer|output|letters|everything|summary)\b", sent
+                r"(?i)\b(?:entire|whole|all|only|response|answer|output|letters|everything|summary)\b"
+                r"|\bevery\s+(?:single\s+)?letter\b",
+                sent,
             ):
                 continue
             specs.append(make_spec("change_case:english_capital", {}, sent))
@@ -504,6 +506,7 @@ def detect_no_comma(text: str) -> list[VerifiableSpec]:
         if (
             m.group(0).lower() == "comma-free"
             or _NEG.search(before)
+            or re.search(r"(?i)\b(?:zero|0)\s+$", before)  # "with zero commas": a count of none
             or re.match(r"(?i)\s+(?:are|is)\s+(?:not\s+allowed|forbidden|prohibited|banned)", after)
         ):
             if re.search(r"(?i)\b(?:separated|separate)\s+by\b", clause_before):

@@ -396,6 +396,8 @@ def _bare_words(cue: Any, spec: CueSpec) -> tuple[list[Any], bool]:
         return [], False
     head, named = args[0], False
     if _WORD_NOUN.match(head.text):
+        if any(c.dep_ == "nummod" for c in head.children):
+            return [], False  # "use 200 words maximum": a count of words, not a word named
         # "use the word hygge": the word noun leads, the word is its apposition, or the parser's second object
         inner = next(
             (c for c in head.children if c.dep_ in ("appos", "compound", "npadvmod", "attr") and c.i > head.i), None

@@ -96,6 +96,10 @@ _AT_MOST = {
 }
 
 
+_POST_MAX = re.compile(r"max(?:imum)?\.?|tops|at\s+(?:the\s+)?most")
+_POST_MIN = re.compile(r"min(?:imum)?\.?")
+
+
 def relation_of(rel: str | None, n: int, post: str | None = None) -> tuple[str, int] | None:
     """Map a relation phrase and number to ('at least'|'less than'|'exactly', n) IFEval style."""
     r = re.sub(r"\s+", " ", (rel or "").lower()).strip().replace("not be ", "not ")  # "must not be longer than"
@@ -103,8 +107,10 @@ def relation_of(rel: str | None, n: int, post: str | None = None) -> tuple[str, 
     p = (post or "").lower().strip()
     if p in {"more", "+", "or more", "plus"}:
         return ("at least", n)
-    if p in {"less", "fewer", "or less", "or fewer"}:
+    if p in {"less", "fewer", "or less", "or fewer"} or _POST_MAX.fullmatch(p):
         return ("less than", n + 1)
+    if _POST_MIN.fullmatch(p):
+        return ("at least", n)
     if r in _AT_LEAST:
         return ("at least", n)
     if r in _MORE:

@@ -1,0 +1,40 @@
+"""Case instructions in other words than IFEval's. Sentences written for this project."""
+
+from __future__ import annotations
+
+import pytest
+
+from faithguard.verifiers import detect
+
+
+def _ids(text: str) -> dict[str, dict[str, object]]:
+    return {s.verifier: dict(s.params) for s in detect(text)}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Give the rally chant at least 3 words in full caps.",
+        "I'd like at least 3 words fully capitalized so they pop.",
+        "Sprinkle in at least 3 full-caps words.",
+    ],
+)
+def test_full_caps_words_are_counted_capital_words(text: str) -> None:
+    found = _ids(text)
+    assert found.get("change_case:capital_word_frequency") == {"capital_relation": "at least", "capital_frequency": 3}
+    assert "length_constraints:number_words" not in found
+
+
+def test_every_letter_capitalized_is_all_caps() -> None:
+    assert "change_case:english_capital" in _ids("Write the sign's text with every letter capitalized.")
+
+
+def test_title_case_is_not_all_caps() -> None:
+    assert "change_case:english_capital" not in _ids("Write the title with the first letter of every word capitalized.")
+
+
+def test_a_question_about_capitals_asks_for_none() -> None:
+    from faithguard import Guard
+
+    report = Guard(judge=None).inspect("Is it rude to have every letter capitalized in an email?")
+    assert not [c for c in report.constraints if c.verifier == "change_case:english_capital"]

@@ -1,0 +1,89 @@
+"""Counts, bans and markers in other words than IFEval's. Sentences written for this project."""
+
+from __future__ import annotations
+
+import pytest
+
+from faithguard.verifiers import detect
+
+
+def _found(text: str) -> dict[str, dict[str, object]]:
+    return {s.verifier: dict(s.params) for s in detect(text)}
+
+
+@pytest.mark.parametrize(
+    ("text", "verifier", "params"),
+    [
+        (
+            "Recap the match. 3 sentences max.",
+            "length_constraints:number_sentences",
+            {"relation": "less than", "num_sentences": 4},
+        ),
+        ("Pitch it in 120 words tops.", "length_constraints:number_words", {"relation": "less than", "num_words": 121}),
+        (
+            "Describe the lake, 80 words maximum.",
+            "length_constraints:number_words",
+            {"relation": "less than", "num_words": 81},
+        ),
+        ("List the perks, 4 bullet points minimum.", "detectable_format:number_bullet_lists", {"num_bullets": 4}),
+        (
+            "Summarize the plot in 6 sentences at most.",
+            "length_constraints:number_sentences",
+            {"relation": "less than", "num_sentences": 7},
+        ),
+    ],
+)
+def test_a_bound_after_the_unit_is_read(text: str, verifier: str, params: dict[str, object]) -> None:
+    assert _found(text).get(verifier) == params
+
+
+def test_a_bound_before_a_number_of_something_else_is_not_the_count_s() -> None:
+    found = _found("Write 3 paragraphs, at most one of which quotes the mayor.")
+    assert "length_constraints:number_words" not in found
+    assert all(p.get("relation") != "less than" for p in found.values())
+
+
+def test_a_counted_word_noun_names_no_keyword() -> None:
+    found = _found("Use 90 words maximum for the blurb.")
+    assert "keywords:existence" not in found
+    assert found.get("length_constraints:number_words") == {"relation": "less than", "num_words": 91}
+
+
+def test_a_frequency_ends_an_unquoted_keyword() -> None:
+    found = _found("Use the word serendipity twice.")
+    assert found.get("keywords:frequency", {}).get("keyword") == "serendipity"
+
+
+@pytest.mark.parametrize("text", ["Rewrite the note with zero commas.", "Send it back with 0 commas, please."])
+def test_zero_commas_bans_commas(text: str) -> None:
+    assert "punctuation:no_comma" in _found(text)
+
+
+def test_a_question_about_zero_commas_bans_nothing() -> None:
+    assert "punctuation:no_comma" not in _found("Why do some poets use zero commas?")
+
+
+@pytest.mark.parametrize(
+    ("text", "marker"),
+    [("Thank the team. End with a PS: remind them about Friday.", "PS"), ("Close with a P.S. about pizza.", "P.S.")],
+)
+def test_a_postscript_marker_before_a_colon(text: str, marker: str) -> None:
+    assert _found(text).get("detectable_content:postscript") == {"postscript_marker": marker}
+
+
+@pytest.mark.parametrize("text", ["My PS: it will not boot.", "Is the PS5 worth it: yes or no?"])
+def test_other_ps_are_no_postscript(text: str) -> None:
+    assert "detectable_content:postscript" not in _found(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "json"),
+    [
+        ("Make a fake order record; the output must be only JSON.", True),
+        ("Describe the cat. It should be valid JSON.", True),
+        ("Must every web API be JSON?", False),
+        ("Our settings used to be JSON but we moved to TOML.", False),
+    ],
+)
+def test_json_stated_by_a_modal(text: str, json: bool) -> None:
+    assert ("detectable_format:json_format" in _found(text)) is json
