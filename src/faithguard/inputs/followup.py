@@ -105,6 +105,69 @@ def _reference_request(text: str, references: tuple[str, ...]) -> re.Match[str] 
     return rx.search(text)
 
 
+#: Sentences of a response read for a noted absence (bounded work on a long answer: the note comes early).
+MAX_ABSENCE_SENTENCES = 12
+
+
+def _absence_noted(text: str, references: tuple[str, ...]) -> re.Match[str] | None:
+    """A sentence that says a missing reference's own noun is absent, read by syntax: the noun under "no" or
+    "neither" ("Neither screenshot arrived"), after "without" ("Without the logs I can only ..."), or the subject or
+    object of a negated verb ("the proposals aren't in our conversation", "I can't open the spreadsheet"). The
+    noun comes from the request's findings, as in :func:`_reference_request`. Returns the sentence as a match.
+    Fixtures: tests/inputs/test_absence_noted.py."""
+    heads = {h.lower() for ref in references if (h := _head_word(ref))}
+    if not heads:
+        return None
+    from faithguard.lexical.wordnet_mmap import get_wordnet
+    from faithguard.nlp import parse_many
+
+    wn = get_wordnet()
+    # WordNet's base forms, else the plural's stem for a noun it lacks ("screenshots")
+    bases = {b for h in heads for b in (wn.base_forms(h) or [h[:-1] if h.endswith("s") and len(h) > 3 else h])}
+    bases |= heads
+    word = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, bases))) + r")(?:e?s)?\b", re.I)
+    spans = [m.span() for m in _RESPONSE_SENT_RE.finditer(text) if word.search(m.group())][:MAX_ABSENCE_SENTENCES]
+    for (start, end), doc in zip(spans, parse_many([text[a:b] for a, b in spans]), strict=True):
+        for tok in doc:
+            if tok.lemma_.lower() not in bases and tok.lower_ not in bases:
+                continue
+            if _absent(tok):
+                return re.compile(re.escape(text[start:end])).search(text, start)
+    return None
+
+
+#: WordNet 3.0 verb lexicographer files of perceiving, holding and touching (``lexnames``: 39 verb.perception, 40
+#: verb.possession, 35 verb.contact): "see", "find", "have", "receive", "open", "load", "attach".
+_HOLDING_FILES = (39, 40, 35)
+#: A negated verb with the user's item as object notes its absence when at least this share of the verb's tagged
+#: uses is perceiving, holding or touching ("I can't see the chart"; not "I wouldn't change the poem"). Fixtures:
+#: tests/inputs/test_absence_noted.py.
+HOLDING_SHARE = 0.4
+#: Dependents that give a verb something to say about its subject ("The recipe doesn't need eggs", "The essay isn't
+#: long"): then the negation is about the item's content, not its presence.
+_SAYS_MORE = frozenset({"dobj", "attr", "acomp", "xcomp", "ccomp", "oprd", "dative"})
+
+
+def _absent(tok: Any) -> bool:
+    if any(c.dep_ == "det" and c.lower_ in ("no", "neither") for c in tok.children):
+        return True  # "Neither screenshot arrived", "no logs came through"
+    if tok.dep_ == "pobj" and tok.head.lower_ == "without":
+        return True  # "Without the logs I can only ..."
+    verb = tok.head
+    if not any(c.dep_ == "neg" for c in verb.children):
+        return False
+    if tok.dep_ in ("nsubj", "nsubjpass"):
+        # "the proposals aren't in our conversation", "the file didn't load": nothing said of the item but that
+        return not any(c.dep_ in _SAYS_MORE for c in verb.children)
+    if tok.dep_ == "dobj":
+        from faithguard.lexical.senses import verb_lexfile_share
+
+        first_person = any(c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in verb.children)
+        held = sum(verb_lexfile_share(verb.lemma_, n) for n in _HOLDING_FILES)
+        return first_person and held >= HOLDING_SHARE  # "I can't see the chart", "we don't have the logs"
+    return False
+
+
 def _head_word(reference: str) -> str:
     words = re.findall(r"[^\W\d_]{3,}", reference)
     return words[-1] if words else ""
@@ -158,6 +221,11 @@ def classify_followup(response: str, references: tuple[str, ...] = ()) -> tuple[
             else:
                 notes.append(m)
     first = asked or (notes[0] if notes else None)
+    if first is None:
+        absent = _absence_noted(text, references)
+        if absent is not None:
+            notes.append(absent)
+            first = absent
     if first is not None:
         if _ASSUME_RE.search(text):
             return "proceeds", f"notes the gap ({first.group()!r}) but proceeds on an assumption"
