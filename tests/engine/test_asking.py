@@ -56,3 +56,30 @@ def test_a_question_mark_of_the_answer_s_own_phrase_is_no_question() -> None:
     at = text.index("Finish")
     assert asks_about(doc, at)  # read alone, the parser makes the phrase the sentence's question
     assert not asks_about(doc, at, ((text.index("Is that"), len(text)),))
+
+
+@pytest.mark.parametrize(
+    ("text", "verifier"),
+    [
+        ("Last time you wrote over 400 words; trim the story for my niece.", "length_constraints:number_words"),
+        (
+            "Your previous reply had 9 bullet points and felt cluttered. Redo the packing tips.",
+            "detectable_format:number_bullet_lists",
+        ),
+    ],
+)
+def test_a_count_told_of_the_earlier_answer_is_no_constraint(text: str, verifier: str) -> None:
+    report = Guard(judge=None).inspect(text)
+    assert not [c for c in report.constraints if c.verifier == verifier]
+
+
+@pytest.mark.parametrize(
+    ("text", "verifier"),
+    [
+        ("Write a tale about a knight who rode 300 miles, in exactly 4 paragraphs.", "creative:paragraphs"),
+        ("Describe the sea in fewer than 60 words.", "length_constraints:number_words"),
+    ],
+)
+def test_a_count_of_this_answer_stays(text: str, verifier: str) -> None:
+    report = Guard(judge=None).inspect(text)
+    assert [c for c in report.constraints if c.verifier == verifier]

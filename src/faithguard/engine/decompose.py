@@ -9,7 +9,7 @@ from typing import Any
 from faithguard.cache import QUERY_CACHE_SIZE
 from faithguard.detector import CallContext
 from faithguard.engine import bridge
-from faithguard.engine.asking import asks_about
+from faithguard.engine.asking import asks_about, narrated
 from faithguard.engine.content import ContentSpan, content_spans, instruction_text, outside_reach
 from faithguard.engine.lexicon import FOLLOWUP_PREFIXES, TASK_VERBS
 from faithguard.engine.query_ents import set_rule_entities
@@ -110,6 +110,32 @@ def _read_in_quote(query: str, spec: Any, start: int, end: int, content: tuple[C
     return True
 
 
+def _count_spots(query: str, spec: Any, start: int, end: int) -> list[list[int]] | None:
+    """Per integer parameter of ``spec``, where that number stands in ``query[start:end]`` (in digits or words; a
+    bound stored as N+1 is looked for as N too); None when the spec has no count or a count is not found."""
+    numbers = [v for v in spec.params.values() if isinstance(v, int) and not isinstance(v, bool)]
+    if not numbers:
+        return None
+    low = query.lower()
+    out: list[list[int]] = []
+    for value in numbers:
+        forms = {str(value), str(value - 1)} | {w for w, n in CARDINALS.items() if n in (value, value - 1)}
+        spots = [
+            start + m.start() for f in forms for m in re.finditer(rf"(?<![\w.]){re.escape(f)}(?![\w.])", low[start:end])
+        ]
+        if not spots:
+            return None
+        out.append(spots)
+    return out
+
+
+def _counts_narrated(query: str, doc: Any, spec: Any, start: int, end: int) -> bool:
+    """Whether every count ``spec`` read stands in a clause told in the past ("last time you went over 200 words"):
+    what an earlier answer did, not what this one must do (:func:`asking.narrated`)."""
+    spots = _count_spots(query, spec, start, end)
+    return spots is not None and all(narrated(doc, x) for group in spots for x in group)
+
+
 def _phrase_spans(query: str, spec: Any) -> tuple[tuple[int, int], ...]:
     """Where the spec's text parameters (an end phrase, a text to repeat, keywords) stand in the query."""
     low = query.lower()
@@ -138,6 +164,8 @@ def _merge_specs(
         if _read_in_quote(query, spec, start, end, content):
             continue
         if doc is not None and start < len(query) and asks_about(doc, start, _phrase_spans(query, spec)):
+            continue
+        if doc is not None and _counts_narrated(query, doc, spec, start, end):
             continue
         category = Category(str(spec.category))
         merged = False
