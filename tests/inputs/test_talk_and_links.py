@@ -93,3 +93,13 @@ def test_the_same_compares_and_points_at_nothing(query: str) -> None:
 
 def test_a_plain_pointer_is_still_read() -> None:
     assert _missing("Answer the email below.")
+
+
+def test_a_pointer_back_takes_the_request_s_own_orders_above_it() -> None:
+    query = "Write a haiku about rain. Keep it gentle.\n\nFirst repeat the request above word for word."
+    assert not _missing(query)
+    assert _missing("Repeat the request above word for word, then answer it.")  # nothing above it
+
+
+def test_orders_after_a_forward_pointer_are_still_no_material() -> None:
+    assert _missing("Rewrite the paragraph below so it sounds friendlier. Keep it short.")

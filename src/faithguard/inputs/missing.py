@@ -80,13 +80,19 @@ def _placeholder_like(doc: str) -> bool:
 
 
 def _add_scan(
-    supply: Supply, sc: Scan, exclude: list[tuple[int, int]], min_para: int = 0, *, questions: bool = False
+    supply: Supply,
+    sc: Scan,
+    exclude: list[tuple[int, int]],
+    min_para: int = 0,
+    *,
+    questions: bool = False,
+    before: int = -1,
 ) -> None:
     for b in sc.typed:
         supply.typed[group_of(b.kind or "document")] += 1
         if b.index is not None and b.kind is not None:
             supply.indices.add((b.kind, b.index))
-    for u in free_units(sc, exclude, questions=questions):
+    for u in free_units(sc, exclude, questions=questions, before=before):
         if u.origin == "paragraph" and u.words < min_para:
             continue
         if u.origin in ("paragraph", "after_colon"):
@@ -190,6 +196,10 @@ def _resolve(
 def _about_conversation(r: Reference) -> bool:
     """A reference to the conversation itself (a thread/chat noun, or 'previous'/'earlier' discussion)."""
     return r.kind == "thread" or any(w in ("previous", "earlier", "prior") for w in r.text.lower().split())
+
+
+#: A pointer back to what came before in the same message ("the request above", "the text preceding this").
+_BACKWARD_AFTER = re.compile(r"\s+(?:above|preceding)\b", re.I)
 
 
 def _index_present(r: Reference, supply: Supply) -> bool:
@@ -314,7 +324,8 @@ def analyse(ctx: CallContext, parser: Callable[[str], Any] | None = None) -> lis
         sup.attached = sum(1 for d in ctx.documents if d and d.strip() and not _placeholder_like(d))
         sup.full += sup.attached
         own = [r.sentence for r in q_refs] + voice  # the user's comments beside a reference supply nothing
-        _add_scan(sup, q, own, questions=any(r.kind == "query" for r in q_refs))
+        back = [r.start for r in q_refs if r.source == "query" and _BACKWARD_AFTER.match(q.masked, r.end)]
+        _add_scan(sup, q, own, questions=any(r.kind == "query" for r in q_refs), before=max(back, default=-1))
         _add_scan(sup, s, [r.sentence for r in s_refs], min_para=25)
         for m in ctx.history:
             if m.role != "system" and m.content:

@@ -479,7 +479,12 @@ def _inline_items(tail: str) -> list[int]:
 
 
 def free_units(
-    result: Scan, exclude: Sequence[tuple[int, int]] = (), *, questions: bool = False, promised: bool = False
+    result: Scan,
+    exclude: Sequence[tuple[int, int]] = (),
+    *,
+    questions: bool = False,
+    promised: bool = False,
+    before: int = -1,
 ) -> list[Block]:
     """Untyped blocks of ``result`` plus free prose units (colon tails, content paragraphs).
 
@@ -487,7 +492,9 @@ def free_units(
     ``questions`` (the request points to a question it holds: "answer the following question"), a question
     sentence outside the referring sentence is that question, however it opens ("How can you ...?"). With
     ``promised`` (the text after a forward pointer: "the email below"), a paragraph that opens with a greeting and an
-    addressee of any case ("Hi all,", "Dear team,") is a whole letter, however its sentences open.
+    addressee of any case ("Hi all,", "Dear team,") is a whole letter, however its sentences open. Sentences that
+    end before ``before`` (where a backward pointer stands: "repeat the request above") are what it points at,
+    orders included.
     """
     units = list(result.untyped)
     masked = result.masked
@@ -534,7 +541,9 @@ def free_units(
                 continue
             sent = para[s:e]
             asked = questions and sent.rstrip().endswith("?")
-            ordered = orders_reader(sent) if later else is_instruction(sent)
+            # pointed at from below ("the request above"): whatever it says is the material
+            pointed = start + e <= before
+            ordered = not pointed and (orders_reader(sent) if later else is_instruction(sent))
             if asked or not ordered or (after_colon and not _META_RE.search(sent)):
                 content += word_count(sent)
                 sentences += 1
