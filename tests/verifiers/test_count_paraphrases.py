@@ -87,3 +87,26 @@ def test_other_ps_are_no_postscript(text: str) -> None:
 )
 def test_json_stated_by_a_modal(text: str, json: bool) -> None:
     assert ("detectable_format:json_format" in _found(text)) is json
+
+
+@pytest.mark.parametrize(
+    ("text", "n"),
+    [
+        ("Write a flyer for the fair and bold at least 3 key details with markdown.", 3),
+        ("Italicize exactly two book titles in the review.", 2),
+        ("Highlight the 4 main risks with markdown.", 4),
+        ("Describe the trip in 200 words, and mark at least 3 place names in *italics*.", 3),
+    ],
+)
+def test_a_highlight_count_as_the_verb_s_object_or_in_its_own_clause(text: str, n: int) -> None:
+    assert _found(text).get("detectable_format:number_highlighted_sections") == {"num_highlights": n}
+
+
+@pytest.mark.parametrize("text", ["Write a bold 3-act play.", "Emphasize 2 points about safety in the talk."])
+def test_no_markup_named_no_highlights(text: str) -> None:
+    assert "detectable_format:number_highlighted_sections" not in _found(text)
+
+
+def test_a_count_of_another_ask_is_not_the_highlights() -> None:
+    found = _found("Write 300 words about tides and highlight the key idea in bold.")
+    assert found.get("detectable_format:number_highlighted_sections", {"num_highlights": 1}) == {"num_highlights": 1}

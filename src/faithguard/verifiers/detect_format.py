@@ -52,16 +52,22 @@ def _bound_in(sentence: str) -> int | None:
 #: phrase (up to six words after the number) then the joining word, then at most markdown-ish modifiers.
 _LINKED_COUNT = re.compile(
     rf"(?i)(?:\b{REL}\s+)?\b{N}\s+(?:[\w'\[\]-]+\s+){{1,6}}?(?:using|in|as|via)\s+"
-    r"(?:(?:a|an|the|some|markdown|bold|italic|plain)\s+)*$"
+    r"(?:(?:a|an|the|some|markdown|bold|italic|plain)\s+)*[*_]*$"
 )
+
+
+_CLAUSE_JOIN = re.compile(r"(?i),\s*(?:and|but|then)\b|;")
 
 
 def _linked_count(text: str, cue_start: int) -> int | None:
     """The count of the things a format cue at ``cue_start`` applies to, stated before it in its sentence."""
     s_start, s_end = sentence_span(text, cue_start)
-    if len(re.findall(rf"(?i)\b{N}\b", text[s_start:s_end])) != 1:
+    # the cue's own clause: "explain vaccines in 300 words, and mark 4 terms in italics" holds two asks
+    joins = list(_CLAUSE_JOIN.finditer(text, s_start, cue_start))
+    c_start = joins[-1].end() if joins else s_start
+    if len(re.findall(rf"(?i)\b{N}\b", text[c_start:s_end])) != 1:
         return None  # "3 pros and 3 cons as bullet points": several counts, none of them the bullets'
-    m = _LINKED_COUNT.search(text[s_start:cue_start])
+    m = _LINKED_COUNT.search(text[c_start:cue_start])
     return number(m.group("n")) if m else None
 
 
@@ -187,6 +193,11 @@ def detect_format(text: str) -> list[VerifiableSpec]:
     return specs
 
 
+#: A count right after the highlighting verb, as its object ("bold at least 2 important bits", "italicize two
+#: titles"): fixtures in tests/verifiers/test_count_paraphrases.py.
+_DIRECT_COUNT = re.compile(rf"(?i)[ \t]+(?:{REL}\s+)?(?:the\s+|your\s+)?{N}\b")
+
+
 def _detect_highlights(text: str) -> list[VerifiableSpec]:
     m = re.search(
         rf"(?i)\b(?:at\s+least\s+)?{N}\s+(?:[a-z]+\s+)?(?:sections?|parts?)\s+(?:should|must)\s+be\s+"
@@ -209,11 +220,14 @@ def _detect_highlights(text: str) -> list[VerifiableSpec]:
         # highlighting their traits" asks for no markup. The count is read within the sentence.
         after = text[m.start() : max(s_end, m.end())]
         if not (re.search(r"(?i)markdown|\*|\bitali|\bsection|\bpart", sent) or re.search(r"(?i)keyword", after)):
-            continue
+            continue  # "a bold 3-act play", "emphasize 2 points": no markup named
+        direct = _DIRECT_COUNT.match(text, m.end())
         window = after[:120]
         unit = r"(?:text\s+)?(?:sections?|parts?|keywords?|words?|phrases?|names?|sentences?|items?|points?|lines?)"
         counts = find_counts(window, unit)
         n = counts[0].n if counts else None
+        if n is None and direct is not None:
+            n = number(direct.group("n"))  # "bold at least 2 important bits": the count is the verb's object
         if n is None:  # the count may come before the verb's own form too ("at least 3 highlighted sections")
             m2 = re.search(rf"(?i)\b{N}\s+(?:of\s+)?(?:your\s+|the\s+)?(?:[a-z-]+\s+){{0,2}}?{unit}", window)
             if m2 is None:
