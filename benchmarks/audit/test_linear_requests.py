@@ -4,8 +4,10 @@ decomposition and the missing-content reading together, each with a fresh parse.
 These shapes were slow before session 9 (``Guard.inspect``, CPU): "Answer in French, " repeated, 25k characters,
 346 s (dependency patterns matched over one run-on sentence); "Write 3 paragraphs about the 3 essays. " repeated,
 50k characters, 9.4 s (each definite reference walked every earlier mention; each sentence was copied out of the
-whole text for the matcher); a numbered list of 50k characters, 8.2 s. No absolute time is asserted: the cost at
-n and 8n characters (best of runs) is compared; linear work grows ~8x, quadratic ~64x, the bound (24x) sits between.
+whole text for the matcher); a numbered list of 50k characters, 8.2 s; "Write 3 words in full caps and " repeated,
+30k characters, 15 s in verifier detection (each capital-words phrase read its whole run-on sentence for a count).
+No absolute time is asserted: the cost at n and 8n characters (best of runs) is compared; linear work grows ~8x,
+quadratic ~64x, the bound (24x) sits between.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ UNITS: tuple[Callable[[int], str], ...] = (
     lambda i: f"{i}. Item number {i} of the list\n",
     lambda i: f"[word{i}] ",
     lambda i: "Summarize this: ",
+    lambda i: "Write 3 words in full caps and ",
 )
 _decompose = getattr(decompose_text, "__wrapped__", decompose_text)
 
@@ -54,7 +57,7 @@ def _cost(text: str, runs: int = 2) -> float:
     return best
 
 
-@pytest.mark.parametrize("unit", UNITS, ids=["language", "essays", "numbered", "brackets", "summarize"])
+@pytest.mark.parametrize("unit", UNITS, ids=["language", "essays", "numbered", "brackets", "summarize", "caps"])
 def test_reading_a_run_on_request_is_linear(unit: Callable[[int], str]) -> None:
     _cost(_text(unit, 200))  # load the models outside the measure
     small, large = _text(unit, BASE), _text(unit, GROWTH * BASE)

@@ -103,3 +103,47 @@ def test_a_pointer_back_takes_the_request_s_own_orders_above_it() -> None:
 
 def test_orders_after_a_forward_pointer_are_still_no_material() -> None:
     assert _missing("Rewrite the paragraph below so it sounds friendlier. Keep it short.")
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Who has the better argument in this thread?",
+        "Summarize the decisions reached in this chat.",
+        "Given all I explained to you in this conversation, which laptop fits me?",
+        "What's off in this forum thread?",
+        "Please weigh in on this discussion thread.",
+    ],
+)
+def test_what_was_said_in_the_conversation_still_needs_it(query: str) -> None:
+    assert _missing(query)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Can you fix the typos in the essay you got from me?",
+        "Please grade the essay you received this morning.",
+        "Summarize the blog post you found.",
+    ],
+)
+def test_what_the_user_handed_over_is_not_the_assistant_s(query: str) -> None:
+    greeting = [Message(role="user", content="hello"), Message(role="assistant", content="Hi! What can I do for you?")]
+    assert _missing(query, greeting)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Use https://api.example.org/v2 as the endpoint in a curl example.",
+        "Write a short post promoting https://bakery.example.com for the holidays.",
+        "Put https://cal.example.com/sam in my email signature.",
+    ],
+)
+def test_a_link_used_as_a_string_is_no_page_to_read(query: str) -> None:
+    assert not any("link" in f["explanation"] for f in analyse(CallContext(query=query), parse))
+
+
+@pytest.mark.parametrize("query", ["Shorten the same paragraph again.", "Translate the same letter into Italian."])
+def test_the_same_alone_points_back(query: str) -> None:
+    assert _missing(query)

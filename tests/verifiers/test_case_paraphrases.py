@@ -31,10 +31,3 @@ def test_every_letter_capitalized_is_all_caps() -> None:
 
 def test_title_case_is_not_all_caps() -> None:
     assert "change_case:english_capital" not in _ids("Write the title with the first letter of every word capitalized.")
-
-
-def test_a_question_about_capitals_asks_for_none() -> None:
-    from faithguard import Guard
-
-    report = Guard(judge=None).inspect("Is it rude to have every letter capitalized in an email?")
-    assert not [c for c in report.constraints if c.verifier == "change_case:english_capital"]

@@ -76,17 +76,8 @@ def test_other_ps_are_no_postscript(text: str) -> None:
     assert "detectable_content:postscript" not in _found(text)
 
 
-@pytest.mark.parametrize(
-    ("text", "json"),
-    [
-        ("Make a fake order record; the output must be only JSON.", True),
-        ("Describe the cat. It should be valid JSON.", True),
-        ("Must every web API be JSON?", False),
-        ("Our settings used to be JSON but we moved to TOML.", False),
-    ],
-)
-def test_json_stated_by_a_modal(text: str, json: bool) -> None:
-    assert ("detectable_format:json_format" in _found(text)) is json
+def test_a_json_rule_told_of_someone_s_code_is_no_constraint() -> None:
+    assert "detectable_format:json_format" not in _found("My endpoint's reply must be valid JSON. Why does it fail?")
 
 
 @pytest.mark.parametrize(

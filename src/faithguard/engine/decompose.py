@@ -9,8 +9,8 @@ from typing import Any
 from faithguard.cache import QUERY_CACHE_SIZE
 from faithguard.detector import CallContext
 from faithguard.engine import bridge
-from faithguard.engine.asking import asks_about, narrated
 from faithguard.engine.content import ContentSpan, content_spans, instruction_text, outside_reach
+from faithguard.engine.earlier import narrated
 from faithguard.engine.lexicon import FOLLOWUP_PREFIXES, TASK_VERBS
 from faithguard.engine.query_ents import set_rule_entities
 from faithguard.engine.roles import RawConstraint, analyse_span
@@ -131,20 +131,9 @@ def _count_spots(query: str, spec: Any, start: int, end: int) -> list[list[int]]
 
 def _counts_narrated(query: str, doc: Any, spec: Any, start: int, end: int) -> bool:
     """Whether every count ``spec`` read stands in a clause told in the past ("last time you went over 200 words"):
-    what an earlier answer did, not what this one must do (:func:`asking.narrated`)."""
+    what an earlier answer did, not what this one must do (:func:`earlier.narrated`)."""
     spots = _count_spots(query, spec, start, end)
     return spots is not None and all(narrated(doc, x) for group in spots for x in group)
-
-
-def _phrase_spans(query: str, spec: Any) -> tuple[tuple[int, int], ...]:
-    """Where the spec's text parameters (an end phrase, a text to repeat, keywords) stand in the query."""
-    low = query.lower()
-    out: list[tuple[int, int]] = []
-    for value in spec.params.values():
-        for text in value if isinstance(value, list) else [value]:
-            if isinstance(text, str) and text.strip() and (at := low.find(text.lower())) >= 0:
-                out.append((at, at + len(text)))
-    return tuple(out)
 
 
 def _merge_specs(
@@ -155,15 +144,13 @@ def _merge_specs(
     doc: Any = None,
 ) -> list[RawConstraint]:
     """Attach verifiable specs from the verifiers package; a spec over a content constraint enriches it. With the
-    request's parse (``doc``), a spec in a question about its form ("Is it rude to type in all caps?") is dropped."""
+    request's parse (``doc``), a spec whose counts tell of an earlier answer is dropped (:mod:`earlier`)."""
     for spec in bridge.detect_specs(query):
         start = _locate(query, spec.text)
         end = start + len(spec.text)
         if any(c.kind in _DELIMITED and c.start <= start and end <= c.end for c in content):
             continue
         if _read_in_quote(query, spec, start, end, content):
-            continue
-        if doc is not None and start < len(query) and asks_about(doc, start, _phrase_spans(query, spec)):
             continue
         if doc is not None and _counts_narrated(query, doc, spec, start, end):
             continue

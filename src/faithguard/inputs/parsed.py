@@ -88,28 +88,50 @@ def parse_filter(refs: list[Reference], doc: Any, masked: str) -> list[Reference
 
 #: Prepositions of place and time (a closed class of English): the talk's setting, "in this chat", "during this
 #: conversation".
-_WHERE_OR_WHEN = frozenset({"in", "within", "inside", "during", "throughout", "on", "across"})
+_WHERE_OR_WHEN = frozenset({"in", "within", "inside", "during", "throughout"})
 
 
 def _setting_of_talk(tok: Any) -> bool:
     """'How do I attach a file in this chat?': the conversation under way as where something happens (the object of
     a preposition that hangs on a verb, under 'this'), not a record of it handed over ("summarize this chat", "the
     main points of this thread"). Fixtures: tests/inputs/test_session9_classes.py."""
-    if tok is None or tok.dep_ != "pobj" or tok.head.dep_ != "prep" or tok.head.head.pos_ not in ("VERB", "AUX"):
+    if tok is None or tok.dep_ != "pobj" or tok.head.dep_ != "prep" or tok.head.lower_ not in _WHERE_OR_WHEN:
+        return False  # "tldr of this thread?", "comment on this thread": the talk's content, not its setting
+    verb = tok.head.head
+    if verb.pos_ != "VERB" or verb.lemma_ == "be" or verb.tag_ in ("VBD", "VBN"):
+        # "who is right in this thread?", "the points made in this thread", "what I told you in this chat": what
+        # was said in it, which the earlier turns would hold
         return False
-    if tok.head.lower_ not in _WHERE_OR_WHEN:
-        return False  # "tldr of this thread?": the tagger may read the noun before "of" as a verb
+    if any(c.dep_ == "compound" for c in tok.children):
+        return False  # "this email thread": another conversation, pasted or not
     return any(c.dep_ == "det" and c.lower_ == "this" for c in tok.children)
+
+
+#: WordNet 3.0 verb lexicographer files of making and saying (``lexnames``: 36 verb.creation, 32
+#: verb.communication): "wrote", "drew", "described", "suggested".
+_MAKING_FILES = (36, 32)
+#: Share of a verb's tagged uses that must be making or saying for "the X you VERB" to be the assistant's own output.
+MAKING_SHARE = 0.5
 
 
 def assistant_made(tok: Any) -> bool:
     """'the diagram you described above', 'the plan you gave me': a thing the assistant itself made or said, named
-    by a relative clause whose subject is "you" (so an earlier assistant turn holds it). Fixtures:
-    tests/inputs/test_session9_classes.py."""
-    return tok is not None and any(
-        c.dep_ == "relcl" and any(s.dep_ == "nsubj" and s.lower_ in ("you", "u") for s in c.children)
-        for c in tok.children
-    )
+    by a relative clause whose subject is "you" and whose verb makes or says (WordNet's tagged uses) or hands the
+    thing to the user ("gave me"); "the email you got from me", "the article you found" are the user's or the
+    world's. Fixtures: tests/inputs/test_talk_and_links.py."""
+    if tok is None:
+        return False
+    from faithguard.lexical.senses import verb_lexfile_share
+
+    for c in tok.children:
+        if c.dep_ != "relcl" or not any(s.dep_ == "nsubj" and s.lower_ in ("you", "u") for s in c.children):
+            continue
+        if any(k.dep_ == "prep" and k.lower_ == "from" for k in c.children):
+            continue  # "you got from me": handed to the assistant
+        to_user = any(k.dep_ in ("dative", "dobj") and k.lower_ in ("me", "us") for k in c.children)
+        if to_user or sum(verb_lexfile_share(c.lemma_, n) for n in _MAKING_FILES) >= MAKING_SHARE:
+            return True
+    return False
 
 
 def _content_head(head: Any) -> bool:
@@ -353,15 +375,30 @@ def _asked_of_assistant(verb: Any) -> bool:
 _OBJECT_DEPS = frozenset({"dobj", "xcomp", "ccomp", "oprd"})
 
 
+#: WordNet 3.0 verb lexicographer files of taking in content (``lexnames``: 31 verb.cognition, 39 verb.perception,
+#: 32 verb.communication): "read", "check", "review", "summarize", "compare". A link used as a string ("use ... as
+#: the base URL", "block", "redirect", "include ... in the signature") is no page to read.
+_READING_FILES = (31, 39, 32)
+#: Share of the verb's tagged uses that must be such for its link object to be material. Fixtures:
+#: tests/inputs/test_talk_and_links.py.
+READING_SHARE = 0.5
+
+
 def linked_objects(doc: Any) -> list[tuple[int, int]]:
     """Character spans of links the request asks the assistant to act on: a URL as the object of a verb
     addressed to it ("Pls read https://... and tell me"), its page text then being the material. A link that is
     the user's own doing or only named ("I posted https://...", "my site is https://...") is not. Fixtures:
     tests/inputs/test_session9_classes.py."""
+    from faithguard.lexical.senses import verb_lexfile_share
+
     return [
         (t.idx, t.idx + len(t.text))
         for t in doc
-        if t.like_url and t.dep_ in _OBJECT_DEPS and t.head.pos_ == "VERB" and _asked_of_assistant(t.head)
+        if t.like_url
+        and t.dep_ in _OBJECT_DEPS
+        and t.head.pos_ == "VERB"
+        and _asked_of_assistant(t.head)
+        and sum(verb_lexfile_share(t.head.lemma_, n) for n in _READING_FILES) >= READING_SHARE
     ]
 
 

@@ -538,9 +538,13 @@ _TOPIC_AFTER = re.compile(r"\s+(?:about|over|on|of|regarding|concerning|between|
 _VERB_COMPLEMENT = re.compile(r"\s+(?:to|for|about|that|if|whether|me|him|her|them|us|you|the|a|an)\b", re.I)
 
 
-#: "the same ..." / "the very same ...": the phrase compares with something already named (identity); it does not
-#: point at supplied material. Fixtures: tests/inputs/test_session9_classes.py.
+#: "the same ..." / "the very same ..." said of several things of the sentence ("no two words may share the same
+#: first letter", "every section uses the same layout"): an identity among the answer's own parts, not a pointer to
+#: material. Alone ("rewrite the same paragraph") it points back at an earlier one. Fixtures:
+#: tests/inputs/test_talk_and_links.py.
 _SAME_RE = re.compile(r"^(?:very\s+)?same\b", re.I)
+#: The quantifiers (a closed class of English determiners) that make "the same" an identity among several.
+_SHARED_BY = re.compile(r"\b(?:each|every|all|both|two|three)\b", re.I)
 
 
 def _non_reference(ref: Reference, m: re.Match[str], masked: str, text: str, sent: tuple[int, int]) -> bool:
@@ -554,8 +558,8 @@ def _non_reference(ref: Reference, m: re.Match[str], masked: str, text: str, sen
             return True  # the IPCC report, the UN paper
         if _is_capitalised(word, gap_start + wm.start(), sent[0], text) and not deictic:
             return True  # the Mueller report (but "my LinkedIn summary", "this Python script" are the user's)
-    if m.group("det").lower() == "the" and _SAME_RE.match(m.group("gap")):
-        return True  # "share the same first letter", "keep the same tone": an identity, not a pointer to material
+    if m.group("det").lower() == "the" and _SAME_RE.match(m.group("gap")) and _SHARED_BY.search(masked, *sent):
+        return True  # "no two words may share the same first letter": an identity among the answer's own parts
     noun = m.group("noun")
     if _is_capitalised(noun, m.start("noun"), sent[0], text):
         return True  # the Federalist Papers, the Stern Review

@@ -95,7 +95,12 @@ _SECTION_MARK = re.compile(
 #: tests/verifiers/test_bracket_slots.py.
 _NEGATED = re.compile(r"(?i)\b(?:no|not|never|without|avoid)\b|n't\b")
 _SQUARE_BRACKETS = r"square\s*-?\s*brackets?"
-_SLOT_EXAMPLE = re.compile(r"(?i)\b(?:like|such\s+as|e\.g\.,?|for\s+example,?)\s*\(?\s*\[[A-Za-z][^\]\n]{0,29}\]")
+_SLOT_EXAMPLE = re.compile(
+    r"(?i)\b(?:like|such\s+as|e\.g\.,?|for\s+example,?)\s*\(?\s*\[[A-Za-z][A-Za-z'’ ]{1,28}\](?!\()"
+)
+#: Each example slot of the sentence ("like [client name] and [date]"): a word or words in brackets, not a character
+#: class ("[a-z]") or a link ("[text](url)").
+_SLOT = re.compile(r"\[[A-Za-z][A-Za-z'’ ]{1,28}\](?!\()")
 
 
 def _bracket_slots(text: str) -> list[VerifiableSpec]:
@@ -105,10 +110,14 @@ def _bracket_slots(text: str) -> list[VerifiableSpec]:
         near = text[m.start() : m.end() + 60]  # "(e.g. [jacket])": the sentence reader stops at the abbreviation
         if not (_SLOT_EXAMPLE.search(sent) or _SLOT_EXAMPLE.search(near)) or _NEGATED.search(sent):
             continue
+        if sent.rstrip().endswith("?"):
+            continue  # a question about brackets, not a template asked for
         counts = [number(c.group("n")) for c in re.finditer(rf"(?i)\b{N}\b", sent)]
         n = _first_count(sent, _SQUARE_BRACKETS) or _linked_count(text, m.start())
         if n is None and len(counts) == 1:
             n = counts[0]  # the sentence's one count: "slots in square brackets for at least 3 things"
+        if n is None:
+            n = len(_SLOT.findall(sent[m.start() - s_start :])) or 1  # as many as the examples shown
         return [make_spec("detectable_content:number_placeholders", {"num_placeholders": n or 1}, sent)]
     return []
 
@@ -176,11 +185,7 @@ def detect_format(text: str) -> list[VerifiableSpec]:
     jm = re.search(r"(?i)\bJSON\b", text)
     if jm and re.search(
         r"(?i)\bJSON\s+(?:format|block|object|code|only)|\bin\s+(?:valid\s+)?JSON\b|"
-        r"\bwrap\w*\b[^.]{0,50}\bJSON\b|\bJSON\b[^.]{0,30}\b(?:entire|whole)\b|\bas\s+(?:a\s+)?JSON\b|"
-        # "Output must be only JSON", "It should be valid JSON.": the answer's form stated by a modal, as its own
-        # sentence ("The docs say the response must be valid JSON" reports someone else's rule)
-        r"(?:^|[.!?;]\s+|\n)\s*(?:(?:the|your)\s+)?(?:output|answer|reply|response|result|it)\s+"
-        r"(?:must|should|shall|needs?\s+to|has\s+to)\s+be\s+(?:only\s+|pure\s+|valid\s+|raw\s+|strict\s+)*JSON\b",
+        r"\bwrap\w*\b[^.]{0,50}\bJSON\b|\bJSON\b[^.]{0,30}\b(?:entire|whole)\b|\bas\s+(?:a\s+)?JSON\b",
         text,
     ):
         specs.append(make_spec("detectable_format:json_format", {}, sentence_at(text, jm.start())))

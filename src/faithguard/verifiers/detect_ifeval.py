@@ -344,7 +344,7 @@ def detect_length(text: str) -> list[VerifiableSpec]:
         tail = text[c.end : c.end + 50]
         head_at = max(0, c.start - 25)
         head = text[head_at : c.end]
-        if any(m.start() < c.end + 1 and c.start < m.end() for m in _CAP_WORDS.finditer(text, head_at, c.end + 50)):
+        if any(c.start <= m.start() <= c.end for m in _CAP_WORDS.finditer(text, head_at, c.end + 50)):
             continue  # "at least 6 words in full caps", "3 all-caps words": capital words, counted by their check
         if re.match(r"(?i)\s*(?:per|in\s+each|for\s+each|on\s+each|each|a\s+line|in\s+every|every)\b", tail):
             continue
@@ -387,7 +387,7 @@ _UPPER = re.compile(
 #: "full caps", "block capitals", "fully capitalized" say what "all caps" says (fixtures: tests/verifiers/
 #: test_case_paraphrases.py).
 _CAP_WORDS = re.compile(
-    r"(?i)\bwords?\s+(?:\w+\s+){0,2}?(?:in\s+(?:all|full|block)\s+(?:caps|capital)|with\s+all\s+capital|in\s+capital|"
+    r"(?i)(?<!-)\bwords?\s+(?:\w+\s+){0,2}?(?:in\s+(?:all|full|block)\s+(?:caps|capital)|with\s+all\s+capital|in\s+capital|"
     r"(?:that\s+are\s+)?(?:all\s+|fully\s+)?capitali[sz]ed|in\s+upper\s*case)|"
     r"\b(?:all-caps|all\s+caps|full-caps|full\s+caps|capitali[sz]ed|uppercase|capital)\s+words\b"
 )
@@ -425,12 +425,20 @@ def _mentioned(text: str, m: re.Match[str]) -> bool:
     )
 
 
+#: Characters read on each side of a capital-words phrase for its count: a request's sentence is shorter; a run-on
+#: text of such phrases was read whole for each one (30k characters: 15 s).
+CAPS_WINDOW = 300
+
+
 def detect_case(text: str) -> list[VerifiableSpec]:
     """change_case:english_lowercase, english_capital and capital_word_frequency."""
     specs: list[VerifiableSpec] = []
     cap_word_sents: set[str] = set()
     for m in _CAP_WORDS.finditer(text):
         s_start, s_end = _sentence_span(text, m.start())
+        # a run-on sentence: the count of these words stands near them (bounded work, as KEYWORD_WINDOW)
+        whole_end = s_end
+        s_start, s_end = max(s_start, m.start() - CAPS_WINDOW), min(s_end, m.end() + CAPS_WINDOW)
         # the count may sit in this sentence or the next one ('In particular, there should be 5 to 10 such ...'),
         # not in an ask before it in the sentence ("Keep it under 100 words, and use all-caps words sparingly")
         joins = list(re.finditer(r"(?i),\s*(?:and|but)\b|;", text[s_start : m.start()]))
@@ -439,7 +447,9 @@ def detect_case(text: str) -> list[VerifiableSpec]:
         if later and re.search(r"(?i)\bof\s+(?:them|these|those)\b", text[m.end() : s_end]):
             later = None  # "..., but fewer than 3 of them": the later clause counts these words
         c_end = m.end() + later.start() if later else s_end
-        nxt_end = _sentence_span(text, min(len(text) - 1, s_end + 1))[1] if s_end + 1 < len(text) else s_end
+        nxt_end = s_end
+        if s_end == whole_end and s_end + 1 < len(text):
+            nxt_end = min(_sentence_span(text, s_end + 1)[1], s_end + 2 * CAPS_WINDOW)
         # the count in the words' own clause, else (none there) the next sentence's ("... there should be 5 such")
         region = text[c_start:c_end]
         if not re.search(r"\d|\b(?:once|twice|thrice)\b", region) and later is None:
@@ -483,7 +493,7 @@ def detect_case(text: str) -> list[VerifiableSpec]:
                 continue
             if not re.search(
                 r"(?i)\b(?:entire|whole|all|only|response|answer|output|letters|everything|summary)\b"
-                r"|\bevery\s+(?:single\s+)?letter\b",
+                r"|\bevery\s+(?:single\s+)?letter\b(?!\s+of\b)",
                 sent,
             ):
                 continue

@@ -396,8 +396,9 @@ def _bare_words(cue: Any, spec: CueSpec) -> tuple[list[Any], bool]:
         return [], False
     head, named = args[0], False
     if _WORD_NOUN.match(head.text):
-        if any(c.dep_ == "nummod" for c in head.children):
-            return [], False  # "use 200 words maximum": a count of words, not a word named
+        deps = {c.dep_ for c in head.children}
+        if "nummod" in deps and "det" not in deps:
+            return [], False  # "use 200 words maximum": a count of words; "the two words X and Y" names them
         # "use the word hygge": the word noun leads, the word is its apposition, or the parser's second object
         inner = next(
             (c for c in head.children if c.dep_ in ("appos", "compound", "npadvmod", "attr") and c.i > head.i), None
