@@ -493,7 +493,7 @@ def detect_case(text: str) -> list[VerifiableSpec]:
                 continue
             if not re.search(
                 r"(?i)\b(?:entire|whole|all|only|response|answer|output|letters|everything|summary)\b"
-                r"|\bevery\s+(?:single\s+)?letter\b(?!\s+of\b)",
+                r"|\bevery\s+(?:single\s+)?letter\b(?!\s+of\s+the\s+alphabet)",
                 sent,
             ):
                 continue
