@@ -55,3 +55,17 @@ def test_a_count_told_of_the_earlier_answer_is_no_constraint(text: str, verifier
 def test_a_count_of_this_answer_stays(text: str, verifier: str) -> None:
     report = Guard(judge=None).inspect(text)
     assert [c for c in report.constraints if c.verifier == verifier]
+
+
+@pytest.mark.parametrize(
+    ("text", "verifier"),
+    [
+        ("You should have kept it under 90 words. Describe the comet again.", "length_constraints:number_words"),
+        (
+            "You used under 70 words last time. Use under 70 words again for the owl fact sheet.",
+            "length_constraints:number_words",
+        ),
+    ],
+)
+def test_a_count_asked_again_or_under_a_modal_stays(text: str, verifier: str) -> None:
+    assert [c for c in Guard(judge=None).inspect(text).constraints if c.verifier == verifier]

@@ -69,3 +69,27 @@ def test_an_answer_about_the_item_proceeds(response: str, reference: str) -> Non
 def test_without_a_reference_nothing_is_read() -> None:
     text = "Without the recipe I can only offer the usual advice about ovens, dough and the time it should rest."
     assert classify_followup(text, ())[0] == "proceeds"
+
+
+@pytest.mark.parametrize(
+    ("response", "reference"),
+    [
+        (
+            "Your script doesn't run because the loop never ends; move the counter inside the loop and it will "
+            "finish in a second.",
+            "my script",
+        ),
+        (
+            "The letter isn't in French, which suits the client; its second paragraph promises delivery by Monday "
+            "and the tone is warm.",
+            "the letter",
+        ),
+        (
+            "Neither photo shows any damage to the bumper, so the insurer will likely treat it as cosmetic and pay "
+            "for the paint only.",
+            "both photos",
+        ),
+    ],
+)
+def test_a_negation_that_says_something_of_the_item_proceeds(response: str, reference: str) -> None:
+    assert classify_followup(response, (reference,))[0] == "proceeds"

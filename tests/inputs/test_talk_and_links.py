@@ -147,3 +147,7 @@ def test_a_link_used_as_a_string_is_no_page_to_read(query: str) -> None:
 @pytest.mark.parametrize("query", ["Shorten the same paragraph again.", "Translate the same letter into Italian."])
 def test_the_same_alone_points_back(query: str) -> None:
     assert _missing(query)
+
+
+def test_only_a_pointer_to_the_request_itself_takes_the_orders_above() -> None:
+    assert _missing("Keep it formal and short. Use bullet points. Rewrite the paragraph above.")

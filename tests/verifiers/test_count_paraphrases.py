@@ -101,3 +101,19 @@ def test_no_markup_named_no_highlights(text: str) -> None:
 def test_a_count_of_another_ask_is_not_the_highlights() -> None:
     found = _found("Write 300 words about tides and highlight the key idea in bold.")
     assert found.get("detectable_format:number_highlighted_sections", {"num_highlights": 1}) == {"num_highlights": 1}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Highlight 1969 as the key year with markdown bold in a short history of Apollo.",
+        "Bold 100% of the section titles in markdown.",
+    ],
+)
+def test_a_year_or_a_share_is_no_highlight_count(text: str) -> None:
+    assert _found(text).get("detectable_format:number_highlighted_sections") == {"num_highlights": 1}
+
+
+def test_bracket_slots_after_an_abbreviation_are_counted() -> None:
+    text = "Write a lease template with blanks in square brackets, e.g. [landlord], [tenant], [rent]."
+    assert _found(text).get("detectable_content:number_placeholders") == {"num_placeholders": 3}

@@ -132,7 +132,11 @@ def _count_spots(query: str, spec: Any, start: int, end: int) -> list[list[int]]
 def _counts_narrated(query: str, doc: Any, spec: Any, start: int, end: int) -> bool:
     """Whether every count ``spec`` read stands in a clause told in the past ("last time you went over 200 words"):
     what an earlier answer did, not what this one must do (:func:`earlier.narrated`)."""
-    spots = _count_spots(query, spec, start, end)
+    if _count_spots(query, spec, start, end) is None:
+        return False
+    # every place the count stands in the request, not only the spec's sentence: "You wrote under 100 words last
+    # time. Write under 100 words again." asks again
+    spots = _count_spots(query, spec, 0, len(query))
     return spots is not None and all(narrated(doc, x) for group in spots for x in group)
 
 

@@ -25,8 +25,9 @@ def narrated(doc: Any, pos: int) -> bool:
         tok, steps = tok.head, steps + 1
     if tok is None or tok.pos_ not in ("VERB", "AUX"):
         return False
-    past = tok.tag_ == "VBD" or (
-        tok.tag_ == "VBN" and any(c.dep_ == "aux" and c.lemma_ == "have" for c in tok.children)
+    modal = any(c.dep_ == "aux" and c.tag_ == "MD" for c in tok.children)  # "you should have written 300 words"
+    past = not modal and (
+        tok.tag_ == "VBD" or (tok.tag_ == "VBN" and any(c.dep_ == "aux" and c.lemma_ == "have" for c in tok.children))
     )
     return past and any(_earlier_answer(c) for c in tok.children if c.dep_ in ("nsubj", "nsubjpass"))
 

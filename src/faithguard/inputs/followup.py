@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from faithguard.detector import ASKS_FOR_INPUT, CallContext
 from faithguard.inputs.supply import word_count
+from faithguard.inputs.vocab import kind_of
 from faithguard.models import DetectorResult, Severity, Verdict, VerdictKind
 
 __all__ = ["FollowupDetector", "classify_followup"]
@@ -148,17 +149,35 @@ HOLDING_SHARE = 0.4
 _SAYS_MORE = frozenset({"dobj", "attr", "acomp", "xcomp", "ccomp", "oprd", "dative"})
 
 
+#: Kinds (inputs/vocab.py) of the exchange itself: the conversation, a message, the request.
+_EXCHANGE_KINDS = frozenset({"thread", "message", "query"})
+
+
+def _says_more(verb: Any) -> bool:
+    """The verb says something of its subject beyond presence: an object or complement, or a clause of reason."""
+    return any(c.dep_ in _SAYS_MORE or c.dep_ == "advcl" for c in verb.children)
+
+
 def _absent(tok: Any) -> bool:
+    verb = tok.head
     if any(c.dep_ == "det" and c.lower_ in ("no", "neither") for c in tok.children):
-        return True  # "Neither screenshot arrived", "no logs came through"
+        # "Neither screenshot arrived", "no logs came through"; not "neither screenshot shows an error code"
+        return tok.dep_ in ("nsubj", "nsubjpass") and not _says_more(verb)
     if tok.dep_ == "pobj" and tok.head.lower_ == "without":
         return True  # "Without the logs I can only ..."
-    verb = tok.head
     if not any(c.dep_ == "neg" for c in verb.children):
         return False
     if tok.dep_ in ("nsubj", "nsubjpass"):
-        # "the proposals aren't in our conversation", "the file didn't load": nothing said of the item but that
-        return not any(c.dep_ in _SAYS_MORE for c in verb.children)
+        # "the proposals aren't in our conversation": "be" whose only complement places the item in the exchange;
+        # "the code doesn't compile because ...", "the poem isn't in English" say something of the item
+        places = [
+            p
+            for c in verb.children
+            if c.dep_ == "prep" and c.lower_ in ("in", "within", "inside")
+            for p in c.children
+            if p.dep_ == "pobj" and kind_of(p.lemma_.lower()) in _EXCHANGE_KINDS
+        ]
+        return verb.lemma_ == "be" and bool(places) and not _says_more(verb)
     if tok.dep_ == "dobj":
         from faithguard.lexical.senses import verb_lexfile_share
 

@@ -198,8 +198,17 @@ def _about_conversation(r: Reference) -> bool:
     return r.kind == "thread" or any(w in ("previous", "earlier", "prior") for w in r.text.lower().split())
 
 
-#: A pointer back to what came before in the same message ("the request above", "the text preceding this").
+#: A pointer back to what came before in the same message ("the request above", "the prompt preceding this").
 _BACKWARD_AFTER = re.compile(r"\s+(?:above|preceding)\b", re.I)
+
+
+def _names_the_request(r: Reference) -> bool:
+    """'the request above', 'the prompt above': the noun names the act of asking (the ``self_request`` lexname
+    test), so what stands above it is the request itself, orders and all; 'the text above' wants material."""
+    from faithguard.inputs.content_kinds import lexname_test
+
+    words = re.findall(r"[A-Za-z]+", r.text)
+    return bool(words) and lexname_test("self_request", words[-1])
 
 
 def _index_present(r: Reference, supply: Supply) -> bool:
@@ -324,7 +333,11 @@ def analyse(ctx: CallContext, parser: Callable[[str], Any] | None = None) -> lis
         sup.attached = sum(1 for d in ctx.documents if d and d.strip() and not _placeholder_like(d))
         sup.full += sup.attached
         own = [r.sentence for r in q_refs] + voice  # the user's comments beside a reference supply nothing
-        back = [r.start for r in q_refs if r.source == "query" and _BACKWARD_AFTER.match(q.masked, r.end)]
+        back = [
+            r.start
+            for r in q_refs
+            if r.source == "query" and _BACKWARD_AFTER.match(q.masked, r.end) and _names_the_request(r)
+        ]
         _add_scan(sup, q, own, questions=any(r.kind == "query" for r in q_refs), before=max(back, default=-1))
         _add_scan(sup, s, [r.sentence for r in s_refs], min_para=25)
         for m in ctx.history:

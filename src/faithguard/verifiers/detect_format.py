@@ -107,7 +107,7 @@ def _bracket_slots(text: str) -> list[VerifiableSpec]:
     for m in re.finditer(rf"(?i)\b{_SQUARE_BRACKETS}", text):
         s_start, s_end = sentence_span(text, m.start())
         sent = text[s_start:s_end]
-        near = text[m.start() : m.end() + 60]  # "(e.g. [jacket])": the sentence reader stops at the abbreviation
+        near = text[m.start() : m.end() + 120]  # "(e.g. [jacket])": the sentence reader stops at the abbreviation
         if not (_SLOT_EXAMPLE.search(sent) or _SLOT_EXAMPLE.search(near)) or _NEGATED.search(sent):
             continue
         if sent.rstrip().endswith("?"):
@@ -116,8 +116,8 @@ def _bracket_slots(text: str) -> list[VerifiableSpec]:
         n = _first_count(sent, _SQUARE_BRACKETS) or _linked_count(text, m.start())
         if n is None and len(counts) == 1:
             n = counts[0]  # the sentence's one count: "slots in square brackets for at least 3 things"
-        if n is None:
-            n = len(_SLOT.findall(sent[m.start() - s_start :])) or 1  # as many as the examples shown
+        if n is None:  # as many as the examples shown (the sentence reader may stop at "e.g.")
+            n = max(len(_SLOT.findall(sent[m.start() - s_start :])), len(_SLOT.findall(near))) or 1
         return [make_spec("detectable_content:number_placeholders", {"num_placeholders": n or 1}, sent)]
     return []
 
@@ -200,6 +200,10 @@ def detect_format(text: str) -> list[VerifiableSpec]:
 
 #: A count right after the highlighting verb, as its object ("bold at least 2 important bits", "italicize two
 #: titles"): fixtures in tests/verifiers/test_count_paraphrases.py.
+#: A count of highlighted parts above this is not one answer's markup but a year, an amount or a measure
+#: ("highlight 2020 as the key year", "the 24 hours of a barista's day"). Fixtures:
+#: tests/verifiers/test_count_paraphrases.py.
+MAX_HIGHLIGHTS = 20
 _DIRECT_COUNT = re.compile(rf"(?i)[ \t]+(?:{REL}\s+)?(?:the\s+|your\s+)?{N}\b")
 
 
@@ -231,8 +235,9 @@ def _detect_highlights(text: str) -> list[VerifiableSpec]:
         unit = r"(?:text\s+)?(?:sections?|parts?|keywords?|words?|phrases?|names?|sentences?|items?|points?|lines?)"
         counts = find_counts(window, unit)
         n = counts[0].n if counts else None
-        if n is None and direct is not None:
-            n = number(direct.group("n"))  # "bold at least 2 important bits": the count is the verb's object
+        if n is None and direct is not None and not text.startswith("%", direct.end()):
+            k = number(direct.group("n"))  # "bold at least 2 important bits": the count is the verb's object
+            n = k if k is not None and k <= MAX_HIGHLIGHTS else None
         if n is None:  # the count may come before the verb's own form too ("at least 3 highlighted sections")
             m2 = re.search(rf"(?i)\b{N}\s+(?:of\s+)?(?:your\s+|the\s+)?(?:[a-z-]+\s+){{0,2}}?{unit}", window)
             if m2 is None:
