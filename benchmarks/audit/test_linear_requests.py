@@ -5,7 +5,10 @@ These shapes were slow before session 9 (``Guard.inspect``, CPU): "Answer in Fre
 346 s (dependency patterns matched over one run-on sentence); "Write 3 paragraphs about the 3 essays. " repeated,
 50k characters, 9.4 s (each definite reference walked every earlier mention; each sentence was copied out of the
 whole text for the matcher); a numbered list of 50k characters, 8.2 s; "Write 3 words in full caps and " repeated,
-30k characters, 15 s in verifier detection (each capital-words phrase read its whole run-on sentence for a count).
+30k characters, 15 s in verifier detection (each capital-words phrase read its whole run-on sentence for a count);
+"never use square brackets like [x] and " repeated, 25k characters, 5.6 s (each negation walked the whole chain of
+clauses hung under the first) and "The answer must be only JSON, " 5.2 s at 50k (each definite noun phrase read
+its whole sentence before it).
 No absolute time is asserted: the cost at n and 8n characters (best of runs) is compared; linear work grows ~8x,
 quadratic ~64x, the bound (24x) sits between.
 """
@@ -33,6 +36,9 @@ UNITS: tuple[Callable[[int], str], ...] = (
     lambda i: f"[word{i}] ",
     lambda i: "Summarize this: ",
     lambda i: "Write 3 words in full caps and ",
+    lambda i: "The answer must be only JSON, ",
+    lambda i: "never use square brackets like [x] and ",
+    lambda i: "use the word hygge twice, ",
 )
 _decompose = getattr(decompose_text, "__wrapped__", decompose_text)
 
@@ -57,7 +63,10 @@ def _cost(text: str, runs: int = 2) -> float:
     return best
 
 
-@pytest.mark.parametrize("unit", UNITS, ids=["language", "essays", "numbered", "brackets", "summarize", "caps"])
+_IDS = ["language", "essays", "numbered", "brackets", "summarize", "caps", "json", "negations", "keyword"]
+
+
+@pytest.mark.parametrize("unit", UNITS, ids=_IDS)
 def test_reading_a_run_on_request_is_linear(unit: Callable[[int], str]) -> None:
     _cost(_text(unit, 200))  # load the models outside the measure
     small, large = _text(unit, BASE), _text(unit, GROWTH * BASE)

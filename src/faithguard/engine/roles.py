@@ -285,15 +285,17 @@ def _claimed(prep: Any, used: set[int]) -> bool:
 
 def _negation_tokens(neg: Any) -> list[Any]:
     head = neg.head
-    skip: set[int] = set()
+    kept: list[Any] = [head] if head.i >= neg.i else []
     # "not Paris or Rome": coordinated names stay under the negation; coordinated clauses do not.
     nominal = head.pos_ in ("NOUN", "PROPN")
     for c in head.children:
-        if nominal and c.dep_ in ("conj", "cc") and c.i > neg.i:
+        skipped = c.dep_ in ("conj", "cc", "nsubj", "nsubjpass", "mark", "relcl") or (c.dep_ == "punct" and c.i > neg.i)
+        if skipped and not (nominal and c.dep_ in ("conj", "cc") and c.i > neg.i):
             continue
-        if c.dep_ in ("conj", "cc", "nsubj", "nsubjpass", "mark", "relcl") or (c.dep_ == "punct" and c.i > neg.i):
-            skip |= {t.i for t in c.subtree}
-    return [t for t in head.subtree if t.i >= neg.i and t.i not in skip]
+        # the kept children's subtrees only (the head's subtree is them and the head): a run-on "never use X and
+        # never use Y and ..." hangs every clause under the first, and walking the whole subtree per negation was n^2
+        kept.extend(t for t in c.subtree if t.i >= neg.i)
+    return sorted(kept, key=lambda t: t.i)
 
 
 def analyse_span(span: Any, subquestion: int = 0) -> SpanRoles:

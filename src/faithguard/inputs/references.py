@@ -331,7 +331,7 @@ def _definite(
     gap_lower = [w.lower().strip("'’") for w in gap_words]
     if any(w in GAP_STOP for w in gap_lower):
         return None
-    before = masked[sent[0] : m.start()]
+    before = _sentence_prefix(masked, sents, m.start())  # bounded: the tests below end right before the phrase
     after = masked[m.end() : m.end() + 100]
     if GIVEN_AFTER.match(after):
         return None  # "the review 'Great phone, bad battery'", "the numbers 4, 8 and 15": the noun's own content
