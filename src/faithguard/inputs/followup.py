@@ -111,11 +111,12 @@ MAX_ABSENCE_SENTENCES = 12
 
 
 def _absence_noted(text: str, references: tuple[str, ...]) -> re.Match[str] | None:
-    """A sentence that says a missing reference's own noun is absent, read by syntax: the noun under "no" or
-    "neither" ("Neither screenshot arrived"), after "without" ("Without the logs I can only ..."), or the subject or
-    object of a negated verb ("the proposals aren't in our conversation", "I can't open the spreadsheet"). The
-    noun comes from the request's findings, as in :func:`_reference_request`. Returns the sentence as a match.
-    Fixtures: tests/inputs/test_absence_noted.py."""
+    """A sentence that says a missing reference's own noun is absent, read by syntax (:func:`_absent`): the noun as a
+    subject under "no" or "neither" whose verb says nothing more of it ("Neither screenshot arrived"), after
+    "without" ("Without the logs I can only ..."), the subject of a negated "be" placing it in the exchange ("the
+    proposals aren't in our conversation"), or the object of a first-person negated verb of perceiving or holding
+    ("I can't see the chart"). The noun comes from the request's findings, as in :func:`_reference_request`.
+    Returns the sentence as a match. Fixtures: tests/inputs/test_absence_noted.py."""
     heads = {h.lower() for ref in references if (h := _head_word(ref))}
     if not heads:
         return None

@@ -94,7 +94,7 @@ _WHERE_OR_WHEN = frozenset({"in", "within", "inside", "during", "throughout"})
 def _setting_of_talk(tok: Any) -> bool:
     """'How do I attach a file in this chat?': the conversation under way as where something happens (the object of
     a preposition that hangs on a verb, under 'this'), not a record of it handed over ("summarize this chat", "the
-    main points of this thread"). Fixtures: tests/inputs/test_session9_classes.py."""
+    main points of this thread"). Fixtures: tests/inputs/test_talk_and_links.py."""
     if tok is None or tok.dep_ != "pobj" or tok.head.dep_ != "prep" or tok.head.lower_ not in _WHERE_OR_WHEN:
         return False  # "tldr of this thread?", "comment on this thread": the talk's content, not its setting
     verb = tok.head.head
@@ -388,7 +388,7 @@ def linked_objects(doc: Any) -> list[tuple[int, int]]:
     """Character spans of links the request asks the assistant to act on: a URL as the object of a verb
     addressed to it ("Pls read https://... and tell me"), its page text then being the material. A link that is
     the user's own doing or only named ("I posted https://...", "my site is https://...") is not. Fixtures:
-    tests/inputs/test_session9_classes.py."""
+    tests/inputs/test_talk_and_links.py."""
     from faithguard.lexical.senses import verb_lexfile_share
 
     return [
