@@ -87,29 +87,6 @@ _MATERIAL = frozenset({"fence", "triple-quote", "tagged", "block", "labelled"})
 _DELIMITED = frozenset({"fence", "triple-quote", "tagged", "labelled"})
 
 
-def _read_in_quote(query: str, spec: Any, start: int, end: int, content: tuple[ContentSpan, ...]) -> bool:
-    """Whether the counts ``spec`` read lie only inside quoted material ("My boss wrote: 'Keep reports under 500
-    words.' Is that fair?"): the quote's rule is someone else's, the content of this request.
-
-    Only numbers are located (in digits or words; a bound stored as N+1 is looked for as N too), and every place
-    the number occurs in the spec's sentence must be inside a quotation; a spec with no count stays, and so does
-    a phrase the answer must use (an end phrase is quoted by nature) or a text to repeat.
-    """
-    quotes = [(c.start, c.end) for c in content if c.kind == "quote"]
-    numbers = [v for v in spec.params.values() if isinstance(v, int) and not isinstance(v, bool)]
-    if not quotes or not numbers:
-        return False
-    low = query.lower()
-    for value in numbers:
-        forms = {str(value), str(value - 1)} | {w for w, n in CARDINALS.items() if n in (value, value - 1)}
-        spots = [
-            start + m.start() for f in forms for m in re.finditer(rf"(?<![\w.]){re.escape(f)}(?![\w.])", low[start:end])
-        ]
-        if not spots or not all(any(a <= x < b for a, b in quotes) for x in spots):
-            return False
-    return True
-
-
 def _count_spots(query: str, spec: Any, start: int, end: int) -> list[list[int]] | None:
     """Per integer parameter of ``spec``, where that number stands in ``query[start:end]`` (in digits or words; a
     bound stored as N+1 is looked for as N too); None when the spec has no count or a count is not found."""
@@ -127,6 +104,21 @@ def _count_spots(query: str, spec: Any, start: int, end: int) -> list[list[int]]
             return None
         out.append(spots)
     return out
+
+
+def _read_in_quote(query: str, spec: Any, start: int, end: int, content: tuple[ContentSpan, ...]) -> bool:
+    """Whether the counts ``spec`` read lie only inside quoted material ("My boss wrote: 'Keep reports under 500
+    words.' Is that fair?"): the quote's rule is someone else's, the content of this request.
+
+    Only numbers are located (:func:`_count_spots`), and every place the number occurs in the spec's sentence must
+    be inside a quotation; a spec with no count stays, and so does a phrase the answer must use (an end phrase is
+    quoted by nature) or a text to repeat.
+    """
+    quotes = [(c.start, c.end) for c in content if c.kind == "quote"]
+    if not quotes:
+        return False
+    spots = _count_spots(query, spec, start, end)
+    return spots is not None and all(any(a <= x < b for a, b in quotes) for group in spots for x in group)
 
 
 def _counts_narrated(query: str, doc: Any, spec: Any, start: int, end: int) -> bool:

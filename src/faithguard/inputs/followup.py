@@ -180,10 +180,10 @@ def _absent(tok: Any) -> bool:
         ]
         return verb.lemma_ == "be" and bool(places) and not _says_more(verb)
     if tok.dep_ == "dobj":
-        from faithguard.lexical.senses import verb_lexfile_share
+        from faithguard.lexical.senses import verb_lexfiles_share
 
         first_person = any(c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in verb.children)
-        held = sum(verb_lexfile_share(verb.lemma_, n) for n in _HOLDING_FILES)
+        held = verb_lexfiles_share(verb.lemma_, _HOLDING_FILES)
         return first_person and held >= HOLDING_SHARE  # "I can't see the chart", "we don't have the logs"
     return False
 

@@ -121,7 +121,7 @@ def assistant_made(tok: Any) -> bool:
     world's. Fixtures: tests/inputs/test_talk_and_links.py."""
     if tok is None:
         return False
-    from faithguard.lexical.senses import verb_lexfile_share
+    from faithguard.lexical.senses import verb_lexfiles_share
 
     for c in tok.children:
         if c.dep_ != "relcl" or not any(s.dep_ == "nsubj" and s.lower_ in ("you", "u") for s in c.children):
@@ -129,7 +129,7 @@ def assistant_made(tok: Any) -> bool:
         if any(k.dep_ == "prep" and k.lower_ == "from" for k in c.children):
             continue  # "you got from me": handed to the assistant
         to_user = any(k.dep_ in ("dative", "dobj") and k.lower_ in ("me", "us") for k in c.children)
-        if to_user or sum(verb_lexfile_share(c.lemma_, n) for n in _MAKING_FILES) >= MAKING_SHARE:
+        if to_user or verb_lexfiles_share(c.lemma_, _MAKING_FILES) >= MAKING_SHARE:
             return True
     return False
 
@@ -389,7 +389,7 @@ def linked_objects(doc: Any) -> list[tuple[int, int]]:
     addressed to it ("Pls read https://... and tell me"), its page text then being the material. A link that is
     the user's own doing or only named ("I posted https://...", "my site is https://...") is not. Fixtures:
     tests/inputs/test_talk_and_links.py."""
-    from faithguard.lexical.senses import verb_lexfile_share
+    from faithguard.lexical.senses import verb_lexfiles_share
 
     return [
         (t.idx, t.idx + len(t.text))
@@ -398,7 +398,7 @@ def linked_objects(doc: Any) -> list[tuple[int, int]]:
         and t.dep_ in _OBJECT_DEPS
         and t.head.pos_ == "VERB"
         and _asked_of_assistant(t.head)
-        and sum(verb_lexfile_share(t.head.lemma_, n) for n in _READING_FILES) >= READING_SHARE
+        and verb_lexfiles_share(t.head.lemma_, _READING_FILES) >= READING_SHARE
     ]
 
 

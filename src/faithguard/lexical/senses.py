@@ -14,7 +14,14 @@ from pathlib import Path
 
 from faithguard.lexical.wordnet_mmap import LEXNAMES, get_wordnet
 
-__all__ = ["COMMUNICATION", "VERB_COMMUNICATION", "lexfile_share", "preload", "verb_lexfile_share"]
+__all__ = [
+    "COMMUNICATION",
+    "VERB_COMMUNICATION",
+    "lexfile_share",
+    "preload",
+    "verb_lexfile_share",
+    "verb_lexfiles_share",
+]
 
 #: The lexicographer file number of ``noun.communication`` in WordNet 3.0 (``lexnames`` file).
 COMMUNICATION = next(n for n, name in LEXNAMES.items() if name == "noun.communication")
@@ -88,6 +95,13 @@ def lexfile_share(word: str, lexfile: int = COMMUNICATION) -> float:
 @lru_cache(maxsize=2048)
 def verb_lexfile_share(lemma: str, lexfile: int = VERB_COMMUNICATION) -> float:
     """Share of a verb lemma's tagged uses filed under ``lexfile`` ("tell", "say": communication); 0.0 when untagged."""
+    return verb_lexfiles_share(lemma, (lexfile,))
+
+
+@lru_cache(maxsize=2048)
+def verb_lexfiles_share(lemma: str, lexfiles: tuple[int, ...]) -> float:
+    """Share of a verb lemma's tagged uses filed under any of ``lexfiles`` (perceiving or holding: "see", "have");
+    0.0 when untagged."""
     wn = get_wordnet()
     if not wn.available:
         return 0.0
@@ -95,4 +109,4 @@ def verb_lexfile_share(lemma: str, lexfile: int = VERB_COMMUNICATION) -> float:
     if not per:
         return 0.0
     total = sum(per.values())
-    return per.get(lexfile, 0) / total if total else 0.0
+    return sum(per.get(f, 0) for f in lexfiles) / total if total else 0.0
