@@ -180,10 +180,14 @@ def _load() -> Any | None:
                             continue
                         f = line.split()
                         n, p = int(f[2]), int(f[3])
-                        offsets = [int(x) for x in f[6 + p : 6 + p + n]]
+                        # tuples of ints, not nltk's lists: the garbage collector stops tracking a tuple
+                        # (and then the dict holding it) that holds only atoms, so these ~300k
+                        # long-lived objects no longer make every full collection take ~0.3 s
+                        offsets = tuple(int(x) for x in f[6 + p : 6 + p + n])
                         self._lemma_pos_offset_map[f[0]][f[1]] = offsets
                         if f[1] == "a":
-                            self._lemma_pos_offset_map[f[0]]["s"] = [o for o in offsets if o in self.satellite_offsets]
+                            satellites = tuple(o for o in offsets if o in self.satellite_offsets)
+                            self._lemma_pos_offset_map[f[0]]["s"] = satellites
 
         def __init__(self, *args: Any) -> None:
             self._read_lock = threading.RLock()  # a satellite adjective reads its head synset inside the read
@@ -205,6 +209,7 @@ def _load() -> Any | None:
                 synset = super().synset_from_pos_and_offset(pos, offset)
                 self._synset_offset_cache[pos].pop(offset, None)  # nltk's own cache is unbounded
                 if synset is not None:
+                    _compact(synset)
                     while len(self._held) >= SYNSETS_HELD:
                         del self._held[next(iter(self._held))]  # the oldest first
                     self._held[(pos, offset)] = synset
@@ -227,6 +232,27 @@ def _load() -> Any | None:
             return _Reader(str(root), None)
         except (OSError, ValueError, LookupError):
             return None
+
+
+def _compact(synset: Any) -> None:
+    """Rebuild a synset nltk has just read with tuples and plain dicts where it used lists, sets and defaultdicts.
+
+    nltk fills these containers while it reads the data line and never changes them afterwards; read through its
+    methods (``hypernyms()``, ``lemmas()``, ``antonyms()``, ...) the synset answers the same. The point is the
+    garbage collector: a tuple holding only numbers and strings (and then a dict holding only such tuples) is no
+    longer tracked, so a held synset costs the collector about 3 objects instead of about 17. With ~10k synsets
+    held after one pass over the dev traffic, nltk's containers made up ~170k of the ~390k tracked objects, and
+    every full collection walks all of them (~0.2 s each; measured with ``gc.callbacks``, docs/benchmarks.md).
+    """
+    synset._frame_ids = tuple(synset._frame_ids)
+    synset._lemma_names = tuple(synset._lemma_names)
+    synset._examples = tuple(synset._examples)
+    synset._lemmas = tuple(synset._lemmas)
+    synset._pointers = {symbol: tuple(targets) for symbol, targets in synset._pointers.items()}
+    synset._lemma_pointers = {key: tuple(targets) for key, targets in synset._lemma_pointers.items()}
+    for lemma in synset._lemmas:
+        lemma._frame_ids = tuple(lemma._frame_ids)
+        lemma._frame_strings = tuple(lemma._frame_strings)
 
 
 def preload() -> None:
@@ -257,11 +283,12 @@ def type_synsets(noun: str) -> tuple[Any, ...]:
     wn = _reader()
     if wn is None or not noun.strip():
         return ()  # not cached: WordNet may still be loading
-    return _type_synsets(wn, noun)
+    return _type_synsets(noun)
 
 
 @lru_cache(maxsize=8192)
-def _type_synsets(wn: Any, noun: str) -> tuple[Any, ...]:
+def _type_synsets(noun: str) -> tuple[Any, ...]:
+    wn = _state["reader"]  # loaded: only called once the public function has the reader
     base = wn.morphy(_key(noun).lower(), "n") or _key(noun).lower()
     return tuple(wn.synsets(base, "n"))
 
@@ -286,7 +313,7 @@ def is_instance_of(name: str, noun: str) -> bool | None:
     wn = _reader()
     if wn is None:
         return None
-    return _is_instance_of(wn, name, noun)
+    return _is_instance_of(name, noun)
 
 
 def _proper_senses(wn: Any, name: str) -> list[Any]:
@@ -302,8 +329,9 @@ def _proper_senses(wn: Any, name: str) -> list[Any]:
 
 
 @lru_cache(maxsize=16384)
-def _is_instance_of(wn: Any, name: str, noun: str) -> bool | None:
-    types = _type_synsets(wn, noun) if noun.strip() else ()
+def _is_instance_of(name: str, noun: str) -> bool | None:
+    wn = _state["reader"]  # loaded: only called once the public function has the reader
+    types = _type_synsets(noun) if noun.strip() else ()
     if not types:
         return None
     senses = _proper_senses(wn, name)
@@ -323,11 +351,12 @@ def related_forms(word: str) -> frozenset[str]:
     wn = _reader()
     if wn is None or not word.strip():
         return frozenset()
-    return _related_forms(wn, word)
+    return _related_forms(word)
 
 
 @lru_cache(maxsize=16384)
-def _related_forms(wn: Any, word: str) -> frozenset[str]:
+def _related_forms(word: str) -> frozenset[str]:
+    wn = _state["reader"]  # loaded: only called once the public function has the reader
     out: set[str] = set()
     for pos in ("n", "v", "a"):
         base = wn.morphy(_key(word).lower(), pos)
@@ -353,11 +382,12 @@ def located_in(name: str, place: str) -> bool | None:
     wn = _reader()
     if wn is None:
         return None
-    return _located_in(wn, name, place)
+    return _located_in(name, place)
 
 
 @lru_cache(maxsize=16384)
-def _located_in(wn: Any, name: str, place: str) -> bool | None:
+def _located_in(name: str, place: str) -> bool | None:
+    wn = _state["reader"]  # loaded: only called once the public function has the reader
     places = set(wn.synsets(_key(place), "n"))
     senses = _proper_senses(wn, name)
     if not places or not senses:
@@ -381,11 +411,12 @@ def whole_of(name: str) -> frozenset[str] | None:
     wn = _reader()
     if wn is None:
         return None
-    return _whole_of(wn, name)
+    return _whole_of(name)
 
 
 @lru_cache(maxsize=16384)
-def _whole_of(wn: Any, name: str) -> frozenset[str] | None:
+def _whole_of(name: str) -> frozenset[str] | None:
+    wn = _state["reader"]  # loaded: only called once the public function has the reader
     senses = _proper_senses(wn, name)
     if not senses:
         return None
@@ -402,12 +433,12 @@ def _first_sense_under(noun: str, roots: frozenset[str]) -> bool | None:
     wn = _reader(wait=True)
     if wn is None:
         return None
-    return _under(wn, noun.lower(), roots)
+    return _under(noun.lower(), roots)
 
 
 @lru_cache(maxsize=16384)
-def _under(wn: Any, noun: str, roots: frozenset[str]) -> bool:
-    return any({a.name() for a in _ancestors(s)} & roots for s in _type_synsets(wn, noun)[:1])
+def _under(noun: str, roots: frozenset[str]) -> bool:
+    return any({a.name() for a in _ancestors(s)} & roots for s in _type_synsets(noun)[:1])
 
 
 #: WordNet roots of nouns that name a stretch of time ("century", "reign", "childhood", "the Renaissance").
@@ -438,7 +469,7 @@ def has_kinds(noun: str) -> bool | None:
     wn = _reader(wait=True)
     if wn is None:
         return None
-    senses = _type_synsets(wn, noun.lower())[:1]
+    senses = _type_synsets(noun.lower())[:1]
     return any(not s.instance_hypernyms() and bool(s.hyponyms()) for s in senses)
 
 
