@@ -180,14 +180,10 @@ def _load() -> Any | None:
                             continue
                         f = line.split()
                         n, p = int(f[2]), int(f[3])
-                        # tuples of ints, not nltk's lists: the garbage collector stops tracking a tuple
-                        # (and then the dict holding it) that holds only atoms, so these ~300k
-                        # long-lived objects no longer make every full collection take ~0.3 s
-                        offsets = tuple(int(x) for x in f[6 + p : 6 + p + n])
+                        offsets = [int(x) for x in f[6 + p : 6 + p + n]]
                         self._lemma_pos_offset_map[f[0]][f[1]] = offsets
                         if f[1] == "a":
-                            satellites = tuple(o for o in offsets if o in self.satellite_offsets)
-                            self._lemma_pos_offset_map[f[0]]["s"] = satellites
+                            self._lemma_pos_offset_map[f[0]]["s"] = [o for o in offsets if o in self.satellite_offsets]
 
         def __init__(self, *args: Any) -> None:
             self._read_lock = threading.RLock()  # a satellite adjective reads its head synset inside the read
@@ -240,9 +236,12 @@ def _compact(synset: Any) -> None:
     nltk fills these containers while it reads the data line and never changes them afterwards; read through its
     methods (``hypernyms()``, ``lemmas()``, ``antonyms()``, ...) the synset answers the same. The point is the
     garbage collector: a tuple holding only numbers and strings (and then a dict holding only such tuples) is no
-    longer tracked, so a held synset costs the collector about 3 objects instead of about 17. With ~10k synsets
-    held after one pass over the dev traffic, nltk's containers made up ~170k of the ~390k tracked objects, and
-    every full collection walks all of them (~0.2 s each; measured with ``gc.callbacks``, docs/benchmarks.md).
+    longer tracked, so a held synset costs the collector about 3 objects instead of about 17. One pass over the
+    dev traffic holds ~10k synsets; their containers were ~170k of the objects every full collection walks, and
+    the objects made during a pass decide how often one runs (measured with ``gc.callbacks``: two full
+    collections of ~0.25 s in one pass, now one; docs/benchmarks.md). The lemma index keeps nltk's lists: as
+    tuples (~320k fewer tracked objects) each full collection was shorter, but with less held at start the
+    pass's new objects set one off twice as often (new-query p99 58 -> 75 ms on bench_check).
     """
     synset._frame_ids = tuple(synset._frame_ids)
     synset._lemma_names = tuple(synset._lemma_names)
