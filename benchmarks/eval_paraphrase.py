@@ -20,6 +20,10 @@ Sets (``benchmarks/data``, written for this project, none copied from an evaluat
   before being scored; never read. Scored once at the code of that commit and once at the session's end.
 - ``paraphrase_study2.jsonl`` (100 requests, 20 with none; 133 gold instructions), the second STUDY set (helper
   bw12, same spec and time, asked for varied attachment: clauses, passives, questions, requirement lists): read.
+- ``paraphrase_fresh3.jsonl`` (80 requests, 16 with none; 116 gold instructions), written blind (helper 56,
+  2026-11-24 ~06:55 UTC, same spec, asked for long requests with context, instructions in sub-clauses, brackets and
+  follow-up complaints, and no-instruction requests that ask about a format or address someone else); committed
+  before being scored; never read. First scored at the session-start code f7ca7bd.
 - ``paraphrase_study3.jsonl`` (100 requests, 20 with none; 130 gold instructions), the third STUDY set (helper
   bw15, 2026-11-24 ~04:50 UTC, same spec, asked for instructions inside long requests, sub-clauses, complaints
   about an earlier answer and requirement lists): read.
@@ -51,6 +55,7 @@ SETS = (
     ("paraphrase_study3.jsonl", "study: paraphrases #3 (read; detection fixed from it)", False),
     ("paraphrase_fresh1.jsonl", "generalization: fresh paraphrases #1 (blind, never read)", True),
     ("paraphrase_fresh2.jsonl", "generalization: fresh paraphrases #2 (blind, never read)", True),
+    ("paraphrase_fresh3.jsonl", "generalization: fresh paraphrases #3 (blind, never read)", True),
 )
 TARGETS = {"recall": 0.97, "params": 0.97, "false_per_prompt": 0.03}
 
@@ -66,24 +71,33 @@ def _params_match(gold: dict[str, Any], got: dict[str, Any]) -> bool:
     return all(same(_norm(got.get(k)), _norm(v)) for k, v in gold.items() if v is not None)
 
 
-def _found(prompt: str, guard: Any | None) -> list[tuple[str, dict[str, Any]]]:
-    """(verifier id, params) read from ``prompt``: the guard's verifiable constraints, or the detectors alone."""
+def _found(prompt: str, guard: Any | None) -> list[tuple[str, dict[str, Any], bool]]:
+    """(verifier id, params, tentative) read from ``prompt``: the guard's verifiable constraints, or the detectors
+    alone (never tentative: the question reading is the engine's)."""
     if guard is None:
-        return [(s.verifier, dict(s.params)) for s in detect(prompt)]
-    return [(c.verifier, dict(c.params)) for c in guard.inspect(prompt).constraints if c.verifier is not None]
+        return [(s.verifier, dict(s.params), False) for s in detect(prompt)]
+    constraints = guard.inspect(prompt).constraints
+    return [(c.verifier, dict(c.params), c.tentative) for c in constraints if c.verifier is not None]
 
 
 def score(rows: list[dict[str, Any]], guard: Any | None = None) -> dict[str, Any]:
-    """Micro recall of gold instructions, parameter accuracy of the recalled ones, false constraints per request."""
-    gold_n = recalled = params_ok = false_total = 0
+    """Micro recall of gold instructions, parameter accuracy of the recalled ones, false constraints per request.
+
+    A tentative constraint (read from a question about its form: an answer without the form leaves it unknown,
+    never an omission) counts as read for recall, and the share recalled only tentatively is given apart; false
+    constraints count the asserted ones, and the tentative false ones are given apart."""
+    gold_n = recalled = params_ok = false_total = tentative_false = tentative_only = 0
     per_id: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # gold, recalled, params right
     misses: list[str] = []
     for row in rows:
         found = _found(row["prompt"], guard)
-        got = {verifier for verifier, _ in found}
+        got = {verifier for verifier, _, _ in found}
+        asserted = {verifier for verifier, _, tentative in found if not tentative}
         gold = row.get("gold") or []
         gold_ids = {g["id"] for g in gold}
-        false_total += sum(1 for v in got if v in IFEVAL_IDS and v not in gold_ids)
+        false_total += sum(1 for v in asserted if v in IFEVAL_IDS and v not in gold_ids)
+        tentative_false += sum(1 for v in got - asserted if v in IFEVAL_IDS and v not in gold_ids)
+        tentative_only += sum(1 for g in gold if g["id"] in got - asserted)
         for g in gold:
             gold_n += 1
             per_id[g["id"]][0] += 1
@@ -92,7 +106,7 @@ def score(rows: list[dict[str, Any]], guard: Any | None = None) -> dict[str, Any
                 continue
             recalled += 1
             per_id[g["id"]][1] += 1
-            cands = [params for verifier, params in found if verifier == g["id"]]
+            cands = [params for verifier, params, _ in found if verifier == g["id"]]
             if any(_params_match(g.get("params") or {}, c) for c in cands):
                 params_ok += 1
                 per_id[g["id"]][2] += 1
@@ -106,6 +120,8 @@ def score(rows: list[dict[str, Any]], guard: Any | None = None) -> dict[str, Any
         "params": params_ok / max(1, recalled),
         "false_total": false_total,
         "false_per_prompt": false_total / max(1, n),
+        "tentative_false": tentative_false,
+        "tentative_only": tentative_only,
         "per_id": dict(per_id),
         "misses": misses,
     }
@@ -136,7 +152,8 @@ def main() -> int:
             f"recall {r['recall']:.3f} "
             f"(target {TARGETS['recall']}) | params {r['params']:.3f} (target {TARGETS['params']}) | false "
             f"constraints {r['false_total']}, {r['false_per_prompt']:.3f} per request (target <= "
-            f"{TARGETS['false_per_prompt']}) | cache: cold per request"
+            f"{TARGETS['false_per_prompt']}) | tentative (read from a question about the form): "
+            f"{r['tentative_only']} gold read only so, {r['tentative_false']} false | cache: cold per request"
         )
         weak = sorted((iid, g, rec, ok) for iid, (g, rec, ok) in r["per_id"].items() if rec < g or ok < rec)
         for iid, g, rec, ok in [] if blind else weak:  # a blind set's weak types would guide fixes: not shown

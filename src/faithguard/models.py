@@ -101,6 +101,13 @@ class Constraint(_Model):
     params: dict[str, Any] = Field(default_factory=dict, description="Verifier parameters (IFEval kwargs names).")
     negated: bool = Field(default=False, description="An exclusion: the response must NOT do/name this.")
     subquestion: int = Field(default=0, ge=0, description="Index of the sub-question this belongs to.")
+    tentative: bool = Field(
+        default=False,
+        description=(
+            "Read from a question about its form ('Is it rude to type in all caps?'): it may not be asked. An "
+            "answer that takes the form satisfies it; one that does not leaves it unknown, never an omission."
+        ),
+    )
     status: Status = Status.UNKNOWN
     reason: str | None = Field(default=None, description="Short evidence for the status.")
     decided_by: str | None = Field(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from functools import lru_cache
 from typing import Any
@@ -9,6 +10,7 @@ from typing import Any
 from faithguard.cache import QUERY_CACHE_SIZE
 from faithguard.detector import CallContext
 from faithguard.engine import bridge
+from faithguard.engine.asking import asks_about
 from faithguard.engine.content import ContentSpan, content_spans, instruction_text, outside_reach
 from faithguard.engine.earlier import narrated
 from faithguard.engine.lexicon import FOLLOWUP_PREFIXES, TASK_VERBS
@@ -132,6 +134,34 @@ def _counts_narrated(query: str, doc: Any, spec: Any, start: int, end: int) -> b
     return spots is not None and all(narrated(doc, x) for group in spots for x in group)
 
 
+def _phrase_spans(query: str, spec: Any) -> tuple[tuple[int, int], ...]:
+    """Where the spec's text parameters (an end phrase, a text to repeat, keywords) stand in the query."""
+    low = query.lower()
+    out: list[tuple[int, int]] = []
+    for value in spec.params.values():
+        for text in value if isinstance(value, list) else [value]:
+            if isinstance(text, str) and text.strip() and (at := low.find(text.lower())) >= 0:
+                out.append((at, at + len(text)))
+    return tuple(out)
+
+
+def _about(query: str, doc: Any, spec: Any, start: int) -> bool:
+    """Whether the spec was read from a question about its form (:mod:`asking`): tentative, not asked."""
+    return start < len(query) and asks_about(doc, start, _phrase_spans(query, spec))
+
+
+def _asked_later(query: str, spec: Any, end: int) -> tuple[Any, int, int] | None:
+    """The same instruction asked after the question it was first read from ("Is it weird to write in all
+    lowercase? Anyway, answer me in all lowercase."): the detectors report one reading per instruction, the first,
+    so the rest of the request is read again for it. ``(spec, start, end)`` in the whole query, or None."""
+    rest = query[end:]
+    for later in bridge.detect_specs(rest) if rest.strip() else ():
+        if later.verifier == spec.verifier:
+            start = end + _locate(rest, later.text)
+            return later, start, start + len(later.text)
+    return None
+
+
 def _merge_specs(
     query: str,
     parts: list[Part],
@@ -150,6 +180,9 @@ def _merge_specs(
             continue
         if doc is not None and _counts_narrated(query, doc, spec, start, end):
             continue
+        tentative = doc is not None and _about(query, doc, spec, start)
+        if tentative and (later := _asked_later(query, spec, end)) is not None and not _about(query, doc, *later[:2]):
+            spec, start, end, tentative = *later, False
         category = Category(str(spec.category))
         merged = False
         for raw in raws:
@@ -160,6 +193,7 @@ def _merge_specs(
                 raw.verifier = spec.verifier
                 raw.params = dict(spec.params)
                 raw.category = category
+                raw.tentative = tentative
                 per_unit = re.search(r"\b(each|every|per)\b", spec.text, re.IGNORECASE) is not None
                 if per_unit and raw.text.lower() in spec.text.lower():
                     raw.text = spec.text
@@ -176,6 +210,7 @@ def _merge_specs(
                     subquestion=_part_of(parts, start),
                     verifier=spec.verifier,
                     params=dict(spec.params),
+                    tentative=tentative,
                 )
             )
     return raws
@@ -193,6 +228,7 @@ def _finish(raws: list[RawConstraint]) -> list[Constraint]:
             params=r.params,
             negated=r.negated,
             subquestion=r.subquestion,
+            tentative=r.tentative,
         )
         for i, r in enumerate(raws, start=1)
     ]
@@ -370,9 +406,7 @@ def _language_asks(doc: Any, parts: list[Part], raws: list[RawConstraint]) -> li
 
 
 def _copy(raws: tuple[RawConstraint, ...] | list[RawConstraint]) -> list[RawConstraint]:
-    return [
-        RawConstraint(r.start, r.text, r.category, r.negated, r.subquestion, r.verifier, dict(r.params)) for r in raws
-    ]
+    return [dataclasses.replace(r, params=dict(r.params)) for r in raws]
 
 
 def decompose_text(query: str) -> Decomposition:

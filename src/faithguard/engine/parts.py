@@ -82,6 +82,7 @@ def unanswered_parts(
                 c.subquestion == sq.index
                 and c.status is Status.UNKNOWN
                 and not c.negated
+                and not c.tentative
                 and c.tier in (Tier.MANDATORY, Tier.IMPORTANT)
             ):
                 updates[c.id] = (Status.VIOLATED, reason)

@@ -40,6 +40,7 @@ class RawConstraint:
     subquestion: int = 0
     verifier: str | None = None
     params: dict[str, Any] = field(default_factory=dict)
+    tentative: bool = False
 
 
 @dataclass
