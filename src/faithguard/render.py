@@ -35,7 +35,8 @@ def _constraints_table(constraints: list[Any], with_status: bool) -> Table:
     for c in constraints:
         already = c.text.lower().startswith(("not ", "no ", "never ", "without ", "don't ", "do not "))
         text = c.text if already or not c.negated else f"NOT {c.text}"
-        row = [c.id, str(c.tier), str(c.category), text, c.verifier or ""]
+        verifier = f"{c.verifier} (tentative)" if c.verifier and c.tentative else c.verifier or ""
+        row = [c.id, str(c.tier), str(c.category), text, verifier]
         if with_status:
             st = str(c.status)
             row += [f"[{_STATUS_STYLE[st]}]{st}[/]", c.reason or ""]
