@@ -97,3 +97,92 @@ def test_a_tentative_constraint_is_satisfied_or_unknown_never_violated() -> None
 def test_asks_about_reads_any_text_and_position(text: str, pos: int) -> None:
     doc = parse(text)
     assert asks_about(doc, pos) in (True, False)
+
+
+def _tentative(guard: Guard, query: str, verifier: str) -> list[bool]:
+    return [c.tentative for c in guard.inspect(query).constraints if c.verifier == verifier]
+
+
+@pytest.mark.parametrize(
+    ("query", "verifier"),
+    [
+        # a third party's rule, told in a request that orders nothing made
+        (
+            "A popular blogger says newsletters should be under 300 words. Is that backed by any data?",
+            "length_constraints:number_words",
+        ),
+        (
+            "My landlord insists that every notice ends with 'Regards, Building Office'. Is that a legal requirement?",
+            "startend:end_checker",
+        ),
+        # what someone else does
+        (
+            "My nephew writes all his texts in lowercase and his teachers complain. Why do kids do this?",
+            "change_case:english_lowercase",
+        ),
+        # someone else's words quoted, brought in without asking them of the answer
+        (
+            'Our club secretary circulated this: "All minutes must be written in French from now on, with no '
+            "exceptions for the treasurer's report.\" Half the members do not speak French. Is this fair?",
+            "language:response_language",
+        ),
+    ],
+)
+def test_others_rules_in_a_request_that_orders_nothing_made_are_tentative(query: str, verifier: str) -> None:
+    assert _tentative(Guard(judge=None), query, verifier) == [True]
+
+
+@pytest.mark.parametrize(
+    ("query", "verifier"),
+    [
+        # relayed for what is made: asked
+        (
+            "Write a blurb for our bakery's new rye loaf. Our marketing lead says the word 'crusty' has to appear "
+            "at least twice.",
+            "keywords:frequency",
+        ),
+        (
+            "Draft the minutes of Tuesday's meeting. Our club secretary circulated this: \"All minutes must be "
+            "written in French from now on, with no exceptions for the treasurer's report.\"",
+            "language:response_language",
+        ),
+        # a quotation brought in by an order to the reader
+        (
+            'Follow this house rule for the caption: "Every caption must be written entirely in lowercase letters, '
+            'with no capitals anywhere at all." The photo shows a heron.',
+            "change_case:english_lowercase",
+        ),
+        # the request's own words about the answer
+        (
+            "The reply goes straight into a form that cannot take commas, so leave every comma out.",
+            "punctuation:no_comma",
+        ),
+    ],
+)
+def test_rules_asked_of_the_answer_stay_asserted(query: str, verifier: str) -> None:
+    assert _tentative(Guard(judge=None), query, verifier) == [False]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Write a limerick about a goat.", True),
+        ("Could you draft a note to the plumber?", True),
+        ("Is a 300 word limit fair?", False),
+        ("How would you push back on that rule?", False),
+        ("Don't ask me why. Is it normal?", False),
+    ],
+)
+def test_orders_production(text: str, expected: bool) -> None:
+    from faithguard.engine.asking import orders_production
+
+    assert orders_production(parse(text)) is expected
+
+
+def test_a_quotation_followed_by_an_order_to_the_answer_is_asked() -> None:
+    query = (
+        'Here is the news from our club: "Our spring fair raised more money than any year before, thanks to '
+        'the bake stall and the raffle, and the committee wants to thank every volunteer." The response should '
+        "contain at least 3 sentences."
+    )
+    assert _tentative(Guard(judge=None), query, "length_constraints:number_sentences") == [False]

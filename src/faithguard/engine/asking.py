@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["asks_about"]
+__all__ = ["asks_about", "asks_question", "orders_production", "quoted_for_someone", "told_of_others"]
 
 #: Modals of request (a closed class of English auxiliaries): "can you", "could it", "would you", "will you".
 #: "should", "must", "may" ask about duty or possibility ("Should I capitalize it?"). Fixtures:
@@ -46,7 +46,8 @@ def _verbless_aside(sent: Any, text: str, begin: int, end: int) -> bool:
         return False
     base = sent.start_char
     tail = [t for t in sent if mark < t.idx - base < end and not t.is_punct]
-    return bool(tail) and not any(t.pos_ in ("VERB", "AUX") for t in tail)
+    # "..., or just the abstract itself?" goes on with the question: a conjunction joins, an aside stands apart
+    return bool(tail) and tail[0].pos_ != "CCONJ" and not any(t.pos_ in ("VERB", "AUX") for t in tail)
 
 
 def asks_about(doc: Any, pos: int, phrases: tuple[tuple[int, int], ...] = ()) -> bool:
@@ -76,3 +77,119 @@ def asks_about(doc: Any, pos: int, phrases: tuple[tuple[int, int], ...] = ()) ->
     if not any(h.pos_ in ("VERB", "AUX") for h in heads):
         return False  # a fragment ("Answer in French?", "Under 100 words?"): no clause to read, the form stays asked
     return not any(_requests(v) for h in heads for v in (h, *h.conjuncts))
+
+
+#: WordNet lexicographer files of nouns naming people and groups of them (noun.person 18, noun.group 14), and the
+#: share of a noun's tagged uses they must hold for it to name someone ("teacher", "recruiter", "team"; not
+#: "poem", "reply", "software"). Fixtures: tests/engine/test_asking.py.
+_PEOPLE_FILES = (18, 14)
+PEOPLE_SHARE = 0.5
+#: Modals of duty: "The response should ...", "It must ...", "You shall ..." order the answer.
+_DUTY_MODALS = frozenset({"must", "should", "shall"})
+#: Words that speak to the reader: a sentence holding one is addressed to the answer ("you", "your", "please").
+_TO_READER = frozenset({"you", "your", "yours", "yourself", "u", "ur", "please", "pls", "plz", "kindly"})
+
+
+def _someone(tok: Any) -> bool:
+    """Whether a subject names a third party: he/she/they, a name, or a noun WordNet files as people."""
+    if tok.pos_ == "PRON":
+        morph = tok.morph
+        return morph.get("Person") == ["3"] and "Neut" not in morph.get("Gender") and tok.lower_ not in ("this", "that")
+    if tok.pos_ == "PROPN":
+        return True
+    if tok.pos_ == "NOUN":
+        from faithguard.lexical.senses import lexfile_share
+
+        return sum(lexfile_share(tok.lemma_.lower(), f) for f in _PEOPLE_FILES) >= PEOPLE_SHARE
+    return False
+
+
+def _speaks_to_reader(tokens: Any) -> bool:
+    """A second-person word or please, or an imperative (a base-form verb with no subject of its own)."""
+    for tok in tokens:
+        if tok.lower_ in _TO_READER:
+            return True
+        if (
+            tok.tag_ == "VB"
+            and tok.dep_ in ("ROOT", "conj")
+            and not any(c.dep_ in ("nsubj", "nsubjpass", "expl", "aux") for c in tok.children)
+        ):
+            return True
+    return False
+
+
+def told_of_others(doc: Any, start: int, end: int) -> bool:
+    """Whether every sentence of ``doc`` in ``[start, end)`` tells what someone else does, says or wants ("A
+    recruiter said cover letters should never pass 250 words.", "He struggles to read lowercase letters.", "Our
+    style guide says headlines must be under 10 words."): its main verb's subject is a third party, and nothing in
+    it speaks to the reader. The form in it is that party's, and the request may not ask it of the answer."""
+    sents = [s for s in doc.sents if s.start_char < end and start < s.end_char]
+    if not sents:
+        return False
+    for sent in sents:
+        if _speaks_to_reader(sent):
+            return False
+        subjects = [c for c in sent.root.children if c.dep_ in ("nsubj", "nsubjpass")]
+        if not subjects or not all(_someone(c) for c in subjects):
+            return False
+    return True
+
+
+def _directs(sent: Any) -> bool:
+    """Whether a sentence gives the answer an order: an imperative that is not negated, a modal of duty (must,
+    should, shall: "The response should include ...") or a request to "you" ("Can you ...")."""
+    for verb in (sent.root, *sent.root.conjuncts):
+        deps = {c.dep_ for c in verb.children}
+        if verb.tag_ == "VB" and not deps & {"nsubj", "nsubjpass", "expl", "aux", "neg"}:
+            return True
+        if any(c.dep_ in ("aux", "auxpass") and c.lower_ in _DUTY_MODALS for c in verb.children) or _requests(verb):
+            return True
+    return False
+
+
+def quoted_for_someone(doc: Any, start: int, end: int, quotes: tuple[tuple[int, int], ...]) -> bool:
+    """Whether the stretch ``[start, end)`` of the request (``doc``: its whole parse, quotations included) overlaps
+    a quotation (``quotes``: character spans) that the request brings in without asking it of the reader ('My boss
+    sent this: "All updates must end with ..." Is that reasonable?'): the words before the quotation in its
+    sentence, or the sentence before it when the quotation opens its own, do not speak to the reader, and no
+    sentence of the stretch after the quotation gives an order. 'Follow these rules: "..."', 'Use this ending:
+    "..."' and '"..." The response should include at least 5 pronouns.' ask."""
+    quote = next(((a, b) for a, b in quotes if a < end and start < b), None)
+    if quote is None:
+        return False
+    sent = next((s for s in doc.sents if s.start_char <= quote[0] < s.end_char), None)
+    if sent is None:
+        return False
+    frame = [t for t in sent if t.idx < quote[0]]
+    if not [t for t in frame if not t.is_punct and not t.is_space] and sent.start > 0:
+        frame = list(doc[sent.start - 1].sent)  # the quotation opens its sentence: the one before introduces it
+    if _speaks_to_reader(frame):
+        return False
+    return not any(_directs(s) for s in doc.sents if quote[1] <= s.start_char < end)
+
+
+def orders_production(doc: Any, quotes: tuple[tuple[int, int], ...] = ()) -> bool:
+    """Whether the request orders the answer to make something: an imperative sentence that is no question and not
+    negated ("Write a product description ...", not "don't ask me why"), or a request to "you" with a verb WordNet
+    files as creation ("Can you write ...?", "Could you draft ...?"). Someone else's rule told in such a request
+    may be relayed for what is made ("Our SEO guy says 'cozy' must appear 3 times"); in a request that only asks
+    ("Is that limit fair?") it is the topic. Verbs inside ``quotes`` (character spans) are the quotation's own."""
+    from faithguard.lexical import wordnet
+
+    for sent in doc.sents:
+        question = sent.text.rstrip().endswith("?")
+        for verb in (sent.root, *sent.root.conjuncts):
+            if any(a <= verb.idx < b for a, b in quotes):
+                continue
+            deps = {c.dep_ for c in verb.children}
+            if verb.tag_ == "VB" and not question and not deps & {"nsubj", "nsubjpass", "expl", "aux", "neg"}:
+                return True
+            if _requests(verb) and wordnet.creates(verb.lemma_):
+                return True
+    return False
+
+
+def asks_question(doc: Any, quotes: tuple[tuple[int, int], ...] = ()) -> bool:
+    """Whether a sentence of the request outside ``quotes`` is a question (ends with "?"): a request that asks
+    something of its own, where someone else's rules may be the topic ("... Is that limit fair?")."""
+    return any(s.text.rstrip().endswith("?") and not any(a <= s.start_char < b for a, b in quotes) for s in doc.sents)

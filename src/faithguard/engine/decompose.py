@@ -10,7 +10,13 @@ from typing import Any
 from faithguard.cache import QUERY_CACHE_SIZE
 from faithguard.detector import CallContext
 from faithguard.engine import bridge
-from faithguard.engine.asking import asks_about
+from faithguard.engine.asking import (
+    asks_about,
+    asks_question,
+    orders_production,
+    quoted_for_someone,
+    told_of_others,
+)
 from faithguard.engine.content import ContentSpan, content_spans, instruction_text, outside_reach
 from faithguard.engine.earlier import narrated
 from faithguard.engine.lexicon import FOLLOWUP_PREFIXES, TASK_VERBS
@@ -145,9 +151,29 @@ def _phrase_spans(query: str, spec: Any) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
-def _about(query: str, doc: Any, spec: Any, start: int) -> bool:
-    """Whether the spec was read from a question about its form (:mod:`asking`): tentative, not asked."""
-    return start < len(query) and asks_about(doc, start, _phrase_spans(query, spec))
+def _quotes(content: tuple[ContentSpan, ...]) -> tuple[tuple[int, int], ...]:
+    return tuple((c.start, c.end) for c in content if c.kind == "quote")
+
+
+def _unasked(query: str, doc: Any, spec: Any, start: int, others: tuple[tuple[int, int], ...] | None) -> bool:
+    """Whether the spec was read where the request may not ask it of the answer (:mod:`asking`): a question about
+    the form; or, with ``others`` (the request's quotations, None when it orders something made), what someone
+    else does or says, or a quotation brought in without asking it. Tentative then."""
+    if start >= len(query):
+        return False
+    end = start + len(spec.text)
+    if asks_about(doc, start, _phrase_spans(query, spec)):
+        return True
+    if others is None:
+        return False
+    if told_of_others(doc, start, end):
+        return True
+    if not any(a < end and start < b for a, b in others):
+        return False
+    from faithguard.nlp import parse
+
+    # the engine's parse has quotations blanked; what frames one is read in the whole request's (shared) parse
+    return quoted_for_someone(parse(query), start, end, others)
 
 
 def _asked_later(query: str, spec: Any, end: int) -> tuple[Any, int, int] | None:
@@ -171,6 +197,12 @@ def _merge_specs(
 ) -> list[RawConstraint]:
     """Attach verifiable specs from the verifiers package; a spec over a content constraint enriches it. With the
     request's parse (``doc``), a spec whose counts tell of an earlier answer is dropped (:mod:`earlier`)."""
+    # where others' words may be told: in a request that asks a question of its own and orders nothing made (a
+    # rule relayed for what is made is asked: "Write a product description. Our SEO guy says 'cozy' must appear 3
+    # times."); ``others`` holds the quotations then
+    quotes = _quotes(content)
+    told = doc is not None and asks_question(doc, quotes) and not orders_production(doc, quotes)
+    others = quotes if told else None
     for spec in bridge.detect_specs(query):
         start = _locate(query, spec.text)
         end = start + len(spec.text)
@@ -180,8 +212,9 @@ def _merge_specs(
             continue
         if doc is not None and _counts_narrated(query, doc, spec, start, end):
             continue
-        tentative = doc is not None and _about(query, doc, spec, start)
-        if tentative and (later := _asked_later(query, spec, end)) is not None and not _about(query, doc, *later[:2]):
+        tentative = doc is not None and _unasked(query, doc, spec, start, others)
+        later = _asked_later(query, spec, end) if tentative else None
+        if later is not None and not _unasked(query, doc, later[0], later[1], others):
             spec, start, end, tentative = *later, False
         category = Category(str(spec.category))
         merged = False
