@@ -386,6 +386,11 @@ def _drop_counted_units(query: str, raws: list[RawConstraint]) -> list[RawConstr
 _LANGUAGE = "language:response_language"
 
 
+#: The case instructions that presuppose English ("english_lowercase", "english_capital"); the verifier detectors
+#: read "in English" beside one of them as part of it (verifiers.detect_ifeval.detect_language, ``english_case``).
+_ENGLISH_CASE = "change_case:english_"
+
+
 def _language_asks(doc: Any, parts: list[Part], raws: list[RawConstraint]) -> list[RawConstraint]:
     """Constraints for requests of an answer in a named language, read by syntax (:mod:`language_request`).
 
@@ -395,7 +400,10 @@ def _language_asks(doc: Any, parts: list[Part], raws: list[RawConstraint]) -> li
     """
     from faithguard.engine.language_request import requested_languages
 
+    english_case = any(str(r.verifier).startswith(_ENGLISH_CASE) for r in raws)
     for ask in requested_languages(doc):
+        if ask.code == "en" and english_case:
+            continue  # "in English, all in lowercase": English is the case's own condition, as the verifiers read it
         in_name = [r for r in raws if r.verifier is None and ask.name_start <= r.start < ask.end]
         raws = [r for r in raws if r not in in_name]
         if ask.sources:

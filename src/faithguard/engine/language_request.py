@@ -50,6 +50,9 @@ class LanguageSpec:
     check_modifier: bool  # whether a name modifying a following noun ("Spanish history") is rejected
     positive: tuple[tuple[str, str], ...]  # (text, ISO code that must be read)
     negative: tuple[str, ...]  # texts that must not yield any ask from this spec
+    #: a subject outside ``subjects`` may be a noun WordNet files mostly (share >= SUBJECT_SHARE) under this
+    #: lexicographer file (10, noun.communication: "the poem", "your answer")
+    subject_lexfile: int | None = None
 
 
 @dataclass(frozen=True)
@@ -109,6 +112,7 @@ def load_specs() -> tuple[LanguageSpec, ...]:
                 verb_node=tuple(verbs),
                 reject_verb_child=frozenset(str(w) for w in item.get("reject_verb_child", ())),
                 subjects=frozenset(str(w) for w in item.get("subjects", ())),
+                subject_lexfile=int(item["subject_lexfile"]) if "subject_lexfile" in item else None,
                 check_modifier=bool(item.get("check_modifier", True)),
                 positive=tuple((str(f["text"]), str(f["language"])) for f in item["positive"]),
                 negative=tuple(str(t) for t in item["negative"]),
@@ -194,6 +198,21 @@ def _modifies_following(tok: Any) -> bool:
     return tok.dep_ in ("amod", "compound") and tok.head.i > tok.i
 
 
+#: Share of a subject noun's tagged WordNet uses that must fall in the spec's ``subject_lexfile`` ("poem", "answer",
+#: "email" are mostly communication; "meeting", "conference" are not). Fixtures: the text_is_in_language spec's.
+SUBJECT_SHARE = 0.5
+
+
+def _allowed_subject(spec: LanguageSpec, subject: Any) -> bool:
+    if subject.lower_ in spec.subjects:
+        return True
+    if spec.subject_lexfile is None or subject.pos_ != "NOUN":
+        return False
+    from faithguard.lexical.senses import lexfile_share
+
+    return lexfile_share(subject.lemma_.lower(), spec.subject_lexfile) >= SUBJECT_SHARE
+
+
 def _ask(doc: Any, spec: LanguageSpec, lang_i: int, verb_i: int | None, first_i: int) -> LanguageAsk | None:
     lang = doc[lang_i]
     code = language_code(lang.text)
@@ -203,7 +222,7 @@ def _ask(doc: Any, spec: LanguageSpec, lang_i: int, verb_i: int | None, first_i:
         kids = list(doc[verb_i].children)
         if any(c.lower_ in spec.reject_verb_child for c in kids):
             return None
-        if spec.subjects and any(c.dep_ == "nsubj" and c.lower_ not in spec.subjects for c in kids):
+        if spec.subjects and any(c.dep_ == "nsubj" and not _allowed_subject(spec, c) for c in kids):
             return None
     sources: list[tuple[int, int]] = []
     if spec.translation and verb_i is not None:
