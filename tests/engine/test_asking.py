@@ -53,7 +53,7 @@ def test_a_request_is_no_question_about(text: str, word: str) -> None:
 
 
 def test_a_question_mark_of_the_answer_s_own_phrase_is_no_question() -> None:
-    text = "Name three board games. Finish with the exact phrase Is that all you need?"
+    text = "Name three board games. Finish with the exact phrase Is that all for today?"
     doc = parse(text)
     at = text.index("Finish")
     assert asks_about(doc, at)  # read alone, the parser makes the phrase the sentence's question
@@ -186,3 +186,44 @@ def test_a_quotation_followed_by_an_order_to_the_answer_is_asked() -> None:
         "contain at least 3 sentences."
     )
     assert _tentative(Guard(judge=None), query, "length_constraints:number_sentences") == [False]
+
+
+@pytest.mark.parametrize(
+    ("query", "verifier"),
+    [
+        # the answer named as a definite text, a clause with "you" doing it, a judgement that names the answer
+        ("Could your summary be under 60 words? Explain how vaccines work.", "length_constraints:number_words"),
+        ("Is it okay if you keep the reply under 40 words? What causes thunder?", "length_constraints:number_words"),
+        ("Would it be possible to get the entire reply in Italian? I'm learning.", "language:response_language"),
+        # a capitalised imperative the tagger reads as a name, after a question of the request's own
+        (
+            "Does coffee stunt growth? Respond only with 'My answer is yes.', 'My answer is no.', or "
+            "'My answer is maybe.'",
+            "detectable_format:constrained_response",
+        ),
+    ],
+)
+def test_requests_phrased_around_a_question_stay_asserted(query: str, verifier: str) -> None:
+    assert _tentative(Guard(judge=None), query, verifier) == [False]
+
+
+@pytest.mark.parametrize(
+    ("query", "verifier"),
+    [
+        ("Would it be odd if my eulogy were in all lowercase?", "change_case:english_lowercase"),
+        ("Can a haiku be written in all caps and still count as a haiku?", "change_case:english_capital"),
+        ("Someone told me cover letters must stay under 250 words. Is that true?", "length_constraints:number_words"),
+        ("Is it seen as rude to reply in German to Swiss bank staff?", "language:response_language"),
+        # a short quotation of someone else's rule, in a request that only asks
+        (
+            'Our handbook says: "End every email with Kind regards." Is that too stiff for a startup?',
+            "startend:end_checker",
+        ),
+        (
+            'My coach wrote "answer in under 20 words" on the whiteboard. Why would he do that?',
+            "length_constraints:number_words",
+        ),
+    ],
+)
+def test_questions_judgements_and_hearsay_stay_tentative(query: str, verifier: str) -> None:
+    assert _tentative(Guard(judge=None), query, verifier) == [True]

@@ -30,12 +30,49 @@ _ANSWER_SUBJECTS = frozenset({"you", "u", "it", "ya"})
 _ASIDE_MARKS = (",", "(", " - ", "\u2013", "\u2014")
 
 
-def _requests(verb: Any) -> bool:
+def _names_the_answer(subject: Any) -> bool:
+    """ "you", "it", or the answer named as a definite text ("your answer", "the response", "your reply": a noun
+    WordNet files mostly as communication, with "your" or "the"); "a sonnet" is any sonnet."""
+    if subject.lower_ in _ANSWER_SUBJECTS:
+        return True
+    if subject.pos_ != "NOUN" or not any(c.lower_ in ("your", "ur", "the") for c in subject.children):
+        return False
+    from faithguard.lexical.senses import lexfile_share
+
+    return lexfile_share(subject.lemma_.lower(), _COMMUNICATION) >= PEOPLE_SHARE
+
+
+def _judges_it(verb: Any) -> bool:
+    """ "Would it be weird if my vows were short?", "Is it okay to ...?": "it" before an adjective and a clause is
+    the clause, judged; the question asks for a judgement, not for the form. Unless the clause names the answer
+    ("Would it be possible to get the whole answer in German?")."""
+    kids = list(verb.children)
+    clauses = [c for c in kids if c.dep_ in ("advcl", "ccomp", "xcomp", "csubj")]
+    if not (
+        clauses
+        and any(c.lower_ == "it" and c.dep_ in ("nsubj", "expl") for c in kids)
+        and any(c.dep_ == "acomp" for c in kids)
+    ):
+        return False
+    named = (t for c in clauses for t in c.subtree if t.dep_ in ("nsubj", "nsubjpass", "dobj") and t.lower_ != "it")
+    return not any(_names_the_answer(t) for t in named)
+
+
+def _requests(verb: Any, conjunct: bool = False) -> bool:
     subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass", "expl")]
-    if verb.tag_ == "VB" and not subjects and not any(c.dep_ == "aux" for c in verb.children):
-        return True  # an imperative with a question mark: "Answer in French?"
+    if verb.tag_ == "VB" and not subjects and not any(c.dep_ == "aux" for c in verb.children) and not conjunct:
+        return True  # an imperative with a question mark: "Answer in French?" (a conjunct shares its head's subject)
     modal = any(c.dep_ == "aux" and c.tag_ == "MD" and c.lower_ in _REQUEST_MODALS for c in verb.children)
-    return modal and all(s.lower_ in _ANSWER_SUBJECTS for s in subjects)
+    return modal and not _judges_it(verb) and all(_names_the_answer(s) for s in subjects)
+
+
+def _you_do(tokens: Any) -> bool:
+    """A verb below the question's own whose subject is "you" ("Is it okay if you answer in 20 words?", "Do you
+    think you could keep it short?", "Is there a way you could end with ...?"): the answer asked, in a clause."""
+    return any(
+        t.dep_ == "nsubj" and t.lower_ in ("you", "u") and t.head.dep_ in ("advcl", "ccomp", "relcl", "xcomp")
+        for t in tokens
+    )
 
 
 def _verbless_aside(sent: Any, text: str, begin: int, end: int) -> bool:
@@ -76,7 +113,9 @@ def asks_about(doc: Any, pos: int, phrases: tuple[tuple[int, int], ...] = ()) ->
     heads = [t for t in inside if not (begin <= t.head.idx - base < end) or t.head.i == t.i]
     if not any(h.pos_ in ("VERB", "AUX") for h in heads):
         return False  # a fragment ("Answer in French?", "Under 100 words?"): no clause to read, the form stays asked
-    return not any(_requests(v) for h in heads for v in (h, *h.conjuncts))
+    if _you_do(inside):
+        return False
+    return not any(_requests(v, v is not h) for h in heads for v in (h, *h.conjuncts))
 
 
 #: WordNet lexicographer files of nouns naming people and groups of them (noun.person 18, noun.group 14), and the
@@ -84,6 +123,8 @@ def asks_about(doc: Any, pos: int, phrases: tuple[tuple[int, int], ...] = ()) ->
 #: "poem", "reply", "software"). Fixtures: tests/engine/test_asking.py.
 _PEOPLE_FILES = (18, 14)
 PEOPLE_SHARE = 0.5
+#: noun.communication: a document ("our style guide", "the lease") that says or requires something tells a rule.
+_COMMUNICATION = 10
 #: Modals of duty: "The response should ...", "It must ...", "You shall ..." order the answer.
 _DUTY_MODALS = frozenset({"must", "should", "shall"})
 #: Words that speak to the reader: a sentence holding one is addressed to the answer ("you", "your", "please").
@@ -91,31 +132,67 @@ _TO_READER = frozenset({"you", "your", "yours", "yourself", "u", "ur", "please",
 
 
 def _someone(tok: Any) -> bool:
-    """Whether a subject names a third party: he/she/they, a name, or a noun WordNet files as people."""
+    """Whether a subject names a third party: he/she/they, someone/everyone, a name, a noun WordNet files as people
+    or groups, or a document that says or requires something ("The lease says ...", "Our guidelines require")."""
     if tok.pos_ == "PRON":
         morph = tok.morph
+        if morph.get("PronType") == ["Ind"]:
+            return bool(tok.lower_.endswith(("one", "body")))  # someone, everyone, somebody; not "something"
         return morph.get("Person") == ["3"] and "Neut" not in morph.get("Gender") and tok.lower_ not in ("this", "that")
     if tok.pos_ == "PROPN":
         return True
     if tok.pos_ == "NOUN":
-        from faithguard.lexical.senses import lexfile_share
+        from faithguard.lexical.senses import lexfile_share, verb_lexfile_share
 
-        return sum(lexfile_share(tok.lemma_.lower(), f) for f in _PEOPLE_FILES) >= PEOPLE_SHARE
+        lemma = tok.lemma_.lower()
+        if sum(lexfile_share(lemma, f) for f in _PEOPLE_FILES) >= PEOPLE_SHARE:
+            return True
+        says = tok.head.pos_ == "VERB" and verb_lexfile_share(tok.head.lemma_.lower()) >= PEOPLE_SHARE
+        return (
+            says
+            and not any(c.lower_ in ("your", "ur") for c in tok.children)
+            and (lexfile_share(lemma, _COMMUNICATION) >= PEOPLE_SHARE)
+        )
     return False
+
+
+def _opens_as_verb(tok: Any) -> bool:
+    """A sentence's first word that WordNet knows only as a verb, whatever the tagger made of it ("Respond only
+    with ...", tagged a proper noun)."""
+    from faithguard.lexical import wordnet
+
+    first = next((t for t in tok.sent if not t.is_punct and not t.is_space), None)
+    return first is not None and first.i == tok.i and tok.is_alpha and bool(wordnet.only_verb(tok.text))
+
+
+def _imperative(verb: Any) -> bool:
+    """A base-form verb with no subject of its own and no auxiliary but "do" ("Write ...", "Don't say ...")."""
+    return (verb.tag_ == "VB" or _opens_as_verb(verb)) and not any(
+        c.dep_ in ("nsubj", "nsubjpass", "expl") or (c.dep_ == "aux" and c.lemma_.lower() != "do")
+        for c in verb.children
+    )
+
+
+def _ordering_verbs(sent: Any) -> list[Any]:
+    """The verbs of a sentence that may give it its order: the main verb, its conjuncts, and the sentence's first
+    verb ("Just answer with one of these: '...'" where the parser hangs the sentence on the quotation)."""
+    verbs = [sent.root, *sent.root.conjuncts]
+    first = next((t for t in sent if t.pos_ in ("VERB", "AUX") or _opens_as_verb(t)), None)
+    return verbs if first is None or any(v.i == first.i for v in verbs) else [*verbs, first]
 
 
 def _speaks_to_reader(tokens: Any) -> bool:
-    """A second-person word or please, or an imperative (a base-form verb with no subject of its own)."""
+    """A second-person word or please, an imperative (:func:`_ordering_verbs`), or the answer named as subject
+    ("The answer is expected to be one of the following: ...")."""
+    tokens = list(tokens)
+    held = {t.i for t in tokens}
     for tok in tokens:
         if tok.lower_ in _TO_READER:
             return True
-        if (
-            tok.tag_ == "VB"
-            and tok.dep_ in ("ROOT", "conj")
-            and not any(c.dep_ in ("nsubj", "nsubjpass", "expl", "aux") for c in tok.children)
-        ):
+        if tok.dep_ in ("nsubj", "nsubjpass") and tok.lower_ != "it" and _names_the_answer(tok):
             return True
-    return False
+    sents = {t.sent.start: t.sent for t in tokens}.values()
+    return any(v.i in held and _imperative(v) for sent in sents for v in _ordering_verbs(sent))
 
 
 def told_of_others(doc: Any, start: int, end: int) -> bool:
@@ -178,15 +255,34 @@ def orders_production(doc: Any, quotes: tuple[tuple[int, int], ...] = ()) -> boo
 
     for sent in doc.sents:
         question = sent.text.rstrip().endswith("?")
-        for verb in (sent.root, *sent.root.conjuncts):
+        for verb in _ordering_verbs(sent):
             if any(a <= verb.idx < b for a, b in quotes):
                 continue
             deps = {c.dep_ for c in verb.children}
             if verb.tag_ == "VB" and not question and not deps & {"nsubj", "nsubjpass", "expl", "aux", "neg"}:
                 return True
+            if question and _requests(verb) and not _wh_question(sent):
+                return True  # "Could you help me with my cover letter?", "Can you summarize Hamlet?"
             if _requests(verb) and wordnet.creates(verb.lemma_):
                 return True
+        if question and not _wh_question(sent) and any(_asked_of_you(t) for t in sent):
+            return True  # the same, wherever the parser hung it ("Could you write a review of ...?")
     return False
+
+
+def _asked_of_you(tok: Any) -> bool:
+    """ "you" as the subject of a verb with a modal of request ("could you write", "can you help")."""
+    verb = tok.head
+    return (
+        tok.dep_ == "nsubj"
+        and tok.lower_ in ("you", "u")
+        and any(c.dep_ == "aux" and c.lower_ in _REQUEST_MODALS for c in verb.children)
+    )
+
+
+def _wh_question(sent: Any) -> bool:
+    """A question opened by a wh-word ("How would you push back?"): it asks for information, orders nothing."""
+    return any(t.tag_ in ("WRB", "WP", "WDT", "WP$") for t in sent[:3])
 
 
 def asks_question(doc: Any, quotes: tuple[tuple[int, int], ...] = ()) -> bool:

@@ -24,6 +24,7 @@ __all__ = [
     "language_of",
     "load_language_id",
     "outside_reach",
+    "quotations",
     "role_sentences",
 ]
 
@@ -57,6 +58,12 @@ class ContentSpan:
     start: int
     end: int
     kind: str
+
+
+def quotations(text: str) -> list[tuple[int, int]]:
+    """Character spans of every quotation in ``text`` (double or single quotes, any length), quote marks included:
+    short ones too, which :func:`content_spans` leaves in the request (an exact phrase to use is short)."""
+    return [(m.start(), m.end()) for m in _QUOTED.finditer(text)]
 
 
 def _words(text: str) -> int:

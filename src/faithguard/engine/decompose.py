@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -17,7 +18,7 @@ from faithguard.engine.asking import (
     quoted_for_someone,
     told_of_others,
 )
-from faithguard.engine.content import ContentSpan, content_spans, instruction_text, outside_reach
+from faithguard.engine.content import ContentSpan, content_spans, instruction_text, outside_reach, quotations
 from faithguard.engine.earlier import narrated
 from faithguard.engine.lexicon import FOLLOWUP_PREFIXES, TASK_VERBS
 from faithguard.engine.query_ents import set_rule_entities
@@ -151,8 +152,17 @@ def _phrase_spans(query: str, spec: Any) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
-def _quotes(content: tuple[ContentSpan, ...]) -> tuple[tuple[int, int], ...]:
-    return tuple((c.start, c.end) for c in content if c.kind == "quote")
+def _others_told(query: str, doc: Any) -> tuple[tuple[int, int], ...] | None:
+    """The request's quotations when others' words may be told in it: it asks a question of its own and orders
+    nothing made (a rule relayed for what is made is asked: "Write a product description. Our SEO guy says 'cozy'
+    must appear 3 times."). None otherwise."""
+    quotes = tuple(quotations(query))
+    return quotes if asks_question(doc, quotes) and not orders_production(doc, quotes) else None
+
+
+def _language_unasked(doc: Any, at: int, others: tuple[tuple[int, int], ...] | None) -> bool:
+    """:func:`_unasked` for a language asked at character ``at`` ("Is answering in Spanish more polite?")."""
+    return asks_about(doc, at) or (others is not None and told_of_others(doc, at, at + 1))
 
 
 def _unasked(query: str, doc: Any, spec: Any, start: int, others: tuple[tuple[int, int], ...] | None) -> bool:
@@ -166,7 +176,11 @@ def _unasked(query: str, doc: Any, spec: Any, start: int, others: tuple[tuple[in
         return True
     if others is None:
         return False
-    if told_of_others(doc, start, end):
+    # where the spec's counts stand, when it has any: its sentence as the verifiers cut it may run on into the
+    # request's own question ("My advisor says it must be 3 pages. Is that common?")
+    spots = _count_spots(query, spec, start, end)
+    where = [(x, x + 1) for group in spots for x in group] if spots else [(start, end)]
+    if all(told_of_others(doc, a, b) for a, b in where):
         return True
     if not any(a < end and start < b for a, b in others):
         return False
@@ -194,15 +208,10 @@ def _merge_specs(
     raws: list[RawConstraint],
     content: tuple[ContentSpan, ...] = (),
     doc: Any = None,
+    others: tuple[tuple[int, int], ...] | None = None,
 ) -> list[RawConstraint]:
     """Attach verifiable specs from the verifiers package; a spec over a content constraint enriches it. With the
     request's parse (``doc``), a spec whose counts tell of an earlier answer is dropped (:mod:`earlier`)."""
-    # where others' words may be told: in a request that asks a question of its own and orders nothing made (a
-    # rule relayed for what is made is asked: "Write a product description. Our SEO guy says 'cozy' must appear 3
-    # times."); ``others`` holds the quotations then
-    quotes = _quotes(content)
-    told = doc is not None and asks_question(doc, quotes) and not orders_production(doc, quotes)
-    others = quotes if told else None
     for spec in bridge.detect_specs(query):
         start = _locate(query, spec.text)
         end = start + len(spec.text)
@@ -359,9 +368,10 @@ def _analyse(query: str, verifiers: int = 0) -> tuple[tuple[Part, ...], tuple[Ra
         raws.extend(roles.constraints)
         if task is None or (task == "answer" and roles.task not in (None, "answer")):
             task = roles.task
-    raws = _merge_specs(query, parts, raws, content, doc)
+    others = _others_told(query, doc)
+    raws = _merge_specs(query, parts, raws, content, doc, others)
     raws = _drop_counted_units(query, raws)
-    raws = _language_asks(doc, parts, raws)
+    raws = _language_asks(doc, parts, raws, lambda at: _language_unasked(doc, at, others))
     return tuple(parts), tuple(raws), task
 
 
@@ -391,7 +401,9 @@ _LANGUAGE = "language:response_language"
 _ENGLISH_CASE = "change_case:english_"
 
 
-def _language_asks(doc: Any, parts: list[Part], raws: list[RawConstraint]) -> list[RawConstraint]:
+def _language_asks(
+    doc: Any, parts: list[Part], raws: list[RawConstraint], unasked: Callable[[int], bool] = lambda at: False
+) -> list[RawConstraint]:
     """Constraints for requests of an answer in a named language, read by syntax (:mod:`language_request`).
 
     The language name is the constraint's parameter, not a subject of its own; a translation's source text is
@@ -426,8 +438,9 @@ def _language_asks(doc: Any, parts: list[Part], raws: list[RawConstraint]) -> li
             ),
             None,
         )
+        tentative = unasked(ask.start)
         if phrase is not None:
-            phrase.verifier, phrase.params = _LANGUAGE, {"language": ask.code}
+            phrase.verifier, phrase.params, phrase.tentative = _LANGUAGE, {"language": ask.code}, tentative
             continue
         text = doc.text[ask.start : ask.end]
         raws.append(
@@ -438,6 +451,7 @@ def _language_asks(doc: Any, parts: list[Part], raws: list[RawConstraint]) -> li
                 subquestion=_part_of(parts, ask.start),
                 verifier=_LANGUAGE,
                 params={"language": ask.code},
+                tentative=tentative,
             )
         )
     for r in raws:

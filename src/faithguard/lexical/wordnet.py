@@ -530,6 +530,17 @@ def communicates(verb: str) -> bool | None:
     return _verb_filed(verb, "verb.communication", 3)
 
 
+def only_verb(word: str) -> bool | None:
+    """Whether WordNet knows ``word`` as a verb and never as a noun or adjective ("respond", "summarize"; not
+    "list", "answer", "draft"); None without WordNet. A capitalised first word so known is a verb the tagger may
+    have read as a name ("Respond only with ...")."""
+    wn = _reader(wait=True)
+    if wn is None:
+        return None
+    w = word.lower()
+    return bool(wn.synsets(w, pos="v")) and not wn.synsets(w, pos="n") and not wn.synsets(w, pos="a")
+
+
 def _verb_filed(verb: str, lexname: str, senses: int) -> bool | None:
     """Whether one of the verb's ``senses`` most frequent senses is filed under ``lexname``; None without WordNet."""
     wn = _reader(wait=True)
