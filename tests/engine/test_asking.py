@@ -227,3 +227,44 @@ def test_requests_phrased_around_a_question_stay_asserted(query: str, verifier: 
 )
 def test_questions_judgements_and_hearsay_stay_tentative(query: str, verifier: str) -> None:
     assert _tentative(Guard(judge=None), query, verifier) == [True]
+
+
+@pytest.mark.parametrize(
+    ("query", "verifier"),
+    [
+        # a rule the answer is to pass on to others (its telling verb has no subject of its own)
+        (
+            "Compose a message asking the volunteers to keep their shift reports under 80 words.",
+            "length_constraints:number_words",
+        ),
+        (
+            "Draft a memo telling the sales team that every quote must end with the phrase Valid for 30 days.",
+            "startend:end_checker",
+        ),
+        (
+            "Tell my flatmate, kindly, that her fridge notes should have at most 3 bullet points.",
+            "detectable_format:number_bullet_lists",
+        ),
+    ],
+)
+def test_a_rule_the_answer_passes_on_is_tentative(query: str, verifier: str) -> None:
+    assert _tentative(Guard(judge=None), query, verifier) == [True]
+
+
+@pytest.mark.parametrize(
+    ("query", "verifier"),
+    [
+        ("Describe the harbour at dawn in under 90 words.", "length_constraints:number_words"),
+        # a rule relayed to the user, for what the answer makes: asked
+        (
+            "My editor told me blurbs should be under 70 words. Write one for my mystery novel.",
+            "length_constraints:number_words",
+        ),
+        (
+            "Write an email to my team in under 120 words telling them the office is closed on Friday.",
+            "length_constraints:number_words",
+        ),
+    ],
+)
+def test_a_form_of_the_answer_itself_is_asserted(query: str, verifier: str) -> None:
+    assert _tentative(Guard(judge=None), query, verifier) == [False]

@@ -18,7 +18,14 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["asks_about", "asks_question", "orders_production", "quoted_for_someone", "told_of_others"]
+__all__ = [
+    "asks_about",
+    "asks_question",
+    "orders_production",
+    "quoted_for_someone",
+    "rule_for_others",
+    "told_of_others",
+]
 
 #: Modals of request (a closed class of English auxiliaries): "can you", "could it", "would you", "will you".
 #: "should", "must", "may" ask about duty or possibility ("Should I capitalize it?"). Fixtures:
@@ -289,3 +296,37 @@ def asks_question(doc: Any, quotes: tuple[tuple[int, int], ...] = ()) -> bool:
     """Whether a sentence of the request outside ``quotes`` is a question (ends with "?"): a request that asks
     something of its own, where someone else's rules may be the topic ("... Is that limit fair?")."""
     return any(s.text.rstrip().endswith("?") and not any(a <= s.start_char < b for a, b in quotes) for s in doc.sents)
+
+
+def rule_for_others(tok: Any) -> bool:
+    """Whether the word ``tok`` of a form ("500" in "Write a memo telling staff that reports must be under 500
+    words") stands in a rule the request has the answer pass on to others: a clause under a verb WordNet files
+    mostly as communication (tell, ask, remind, state), that either has a modal of duty and a subject that is not
+    the answer ("that all reports must be under 500 words", "that her slides should have 5 bullets"), or has no
+    subject and the telling verb a person or group as object ("asking the team to keep updates short", "reminding
+    my students to answer in French"). The telling is the answer's: the verb has no subject or names the answer;
+    "the recruiter told me letters should be under 250 words" relays a rule to the user. "Explain why the sky is
+    blue in 3 sentences" tells no rule."""
+    from faithguard.lexical.senses import verb_lexfile_share
+
+    cur = tok
+    while cur.head.i != cur.i:
+        head = cur.head
+        told_by = [c for c in head.children if c.dep_ in ("nsubj", "nsubjpass")]
+        by_answer = all(_names_the_answer(c) for c in told_by)  # none: "a memo telling staff", "Tell my colleague"
+        if (
+            cur.dep_ in ("ccomp", "xcomp")
+            and head.pos_ == "VERB"
+            and by_answer
+            and verb_lexfile_share(head.lemma_.lower()) >= 0.5
+        ):
+            kids = list(cur.children)
+            subjects = [c for c in kids if c.dep_ in ("nsubj", "nsubjpass")]
+            duty = any(c.dep_ in ("aux", "auxpass") and c.lower_ in _DUTY_MODALS for c in kids)
+            if subjects and duty and not any(_names_the_answer(c) or c.lower_ in ("i", "we") for c in subjects):
+                return True
+            objects = [c for c in head.children if c.dep_ in ("dobj", "dative")]
+            if not subjects and cur.dep_ == "xcomp" and any(_someone(c) for c in objects):
+                return True
+        cur = head
+    return False

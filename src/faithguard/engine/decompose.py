@@ -16,6 +16,7 @@ from faithguard.engine.asking import (
     asks_question,
     orders_production,
     quoted_for_someone,
+    rule_for_others,
     told_of_others,
 )
 from faithguard.engine.content import ContentSpan, content_spans, instruction_text, outside_reach, quotations
@@ -160,9 +161,33 @@ def _others_told(query: str, doc: Any) -> tuple[tuple[int, int], ...] | None:
     return quotes if asks_question(doc, quotes) and not orders_production(doc, quotes) else None
 
 
-def _language_unasked(doc: Any, at: int, others: tuple[tuple[int, int], ...] | None) -> bool:
-    """:func:`_unasked` for a language asked at character ``at`` ("Is answering in Spanish more polite?")."""
-    return asks_about(doc, at) or (others is not None and told_of_others(doc, at, at + 1))
+def _language_unasked(doc: Any, at: int, name_at: int, others: tuple[tuple[int, int], ...] | None) -> bool:
+    """:func:`_unasked` for a language asked at character ``at``, named at ``name_at`` ("Is answering in Spanish
+    more polite?", "Write a note reminding my students to answer in French")."""
+    if asks_about(doc, at):
+        return True
+    name = doc.char_span(name_at, name_at + 1, alignment_mode="expand")
+    if name is not None and len(name) and rule_for_others(name[0]):
+        return True
+    return others is not None and told_of_others(doc, at, at + 1)
+
+
+def _anchors(query: str, doc: Any, spec: Any, start: int, end: int) -> list[Any]:
+    """Tokens of ``doc`` that carry the spec's parameters in its stretch: its counts, its phrases (an end phrase,
+    keywords: their first word), or the language named; none for a spec with no parameter (all caps, JSON)."""
+    spots: list[int] = [x for group in _count_spots(query, spec, start, end) or [] for x in group]
+    spots += [a for a, _ in _phrase_spans(query, spec) if start <= a < end]
+    code = spec.params.get("language")
+    if isinstance(code, str):
+        from faithguard.engine.language_request import language_code
+
+        spots += [t.idx for t in doc if start <= t.idx < end and t.is_title and language_code(t.text) == code]
+    out = []
+    for at in spots:
+        span = doc.char_span(at, at + 1, alignment_mode="expand")
+        if span is not None and len(span):
+            out.append(span[0])
+    return out
 
 
 def _unasked(query: str, doc: Any, spec: Any, start: int, others: tuple[tuple[int, int], ...] | None) -> bool:
@@ -174,6 +199,9 @@ def _unasked(query: str, doc: Any, spec: Any, start: int, others: tuple[tuple[in
     end = start + len(spec.text)
     if asks_about(doc, start, _phrase_spans(query, spec)):
         return True
+    anchors = _anchors(query, doc, spec, start, end)
+    if anchors and all(rule_for_others(t) for t in anchors):
+        return True  # "Write a memo telling staff that all reports must be under 500 words."
     if others is None:
         return False
     # where the spec's counts stand, when it has any: its sentence as the verifiers cut it may run on into the
@@ -371,7 +399,7 @@ def _analyse(query: str, verifiers: int = 0) -> tuple[tuple[Part, ...], tuple[Ra
     others = _others_told(query, doc)
     raws = _merge_specs(query, parts, raws, content, doc, others)
     raws = _drop_counted_units(query, raws)
-    raws = _language_asks(doc, parts, raws, lambda at: _language_unasked(doc, at, others))
+    raws = _language_asks(doc, parts, raws, lambda at, name_at: _language_unasked(doc, at, name_at, others))
     return tuple(parts), tuple(raws), task
 
 
@@ -402,7 +430,10 @@ _ENGLISH_CASE = "change_case:english_"
 
 
 def _language_asks(
-    doc: Any, parts: list[Part], raws: list[RawConstraint], unasked: Callable[[int], bool] = lambda at: False
+    doc: Any,
+    parts: list[Part],
+    raws: list[RawConstraint],
+    unasked: Callable[[int, int], bool] = lambda at, name_at: False,
 ) -> list[RawConstraint]:
     """Constraints for requests of an answer in a named language, read by syntax (:mod:`language_request`).
 
@@ -438,7 +469,7 @@ def _language_asks(
             ),
             None,
         )
-        tentative = unasked(ask.start)
+        tentative = unasked(ask.start, ask.name_start)
         if phrase is not None:
             phrase.verifier, phrase.params, phrase.tentative = _LANGUAGE, {"language": ask.code}, tentative
             continue
