@@ -11,22 +11,14 @@ from typing import Any
 from faithguard.cache import QUERY_CACHE_SIZE
 from faithguard.detector import CallContext
 from faithguard.engine import bridge
-from faithguard.engine.asking import (
-    asks_about,
-    asks_question,
-    orders_production,
-    quoted_for_someone,
-    rule_for_others,
-    told_of_others,
-)
-from faithguard.engine.content import ContentSpan, content_spans, instruction_text, outside_reach, quotations
+from faithguard.engine.content import ContentSpan, content_spans, instruction_text, outside_reach
 from faithguard.engine.earlier import narrated
 from faithguard.engine.lexicon import FOLLOWUP_PREFIXES, TASK_VERBS
 from faithguard.engine.query_ents import set_rule_entities
 from faithguard.engine.roles import RawConstraint, analyse_span
 from faithguard.engine.split import Part, split_parts
+from faithguard.engine.tentative import asked_later, count_spots, language_unasked, locate, others_told, unasked
 from faithguard.models import Category, Constraint, Decomposition, Message, SubQuestion
-from faithguard.numwords import CARDINALS
 from faithguard.scoring import tier_for
 
 __all__ = [
@@ -73,16 +65,6 @@ def parse_query(query: str) -> Any:
     return set_rule_entities(parse(query))
 
 
-def _locate(query: str, needle: str) -> int:
-    """Char offset of ``needle`` in ``query`` (case-insensitive), or len(query) when absent."""
-    if not needle:
-        return len(query)
-    pos = query.lower().find(needle.lower())
-    if pos < 0:
-        pos = query.lower().find(needle.lower()[:24])
-    return pos if pos >= 0 else len(query)
-
-
 def _part_of(parts: list[Part], offset: int) -> int:
     for i, p in enumerate(parts):
         if offset < p.end:
@@ -97,25 +79,6 @@ _MATERIAL = frozenset({"fence", "triple-quote", "tagged", "block", "labelled"})
 _DELIMITED = frozenset({"fence", "triple-quote", "tagged", "labelled"})
 
 
-def _count_spots(query: str, spec: Any, start: int, end: int) -> list[list[int]] | None:
-    """Per integer parameter of ``spec``, where that number stands in ``query[start:end]`` (in digits or words; a
-    bound stored as N+1 is looked for as N too); None when the spec has no count or a count is not found."""
-    numbers = [v for v in spec.params.values() if isinstance(v, int) and not isinstance(v, bool)]
-    if not numbers:
-        return None
-    low = query.lower()
-    out: list[list[int]] = []
-    for value in numbers:
-        forms = {str(value), str(value - 1)} | {w for w, n in CARDINALS.items() if n in (value, value - 1)}
-        spots = [
-            start + m.start() for f in forms for m in re.finditer(rf"(?<![\w.]){re.escape(f)}(?![\w.])", low[start:end])
-        ]
-        if not spots:
-            return None
-        out.append(spots)
-    return out
-
-
 def _read_in_quote(query: str, spec: Any, start: int, end: int, content: tuple[ContentSpan, ...]) -> bool:
     """Whether the counts ``spec`` read lie only inside quoted material ("My boss wrote: 'Keep reports under 500
     words.' Is that fair?"): the quote's rule is someone else's, the content of this request.
@@ -127,107 +90,19 @@ def _read_in_quote(query: str, spec: Any, start: int, end: int, content: tuple[C
     quotes = [(c.start, c.end) for c in content if c.kind == "quote"]
     if not quotes:
         return False
-    spots = _count_spots(query, spec, start, end)
+    spots = count_spots(query, spec, start, end)
     return spots is not None and all(any(a <= x < b for a, b in quotes) for group in spots for x in group)
 
 
 def _counts_narrated(query: str, doc: Any, spec: Any, start: int, end: int) -> bool:
     """Whether every count ``spec`` read stands in a clause told in the past ("last time you went over 200 words"):
     what an earlier answer did, not what this one must do (:func:`earlier.narrated`)."""
-    if _count_spots(query, spec, start, end) is None:
+    if count_spots(query, spec, start, end) is None:
         return False
     # every place the count stands in the request, not only the spec's sentence: "You wrote under 100 words last
     # time. Write under 100 words again." asks again
-    spots = _count_spots(query, spec, 0, len(query))
+    spots = count_spots(query, spec, 0, len(query))
     return spots is not None and all(narrated(doc, x) for group in spots for x in group)
-
-
-def _phrase_spans(query: str, spec: Any) -> tuple[tuple[int, int], ...]:
-    """Where the spec's text parameters (an end phrase, a text to repeat, keywords) stand in the query."""
-    low = query.lower()
-    out: list[tuple[int, int]] = []
-    for value in spec.params.values():
-        for text in value if isinstance(value, list) else [value]:
-            if isinstance(text, str) and text.strip() and (at := low.find(text.lower())) >= 0:
-                out.append((at, at + len(text)))
-    return tuple(out)
-
-
-def _others_told(query: str, doc: Any) -> tuple[tuple[int, int], ...] | None:
-    """The request's quotations when others' words may be told in it: it asks a question of its own and orders
-    nothing made (a rule relayed for what is made is asked: "Write a product description. Our SEO guy says 'cozy'
-    must appear 3 times."). None otherwise."""
-    quotes = tuple(quotations(query))
-    return quotes if asks_question(doc, quotes) and not orders_production(doc, quotes) else None
-
-
-def _language_unasked(doc: Any, at: int, name_at: int, others: tuple[tuple[int, int], ...] | None) -> bool:
-    """:func:`_unasked` for a language asked at character ``at``, named at ``name_at`` ("Is answering in Spanish
-    more polite?", "Write a note reminding my students to answer in French")."""
-    if asks_about(doc, at):
-        return True
-    name = doc.char_span(name_at, name_at + 1, alignment_mode="expand")
-    if name is not None and len(name) and rule_for_others(name[0]):
-        return True
-    return others is not None and told_of_others(doc, at, at + 1)
-
-
-def _anchors(query: str, doc: Any, spec: Any, start: int, end: int) -> list[Any]:
-    """Tokens of ``doc`` that carry the spec's parameters in its stretch: its counts, its phrases (an end phrase,
-    keywords: their first word), or the language named; none for a spec with no parameter (all caps, JSON)."""
-    spots: list[int] = [x for group in _count_spots(query, spec, start, end) or [] for x in group]
-    spots += [a for a, _ in _phrase_spans(query, spec) if start <= a < end]
-    code = spec.params.get("language")
-    if isinstance(code, str):
-        from faithguard.engine.language_request import language_code
-
-        spots += [t.idx for t in doc if start <= t.idx < end and t.is_title and language_code(t.text) == code]
-    out = []
-    for at in spots:
-        span = doc.char_span(at, at + 1, alignment_mode="expand")
-        if span is not None and len(span):
-            out.append(span[0])
-    return out
-
-
-def _unasked(query: str, doc: Any, spec: Any, start: int, others: tuple[tuple[int, int], ...] | None) -> bool:
-    """Whether the spec was read where the request may not ask it of the answer (:mod:`asking`): a question about
-    the form; or, with ``others`` (the request's quotations, None when it orders something made), what someone
-    else does or says, or a quotation brought in without asking it. Tentative then."""
-    if start >= len(query):
-        return False
-    end = start + len(spec.text)
-    if asks_about(doc, start, _phrase_spans(query, spec)):
-        return True
-    anchors = _anchors(query, doc, spec, start, end)
-    if anchors and all(rule_for_others(t) for t in anchors):
-        return True  # "Write a memo telling staff that all reports must be under 500 words."
-    if others is None:
-        return False
-    # where the spec's counts stand, when it has any: its sentence as the verifiers cut it may run on into the
-    # request's own question ("My advisor says it must be 3 pages. Is that common?")
-    spots = _count_spots(query, spec, start, end)
-    where = [(x, x + 1) for group in spots for x in group] if spots else [(start, end)]
-    if all(told_of_others(doc, a, b) for a, b in where):
-        return True
-    if not any(a < end and start < b for a, b in others):
-        return False
-    from faithguard.nlp import parse
-
-    # the engine's parse has quotations blanked; what frames one is read in the whole request's (shared) parse
-    return quoted_for_someone(parse(query), start, end, others)
-
-
-def _asked_later(query: str, spec: Any, end: int) -> tuple[Any, int, int] | None:
-    """The same instruction asked after the question it was first read from ("Is it weird to write in all
-    lowercase? Anyway, answer me in all lowercase."): the detectors report one reading per instruction, the first,
-    so the rest of the request is read again for it. ``(spec, start, end)`` in the whole query, or None."""
-    rest = query[end:]
-    for later in bridge.detect_specs(rest) if rest.strip() else ():
-        if later.verifier == spec.verifier:
-            start = end + _locate(rest, later.text)
-            return later, start, start + len(later.text)
-    return None
 
 
 def _merge_specs(
@@ -241,7 +116,7 @@ def _merge_specs(
     """Attach verifiable specs from the verifiers package; a spec over a content constraint enriches it. With the
     request's parse (``doc``), a spec whose counts tell of an earlier answer is dropped (:mod:`earlier`)."""
     for spec in bridge.detect_specs(query):
-        start = _locate(query, spec.text)
+        start = locate(query, spec.text)
         end = start + len(spec.text)
         if any(c.kind in _DELIMITED and c.start <= start and end <= c.end for c in content):
             continue
@@ -249,9 +124,9 @@ def _merge_specs(
             continue
         if doc is not None and _counts_narrated(query, doc, spec, start, end):
             continue
-        tentative = doc is not None and _unasked(query, doc, spec, start, others)
-        later = _asked_later(query, spec, end) if tentative else None
-        if later is not None and not _unasked(query, doc, later[0], later[1], others):
+        tentative = doc is not None and unasked(query, doc, spec, start, others)
+        later = asked_later(query, spec, end) if tentative else None
+        if later is not None and not unasked(query, doc, later[0], later[1], others):
             spec, start, end, tentative = *later, False
         category = Category(str(spec.category))
         merged = False
@@ -396,10 +271,10 @@ def _analyse(query: str, verifiers: int = 0) -> tuple[tuple[Part, ...], tuple[Ra
         raws.extend(roles.constraints)
         if task is None or (task == "answer" and roles.task not in (None, "answer")):
             task = roles.task
-    others = _others_told(query, doc)
+    others = others_told(query, doc)
     raws = _merge_specs(query, parts, raws, content, doc, others)
     raws = _drop_counted_units(query, raws)
-    raws = _language_asks(doc, parts, raws, lambda at, name_at: _language_unasked(doc, at, name_at, others))
+    raws = _language_asks(doc, parts, raws, lambda at, name_at: language_unasked(doc, at, name_at, others))
     return tuple(parts), tuple(raws), task
 
 
