@@ -157,7 +157,7 @@ def main() -> int:
             f"recall {r['recall']:.3f} "
             f"(target {TARGETS['recall']}) | params {r['params']:.3f} (target {TARGETS['params']}) | false "
             f"constraints {r['false_total']}, {r['false_per_prompt']:.3f} per request (target <= "
-            f"{TARGETS['false_per_prompt']}) | tentative (read from a question about the form): "
+            f"{TARGETS['false_per_prompt']}) | tentative (read where the request may not ask it): "
             f"{r['tentative_only']} gold read only so, {r['tentative_false']} false | cache: cold per request"
         )
         weak = sorted((iid, g, rec, ok) for iid, (g, rec, ok) in r["per_id"].items() if rec < g or ok < rec)
