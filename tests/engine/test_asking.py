@@ -268,3 +268,35 @@ def test_a_rule_the_answer_passes_on_is_tentative(query: str, verifier: str) -> 
 )
 def test_a_form_of_the_answer_itself_is_asserted(query: str, verifier: str) -> None:
     assert _tentative(Guard(judge=None), query, verifier) == [False]
+
+
+@pytest.mark.parametrize(
+    ("query", "verifier"),
+    [
+        # a judgement whose clause names the answer, whatever the adjective
+        ("Is it possible to get the reply in all caps? Name three volcanoes.", "change_case:english_capital"),
+        ("Is it possible to have the response end with 'Bye for now'? Describe a lynx.", "startend:end_checker"),
+        ("Tell me about comets. Is it fine to keep it under 45 words?", "length_constraints:number_words"),
+        # the idiom of asking, and a reminder put as a negated question
+        ("Could we get 4 bullet points on why hydration matters?", "detectable_format:number_bullet_lists"),
+        ("Didn't I ask for all lowercase? Redo the slogan.", "change_case:english_lowercase"),
+        # a mark shown in quotes is nobody's words
+        (
+            "Format: 3 bullet points (markdown '* ').\nQuestion: what are the uses of basalt?",
+            "detectable_format:number_bullet_lists",
+        ),
+    ],
+)
+def test_polite_and_indirect_requests_stay_asserted(query: str, verifier: str) -> None:
+    assert _tentative(Guard(judge=None), query, verifier) == [False]
+
+
+@pytest.mark.parametrize(
+    ("query", "verifier"),
+    [
+        ("Is it fine to use all caps in a road sign?", "change_case:english_capital"),
+        ("Is it normal to write a resignation letter in under 50 words?", "length_constraints:number_words"),
+    ],
+)
+def test_a_judgement_about_a_practice_stays_tentative(query: str, verifier: str) -> None:
+    assert _tentative(Guard(judge=None), query, verifier) == [True]

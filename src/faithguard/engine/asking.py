@@ -37,16 +37,24 @@ _ANSWER_SUBJECTS = frozenset({"you", "u", "it", "ya"})
 _ASIDE_MARKS = (",", "(", " - ", "\u2013", "\u2014")
 
 
-def _names_the_answer(subject: Any) -> bool:
-    """ "you", "it", or the answer named as a definite text ("your answer", "the response", "your reply": a noun
-    WordNet files mostly as communication, with "your" or "the"); "a sonnet" is any sonnet."""
+#: How many of a noun's most frequent WordNet senses are read for a text sense ("response": a phenomenon, an act,
+#: then a reply; "output": an artifact, an act, then a signal). Fixtures: tests/engine/test_asking.py.
+TEXT_SENSES = 3
+
+
+def _names_the_answer(subject: Any, the: bool = True) -> bool:
+    """ "you", "it", or the answer named as a definite text: "your answer", "the response", "your reply" (a noun with
+    a noun.communication sense among its :data:`TEXT_SENSES` most frequent, with "your", or "the" when ``the``);
+    "a sonnet" is any sonnet."""
     if subject.lower_ in _ANSWER_SUBJECTS:
         return True
-    if subject.pos_ != "NOUN" or not any(c.lower_ in ("your", "ur", "the") for c in subject.children):
+    owners = ("your", "ur", "the") if the else ("your", "ur")
+    if subject.pos_ != "NOUN" or not any(c.lower_ in owners for c in subject.children):
         return False
-    from faithguard.lexical.senses import lexfile_share
+    from faithguard.lexical import wordnet
 
-    return lexfile_share(subject.lemma_.lower(), _COMMUNICATION) >= PEOPLE_SHARE
+    senses = wordnet.type_synsets(subject.lemma_.lower())[:TEXT_SENSES]
+    return any(s.lexname() == "noun.communication" for s in senses)
 
 
 def _judges_it(verb: Any) -> bool:
@@ -61,8 +69,54 @@ def _judges_it(verb: Any) -> bool:
         and any(c.dep_ == "acomp" for c in kids)
     ):
         return False
-    named = (t for c in clauses for t in c.subtree if t.dep_ in ("nsubj", "nsubjpass", "dobj") and t.lower_ != "it")
-    return not any(_names_the_answer(t) for t in named)
+    return not _clause_names_answer(clauses)
+
+
+def _clause_names_answer(clauses: list[Any]) -> bool:
+    """Whether clauses name the answer: "you" in them, or the answer as subject or object ("to get the answer in
+    caps", "to keep it under 40 words": an object "it" is the answer; the judged "it" stands outside them)."""
+    for t in (t for c in clauses for t in c.subtree):
+        if t.lower_ in ("you", "u") and t.dep_ in ("nsubj", "nsubjpass", "pobj"):
+            return True
+        if t.dep_ == "dobj" and t.lower_ in ("it", "this"):
+            return True
+        if t.dep_ in ("nsubj", "nsubjpass", "dobj") and t.lower_ != "it" and _names_the_answer(t):
+            return True
+    return False
+
+
+def _asks_it_of_answer(verb: Any) -> bool:
+    """ "Is it possible to get the answer in all caps?", "Is it ok to keep it under 40 words?": "it" before an
+    adjective and a clause that names the answer asks the answer to take the form, whatever the adjective."""
+    kids = list(verb.children)
+    clauses = [c for c in kids if c.dep_ in ("advcl", "ccomp", "xcomp", "csubj")]
+    return (
+        bool(clauses)
+        and any(c.lower_ == "it" and c.dep_ in ("nsubj", "expl") for c in kids)
+        and any(c.dep_ == "acomp" for c in kids)
+        and _clause_names_answer(clauses)
+    )
+
+
+#: Verbs of receiving in the idiom of asking ("Can I get it in Spanish?", "Could I have 4 bullet points?"): a closed
+#: class of the idiom, not a vocabulary of forms. Fixtures: tests/engine/test_asking.py.
+_RECEIVING = frozenset({"get", "have", "receive", "see"})
+
+
+def _idiom_of_asking(verb: Any) -> bool:
+    """ "Can I get ...?" / "Could we have ...?", and a reminder put as a negated question ("Didn't I say to end with
+    'Go team!'?", "Didn't I ask for all lowercase?"): requests, not questions about the form."""
+    kids = list(verb.children)
+    first_person = any(c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in kids)
+    if not first_person:
+        return False
+    modal = any(c.dep_ == "aux" and c.lower_ in _REQUEST_MODALS for c in kids)
+    if modal and verb.lemma_.lower() in _RECEIVING:
+        return True
+    from faithguard.lexical.senses import verb_lexfile_share
+
+    negated = any(c.dep_ == "neg" for c in kids)
+    return negated and verb_lexfile_share(verb.lemma_.lower()) >= PEOPLE_SHARE
 
 
 def _requests(verb: Any, conjunct: bool = False) -> bool:
@@ -122,7 +176,10 @@ def asks_about(doc: Any, pos: int, phrases: tuple[tuple[int, int], ...] = ()) ->
         return False  # a fragment ("Answer in French?", "Under 100 words?"): no clause to read, the form stays asked
     if _you_do(inside):
         return False
-    return not any(_requests(v, v is not h) for h in heads for v in (h, *h.conjuncts))
+    verbs = [(h, v) for h in heads for v in (h, *h.conjuncts)]
+    if any(_asks_it_of_answer(v) or _idiom_of_asking(v) for _, v in verbs):
+        return False
+    return not any(_requests(v, v is not h) for h, v in verbs)
 
 
 #: WordNet lexicographer files of nouns naming people and groups of them (noun.person 18, noun.group 14), and the
@@ -313,7 +370,7 @@ def rule_for_others(tok: Any) -> bool:
     while cur.head.i != cur.i:
         head = cur.head
         told_by = [c for c in head.children if c.dep_ in ("nsubj", "nsubjpass")]
-        by_answer = all(_names_the_answer(c) for c in told_by)  # none: "a memo telling staff", "Tell my colleague"
+        by_answer = all(_names_the_answer(c, the=False) for c in told_by)  # none: "a memo telling staff"
         if (
             cur.dep_ in ("ccomp", "xcomp")
             and head.pos_ == "VERB"
@@ -323,7 +380,11 @@ def rule_for_others(tok: Any) -> bool:
             kids = list(cur.children)
             subjects = [c for c in kids if c.dep_ in ("nsubj", "nsubjpass")]
             duty = any(c.dep_ in ("aux", "auxpass") and c.lower_ in _DUTY_MODALS for c in kids)
-            if subjects and duty and not any(_names_the_answer(c) or c.lower_ in ("i", "we") for c in subjects):
+            if (
+                subjects
+                and duty
+                and not any(_names_the_answer(c, the=False) or c.lower_ in ("i", "we") for c in subjects)
+            ):
                 return True
             objects = [c for c in head.children if c.dep_ in ("dobj", "dative")]
             if not subjects and cur.dep_ == "xcomp" and any(_someone(c) for c in objects):

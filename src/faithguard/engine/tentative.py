@@ -20,6 +20,8 @@ from faithguard.engine.asking import (
 from faithguard.engine.content import quotations
 from faithguard.numwords import CARDINALS
 
+_WORD = re.compile(r"[^\W_]+")
+
 __all__ = ["asked_later", "count_spots", "language_unasked", "locate", "others_told", "phrase_spans", "unasked"]
 
 
@@ -68,7 +70,10 @@ def others_told(query: str, doc: Any) -> tuple[tuple[int, int], ...] | None:
     nothing made (a rule relayed for what is made is asked: "Write a product description. Our SEO guy says 'cozy'
     must appear 3 times."). None otherwise."""
     quotes = tuple(quotations(query))
-    return quotes if asks_question(doc, quotes) and not orders_production(doc, quotes) else None
+    if not (asks_question(doc, quotes) and not orders_production(doc, quotes)):
+        return None
+    # someone's words, not a mark shown in quotes ("markdown '* '"): a word at least
+    return tuple((a, b) for a, b in quotes if _WORD.search(query[a:b]))
 
 
 def language_unasked(doc: Any, at: int, name_at: int, others: tuple[tuple[int, int], ...] | None) -> bool:
