@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from faithguard.inputs.vocab import kind_of
@@ -481,6 +481,16 @@ def _inline_items(tail: str) -> list[int]:
     return counts if len(counts) >= 2 and all(0 < c <= _INLINE_ITEM_WORDS for c in counts) else []
 
 
+def _paragraphs(masked: str, bounds: list[int]) -> Iterator[tuple[int, str, bool]]:
+    """``(start, text, later)`` of each paragraph of ``masked`` that holds something; ``later``: not the first."""
+    first = True
+    for start, nxt in itertools.pairwise(bounds):
+        para = masked[start:nxt]
+        if para.strip():
+            yield start, para, not first
+            first = False
+
+
 def _parse_later_sentences(masked: str, bounds: list[int], exclude: Sequence[tuple[int, int]], before: int) -> None:
     """Parse at once, into the shared cache, the sentences :func:`free_units` will give :func:`orders_reader`: those
     of the paragraphs after the first that have no colon and are not lists, outside ``exclude`` and after ``before``.
@@ -490,12 +500,7 @@ def _parse_later_sentences(masked: str, bounds: list[int], exclude: Sequence[tup
     from faithguard.nlp import parse_all
 
     wanted: list[str] = []
-    first_para = True
-    for start, nxt in itertools.pairwise(bounds):
-        para = masked[start:nxt]
-        if not para.strip():
-            continue
-        later, first_para = not first_para, False
+    for start, para, later in _paragraphs(masked, bounds):
         if not later or ":" in para:
             continue
         if len(_list_items(para, start, exclude) or _inline_enumeration(para, start, exclude)) >= 2:
@@ -533,12 +538,7 @@ def free_units(
     bounds = [0, *(m.end() for m in _PARA_RE.finditer(masked)), len(masked) + 1]
     _parse_later_sentences(masked, bounds, exclude, before)
     after_colon = False
-    first_para = True
-    for start, nxt in itertools.pairwise(bounds):
-        para = masked[start:nxt]
-        if not para.strip():
-            continue
-        later, first_para = not first_para, False
+    for start, para, later in _paragraphs(masked, bounds):
         colon = para.find(":")
         if colon >= 0:
             tail = para[colon + 1 :]
