@@ -1,17 +1,23 @@
-"""Whether a verifiable instruction was read from a question *about* its form (issue 11).
+"""Whether a verifiable instruction was read where the request may not ask it of the answer (issue 11).
 
-"Is it rude to type in all caps?", "Should the placeholder look like [Your name]?", "What's the difference between
-repeating a question back word for word and paraphrasing it?": the form words are the topic of a question, and
-no answer is asked to take that form. But "Is it possible to answer in all caps?" is a request phrased as a
-question, and syntax alone does not tell the two apart. So the engine does not drop what it reads there: the
-constraint is *tentative* (``Constraint.tentative``): an answer that takes the form satisfies it, an answer that
-does not leaves it unknown, never an omission. (Dropping them, tried in session 9, lost real requests.)
+"Is it rude to type in all caps?", "My boss says reports must be under 200 words. Is that fair?", "Write a memo
+telling staff that reports must be under 500 words": the form is the topic of a question, someone else's rule, or
+a rule the answer passes on; no answer is asked to take it. But "Is it possible to answer in all caps?" is a
+request phrased as a question, and syntax does not always tell the two apart. So the engine does not drop what it
+reads there: the constraint is *tentative* (``Constraint.tentative``): an answer that takes the form satisfies
+it, one that does not leaves it unknown, never an omission. (Dropping them, tried in session 9, lost real
+requests.) :mod:`faithguard.engine.tentative` applies these readings to the specs the verifiers found.
 
-Read by syntax: a question (its clause ends with "?") asks for the form only when its main verb is addressed to
-the answer, through a modal of request with "you", "it" or no subject ("Can you keep it under 50 words?", "Could
-it rhyme?") or as an imperative ("Keep it short?"). A fragment with no verb ("Answer in French?", "Under 100
-words?") asks for it, and so does a verbless aside after a comma, a bracket or a dash ("What are the benefits of
-yoga, in under 50 words?").
+- :func:`asks_about`: a question (its clause ends with "?") asks for the form only when a verb in it is addressed
+  to the answer: a modal of request with "you", "it" or the answer named ("Can you keep it under 50 words?",
+  "Could your summary be shorter?"), an imperative ("Keep it short?"), "you" doing it in a clause ("Is it okay if
+  you ..."), a judgement whose clause names the answer ("Is it possible to get the answer in caps?"), or the idiom
+  of asking ("Can I get ...?", "Didn't I ask for ...?"). A fragment with no verb ("Answer in French?") or a
+  verbless aside ("What are the benefits of yoga, in under 50 words?") asks for it.
+- :func:`told_of_others`, :func:`quoted_for_someone`: what a third party does or says, and quotations brought in
+  without asking them of the reader, read only in a request that asks a question of its own and orders nothing
+  made (:func:`asks_question`, :func:`orders_production`).
+- :func:`rule_for_others`: a rule the answer tells others, under a verb of communication the answer itself does.
 """
 
 from __future__ import annotations
@@ -42,10 +48,10 @@ _ASIDE_MARKS = (",", "(", " - ", "\u2013", "\u2014")
 TEXT_SENSES = 3
 
 
-def _names_the_answer(subject: Any, the: bool = True) -> bool:
-    """ "you", "it", or the answer named as a definite text: "your answer", "the response", "your reply" (a noun with
-    a noun.communication sense among its :data:`TEXT_SENSES` most frequent, with "your", or "the" when ``the``);
-    "a sonnet" is any sonnet."""
+def _names_the_answer(subject: Any, the: bool = True, senses: int = TEXT_SENSES) -> bool:
+    """Whether a subject names the answer: "you", "it", or the answer as a definite text ("your answer", "the
+    response", "your reply": a noun with a noun.communication sense among its :data:`TEXT_SENSES` most frequent,
+    with "your", or "the" when ``the``; ``senses`` reads fewer); "a sonnet" is any sonnet."""
     if subject.lower_ in _ANSWER_SUBJECTS:
         return True
     owners = ("your", "ur", "the") if the else ("your", "ur")
@@ -53,23 +59,32 @@ def _names_the_answer(subject: Any, the: bool = True) -> bool:
         return False
     from faithguard.lexical import wordnet
 
-    senses = wordnet.type_synsets(subject.lemma_.lower())[:TEXT_SENSES]
-    return any(s.lexname() == "noun.communication" for s in senses)
+    read = wordnet.type_synsets(subject.lemma_.lower())[:senses]
+    return any(s.lexname() == "noun.communication" for s in read)
+
+
+def _judged_clauses(verb: Any) -> list[Any]:
+    """The clauses an "it ... adjective" judgement is about ("Would it be weird if ...", "Is it ok to ..."), or []."""
+    kids = list(verb.children)
+    clauses = [c for c in kids if c.dep_ in ("advcl", "ccomp", "xcomp", "csubj")]
+    judged = any(c.lower_ == "it" and c.dep_ in ("nsubj", "expl") for c in kids) and any(
+        c.dep_ == "acomp" for c in kids
+    )
+    return clauses if judged else []
 
 
 def _judges_it(verb: Any) -> bool:
-    """ "Would it be weird if my vows were short?", "Is it okay to ...?": "it" before an adjective and a clause is
-    the clause, judged; the question asks for a judgement, not for the form. Unless the clause names the answer
-    ("Would it be possible to get the whole answer in German?")."""
-    kids = list(verb.children)
-    clauses = [c for c in kids if c.dep_ in ("advcl", "ccomp", "xcomp", "csubj")]
-    if not (
-        clauses
-        and any(c.lower_ == "it" and c.dep_ in ("nsubj", "expl") for c in kids)
-        and any(c.dep_ == "acomp" for c in kids)
-    ):
-        return False
-    return not _clause_names_answer(clauses)
+    """A judgement of a clause that does not name the answer ("Would it be weird if my vows were short?"): it asks
+    for the judgement, not for the form, even with a modal of request."""
+    clauses = _judged_clauses(verb)
+    return bool(clauses) and not _clause_names_answer(clauses)
+
+
+def _asks_it_of_answer(verb: Any) -> bool:
+    """A judgement of a clause that names the answer ("Is it possible to get the answer in all caps?", "Is it ok
+    to keep it under 40 words?"): a request, whatever the adjective."""
+    clauses = _judged_clauses(verb)
+    return bool(clauses) and _clause_names_answer(clauses)
 
 
 def _clause_names_answer(clauses: list[Any]) -> bool:
@@ -85,27 +100,15 @@ def _clause_names_answer(clauses: list[Any]) -> bool:
     return False
 
 
-def _asks_it_of_answer(verb: Any) -> bool:
-    """ "Is it possible to get the answer in all caps?", "Is it ok to keep it under 40 words?": "it" before an
-    adjective and a clause that names the answer asks the answer to take the form, whatever the adjective."""
-    kids = list(verb.children)
-    clauses = [c for c in kids if c.dep_ in ("advcl", "ccomp", "xcomp", "csubj")]
-    return (
-        bool(clauses)
-        and any(c.lower_ == "it" and c.dep_ in ("nsubj", "expl") for c in kids)
-        and any(c.dep_ == "acomp" for c in kids)
-        and _clause_names_answer(clauses)
-    )
-
-
 #: Verbs of receiving in the idiom of asking ("Can I get it in Spanish?", "Could I have 4 bullet points?"): a closed
 #: class of the idiom, not a vocabulary of forms. Fixtures: tests/engine/test_asking.py.
 _RECEIVING = frozenset({"get", "have", "receive", "see"})
 
 
 def _idiom_of_asking(verb: Any) -> bool:
-    """ "Can I get ...?" / "Could we have ...?", and a reminder put as a negated question ("Didn't I say to end with
-    'Go team!'?", "Didn't I ask for all lowercase?"): requests, not questions about the form."""
+    """The idiom of asking, "Can I get ...?" / "Could we have ...?", and a reminder put as a negated question
+    ("Didn't I say to end with 'Go team!'?", "Didn't I ask for all lowercase?"): requests, not questions about the
+    form."""
     kids = list(verb.children)
     first_person = any(c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in kids)
     if not first_person:
@@ -116,7 +119,7 @@ def _idiom_of_asking(verb: Any) -> bool:
     from faithguard.lexical.senses import verb_lexfile_share
 
     negated = any(c.dep_ == "neg" for c in kids)
-    return negated and verb_lexfile_share(verb.lemma_.lower()) >= PEOPLE_SHARE
+    return negated and verb_lexfile_share(verb.lemma_.lower()) >= FILED_SHARE
 
 
 def _requests(verb: Any, conjunct: bool = False) -> bool:
@@ -186,7 +189,8 @@ def asks_about(doc: Any, pos: int, phrases: tuple[tuple[int, int], ...] = ()) ->
 #: share of a noun's tagged uses they must hold for it to name someone ("teacher", "recruiter", "team"; not
 #: "poem", "reply", "software"). Fixtures: tests/engine/test_asking.py.
 _PEOPLE_FILES = (18, 14)
-PEOPLE_SHARE = 0.5
+#: (also the share of a verb's tagged uses filed as communication for it to be a verb of saying: "say", "inform")
+FILED_SHARE = 0.5
 #: noun.communication: a document ("our style guide", "the lease") that says or requires something tells a rule.
 _COMMUNICATION = 10
 #: Modals of duty: "The response should ...", "It must ...", "You shall ..." order the answer.
@@ -209,54 +213,72 @@ def _someone(tok: Any) -> bool:
         from faithguard.lexical.senses import lexfile_share, verb_lexfile_share
 
         lemma = tok.lemma_.lower()
-        if sum(lexfile_share(lemma, f) for f in _PEOPLE_FILES) >= PEOPLE_SHARE:
+        if sum(lexfile_share(lemma, f) for f in _PEOPLE_FILES) >= FILED_SHARE:
             return True
-        says = tok.head.pos_ == "VERB" and verb_lexfile_share(tok.head.lemma_.lower()) >= PEOPLE_SHARE
+        says = tok.head.pos_ == "VERB" and verb_lexfile_share(tok.head.lemma_.lower()) >= FILED_SHARE
         return (
             says
             and not any(c.lower_ in ("your", "ur") for c in tok.children)
-            and (lexfile_share(lemma, _COMMUNICATION) >= PEOPLE_SHARE)
+            and (lexfile_share(lemma, _COMMUNICATION) >= FILED_SHARE)
         )
     return False
 
 
-def _opens_as_verb(tok: Any) -> bool:
-    """A sentence's first word that WordNet knows only as a verb, whatever the tagger made of it ("Respond only
-    with ...", tagged a proper noun)."""
+def _opener(sent: Any) -> Any | None:
+    """The sentence's first word (past punctuation), or None."""
+    return next((t for t in sent if not t.is_punct and not t.is_space), None)
+
+
+def _only_verb(tok: Any) -> bool:
+    """A word WordNet knows only as a verb, whatever the tagger made of it ("Respond only with ...", tagged a proper
+    noun at the start of its sentence)."""
     from faithguard.lexical import wordnet
 
-    first = next((t for t in tok.sent if not t.is_punct and not t.is_space), None)
-    return first is not None and first.i == tok.i and tok.is_alpha and bool(wordnet.only_verb(tok.text))
+    return bool(tok.is_alpha and wordnet.only_verb(tok.text))
 
 
-def _imperative(verb: Any) -> bool:
-    """A base-form verb with no subject of its own and no auxiliary but "do" ("Write ...", "Don't say ...")."""
-    return (verb.tag_ == "VB" or _opens_as_verb(verb)) and not any(
+def _imperative(verb: Any, opens: bool = False) -> bool:
+    """A base-form verb with no subject of its own and no auxiliary but "do" ("Write ...", "Don't say ..."); with
+    ``opens`` (the word opens its sentence), a word known only as a verb counts whatever its tag."""
+    return (verb.tag_ == "VB" or (opens and _only_verb(verb))) and not any(
         c.dep_ in ("nsubj", "nsubjpass", "expl") or (c.dep_ == "aux" and c.lemma_.lower() != "do")
         for c in verb.children
     )
 
 
-def _ordering_verbs(sent: Any) -> list[Any]:
-    """The verbs of a sentence that may give it its order: the main verb, its conjuncts, and the sentence's first
-    verb ("Just answer with one of these: '...'" where the parser hangs the sentence on the quotation)."""
-    verbs = [sent.root, *sent.root.conjuncts]
-    first = next((t for t in sent if t.pos_ in ("VERB", "AUX") or _opens_as_verb(t)), None)
-    return verbs if first is None or any(v.i == first.i for v in verbs) else [*verbs, first]
+def _ordering_verbs(sent: Any) -> list[tuple[Any, bool]]:
+    """The verbs of a sentence that may give it its order, each with whether it opens the sentence: the main verb,
+    its conjuncts, the sentence's first verb ("Just answer with one of these: '...'" where the parser hangs the
+    sentence on the quotation), and its first word when WordNet knows it only as a verb."""
+    opener = _opener(sent)
+    first = next((t for t in sent if t.pos_ in ("VERB", "AUX")), None)
+    candidates = [sent.root, *sent.root.conjuncts]
+    if first is not None:
+        candidates.append(first)
+    if opener is not None and opener.pos_ not in ("VERB", "AUX") and _only_verb(opener):
+        candidates.append(opener)
+    out: dict[int, tuple[Any, bool]] = {}
+    for verb in candidates:
+        out.setdefault(verb.i, (verb, opener is not None and verb.i == opener.i))
+    return list(out.values())
 
 
 def _speaks_to_reader(tokens: Any) -> bool:
     """A second-person word or please, an imperative (:func:`_ordering_verbs`), or the answer named as subject
     ("The answer is expected to be one of the following: ...")."""
     tokens = list(tokens)
-    held = {t.i for t in tokens}
+    if not tokens:
+        return False
     for tok in tokens:
         if tok.lower_ in _TO_READER:
             return True
-        if tok.dep_ in ("nsubj", "nsubjpass") and tok.lower_ != "it" and _names_the_answer(tok):
+        # "The answer is expected to be ...": the text's first sense ("the rules say" names someone else's text)
+        if tok.dep_ in ("nsubj", "nsubjpass") and tok.lower_ != "it" and _names_the_answer(tok, senses=1):
             return True
-    sents = {t.sent.start: t.sent for t in tokens}.values()
-    return any(v.i in held and _imperative(v) for sent in sents for v in _ordering_verbs(sent))
+    held = {t.i for t in tokens}
+    lo, hi = min(held), max(held)
+    sents = [s for s in tokens[0].doc.sents if s.start <= hi and lo < s.end]
+    return any(v.i in held and _imperative(v, opens) for s in sents for v, opens in _ordering_verbs(s))
 
 
 def told_of_others(doc: Any, start: int, end: int) -> bool:
@@ -319,11 +341,16 @@ def orders_production(doc: Any, quotes: tuple[tuple[int, int], ...] = ()) -> boo
 
     for sent in doc.sents:
         question = sent.text.rstrip().endswith("?")
-        for verb in _ordering_verbs(sent):
+        for verb, opens in _ordering_verbs(sent):
             if any(a <= verb.idx < b for a, b in quotes):
                 continue
-            deps = {c.dep_ for c in verb.children}
-            if verb.tag_ == "VB" and not question and not deps & {"nsubj", "nsubjpass", "expl", "aux", "neg"}:
+            negated = any(c.dep_ == "neg" for c in verb.children)
+            if (
+                not question
+                and not negated
+                and _imperative(verb, opens)
+                and not any(c.dep_ == "aux" for c in verb.children)
+            ):
                 return True
             if question and _requests(verb) and not _wh_question(sent):
                 return True  # "Could you help me with my cover letter?", "Can you summarize Hamlet?"
