@@ -8,7 +8,10 @@ whole text for the matcher); a numbered list of 50k characters, 8.2 s; "Write 3 
 30k characters, 15 s in verifier detection (each capital-words phrase read its whole run-on sentence for a count);
 "never use square brackets like [x] and " repeated, 25k characters, 5.6 s (each negation walked the whole chain of
 clauses hung under the first) and "The answer must be only JSON, " 5.2 s at 50k (each definite noun phrase read
-its whole sentence before it).
+its whole sentence before it). Session 10: "My boss says reports must be under 200 words and " repeated, 50k
+characters, 5.8 s (each definite phrase read its whole sentence for two tests that end right before it, and the
+sentence's comparison words once per phrase), and "Write a memo telling staff that reports must be ... and " 5.2 s
+(the topic clauses' subtrees were unioned one by one over a chain of nested clauses).
 No absolute time is asserted: the cost at n and 8n characters (best of runs) is compared; linear work grows ~8x,
 quadratic ~64x, the bound (24x) sits between.
 """
@@ -39,6 +42,8 @@ UNITS: tuple[Callable[[int], str], ...] = (
     lambda i: "The answer must be only JSON, ",
     lambda i: "never use square brackets like [x] and ",
     lambda i: "use the word hygge twice, ",
+    lambda i: "My boss says reports must be under 200 words and ",
+    lambda i: "Write a memo telling staff that reports must be under 500 words and ",
 )
 _decompose = getattr(decompose_text, "__wrapped__", decompose_text)
 
@@ -63,7 +68,10 @@ def _cost(text: str, runs: int = 2) -> float:
     return best
 
 
-_IDS = ["language", "essays", "numbered", "brackets", "summarize", "caps", "json", "negations", "keyword"]
+_IDS = [
+    *("language", "essays", "numbered", "brackets", "summarize", "caps", "json", "negations", "keyword"),
+    *("told", "memo"),
+]
 
 
 @pytest.mark.parametrize("unit", UNITS, ids=_IDS)

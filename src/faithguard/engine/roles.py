@@ -52,6 +52,17 @@ class SpanRoles:
     subject: str | None
 
 
+def _subtrees(heads: Any) -> set[int]:
+    """Indices of the union of the heads' subtrees, each token read once: a head inside a subtree already read is
+    skipped (widest first: an ancestor's span holds its descendants'). A chain of clauses each nested in the one
+    before (a run-on request) made the plain union quadratic: 50k characters, 17 s."""
+    out: set[int] = set()
+    for head in sorted(heads, key=lambda h: h.right_edge.i - h.left_edge.i, reverse=True):
+        if head.i not in out:
+            out.update(t.i for t in head.subtree)
+    return out
+
+
 def _text(tokens: list[Any]) -> str:
     """The query text covering ``tokens`` (contiguous runs kept verbatim)."""
     toks = sorted({t.i: t for t in tokens}.values(), key=lambda t: t.i)
@@ -449,7 +460,7 @@ def analyse_span(span: Any, subquestion: int = 0) -> SpanRoles:
 
     # 4. the content verb of a plain question ("Who invented the telephone?"); an embedded question is the
     # topic, never part of the verb phrase or of a modifier ("Say in one paragraph *who built the pyramids*")
-    topic = {t.i for c in _wh_clauses(span, action if action is not None else root) for t in c.subtree}
+    topic = _subtrees(_wh_clauses(span, action if action is not None else root))
     if action is None and root.pos_ == "VERB" and root.lemma_.lower() not in _LIGHT_VERBS and root.i not in used:
         add(_verb_phrase(root, used | topic | ({head.i} if head is not None else set())), Category.ACTION)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from faithguard.inputs.content_kinds import ContentClass, classify_noun, lexname_test
 from faithguard.inputs.discourse import (
@@ -116,6 +117,15 @@ _STRONG_AFTER = re.compile(
 #: phrase. Reading the whole prefix made a run-on "sentence" of n definite noun phrases cost n^2 (50k characters:
 #: 4 s in one regex).
 PREFIX_CHARS = 80
+
+
+_AS_BEFORE = re.compile(r"\bas\s*$", re.I)
+
+
+@lru_cache(maxsize=64)
+def _compares(sentence: str) -> bool:
+    """Whether a sentence asks for a comparison (read once per sentence, not once per phrase in it)."""
+    return COMPARE_RE.search(sentence) is not None
 
 
 def _sentence_prefix(masked: str, sents: list[tuple[int, int]], pos: int) -> str:
@@ -383,7 +393,7 @@ def _definite(
             expected = max(expected, int(w))
     if det == "both" or chosen:
         expected = max(expected, 2)
-    if expected == 1 and index is None and _plural(noun) and COMPARE_RE.search(masked[sent[0] : sent[1]]):
+    if expected == 1 and index is None and _plural(noun) and _compares(masked[sent[0] : sent[1]]):
         expected = 2
     noun_start = m.start("noun")
     ref = Reference(m.group(), kind, expected, m.start(), m.end(), sent, source, strong, index, noun_start)
@@ -567,9 +577,12 @@ def _non_reference(ref: Reference, m: re.Match[str], masked: str, text: str, sen
         return True  # the report of the Warren Commission, the paper 'Attention...'
     if ref.kind == "letter" and _LETTER_AFTER.match(after):
         return True
-    if re.search(r"\bas\s*$", masked[sent[0] : m.start()], re.I):
+    # the two tests below end right before the phrase: the bounded prefix reads the same (a run-on sentence read
+    # whole for each of its phrases was quadratic: 50k characters, ~1,000 phrases, 2 s)
+    before = _sentence_prefix(masked, [sent], m.start())
+    if _AS_BEFORE.search(before):
         return True  # "speak as the narrator": a role, not a text
-    if _CREATION_BEFORE.search(masked[sent[0] : m.start()]):
+    if _CREATION_BEFORE.search(before):
         return True  # write the cover letter...
     if OUTPUT_AFTER.match(after):
         return True  # "the lyrics you write": the assistant's own output

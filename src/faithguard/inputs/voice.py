@@ -36,7 +36,7 @@ def candidate_sentences(masked: str, ref_sentences: Sequence[tuple[int, int]]) -
     bounds = [0, *(m.end() for m in PARA_RE.finditer(masked)), len(masked) + 1]
     for start, nxt in itertools.pairwise(bounds):
         para = masked[start:nxt]
-        own = [(a, b) for a, b in ref_sentences if start <= a < nxt]
+        own = sorted({(a, b) for a, b in ref_sentences if start <= a < nxt})  # a sentence once, however many refs
         if not own or ":" in para or any(FORWARD_TRIGGER.search(masked[a:b]) for a, b in own):
             continue
         for s, e in sentence_spans(para):
