@@ -300,3 +300,27 @@ def test_polite_and_indirect_requests_stay_asserted(query: str, verifier: str) -
 )
 def test_a_judgement_about_a_practice_stays_tentative(query: str, verifier: str) -> None:
     assert _tentative(Guard(judge=None), query, verifier) == [True]
+
+
+@pytest.mark.parametrize(
+    ("query", "verifier", "tentative"),
+    [
+        # a form with no parameter, found by the detectors only inside the rule passed on
+        (
+            "Write a memo telling the interns that expense reports must be in all caps.",
+            "change_case:english_capital",
+            True,
+        ),
+        ("Draft a note telling volunteers that sign-up sheets must not contain commas.", "punctuation:no_comma", True),
+        # the answer's own order coordinated after the rule
+        (
+            "Write a memo telling the interns that expense reports must be in all caps, and write the memo itself "
+            "in all caps too.",
+            "change_case:english_capital",
+            False,
+        ),
+        ("Write an email in all caps telling the team that the meeting moved.", "change_case:english_capital", False),
+    ],
+)
+def test_forms_without_parameters_in_rules_passed_on(query: str, verifier: str, tentative: bool) -> None:
+    assert _tentative(Guard(judge=None), query, verifier) == [tentative]

@@ -30,6 +30,7 @@ __all__ = [
     "orders_production",
     "quoted_for_someone",
     "rule_for_others",
+    "rules_passed_on",
     "told_of_others",
 ]
 
@@ -382,39 +383,54 @@ def asks_question(doc: Any, quotes: tuple[tuple[int, int], ...] = ()) -> bool:
     return any(s.text.rstrip().endswith("?") and not any(a <= s.start_char < b for a, b in quotes) for s in doc.sents)
 
 
-def rule_for_others(tok: Any) -> bool:
-    """Whether the word ``tok`` of a form ("500" in "Write a memo telling staff that reports must be under 500
-    words") stands in a rule the request has the answer pass on to others: a clause under a verb WordNet files
-    mostly as communication (tell, ask, remind, state), that either has a modal of duty and a subject that is not
-    the answer ("that all reports must be under 500 words", "that her slides should have 5 bullets"), or has no
-    subject and the telling verb a person or group as object ("asking the team to keep updates short", "reminding
-    my students to answer in French"). The telling is the answer's: the verb has no subject or names the answer;
-    "the recruiter told me letters should be under 250 words" relays a rule to the user. "Explain why the sky is
-    blue in 3 sentences" tells no rule."""
+def _passes_rule_on(clause: Any) -> bool:
+    """Whether ``clause`` (a verb) is a rule the answer passes on to others: the clause of a verb WordNet files
+    mostly as communication (tell, ask, remind, state), told by the answer itself (the verb has no subject or names
+    the answer; "the recruiter told me letters should be under 250 words" relays a rule to the user), that either
+    has a modal of duty and a subject that is not the answer ("that all reports must be under 500 words", "that her
+    slides should have 5 bullets"), or has no subject and the telling verb a person or group as object ("asking the
+    team to keep updates short", "reminding my students to answer in French")."""
     from faithguard.lexical.senses import verb_lexfile_share
 
+    head = clause.head
+    if clause.dep_ not in ("ccomp", "xcomp") or head.pos_ != "VERB" or head.i == clause.i:
+        return False
+    told_by = [c for c in head.children if c.dep_ in ("nsubj", "nsubjpass")]
+    if not all(_names_the_answer(c, the=False) for c in told_by) or verb_lexfile_share(head.lemma_.lower()) < 0.5:
+        return False
+    kids = list(clause.children)
+    subjects = [c for c in kids if c.dep_ in ("nsubj", "nsubjpass")]
+    duty = any(c.dep_ in ("aux", "auxpass") and c.lower_ in _DUTY_MODALS for c in kids)
+    if subjects and duty and not any(_names_the_answer(c, the=False) or c.lower_ in ("i", "we") for c in subjects):
+        return True
+    objects = [c for c in head.children if c.dep_ in ("dobj", "dative")]
+    return not subjects and clause.dep_ == "xcomp" and any(_someone(c) for c in objects)
+
+
+def rule_for_others(tok: Any) -> bool:
+    """Whether the word ``tok`` of a form ("500" in "Write a memo telling staff that reports must be under 500
+    words") stands in a rule the answer passes on to others (:func:`_passes_rule_on`, any clause above it).
+    "Explain why the sky is blue in 3 sentences" tells no rule."""
     cur = tok
     while cur.head.i != cur.i:
-        head = cur.head
-        told_by = [c for c in head.children if c.dep_ in ("nsubj", "nsubjpass")]
-        by_answer = all(_names_the_answer(c, the=False) for c in told_by)  # none: "a memo telling staff"
-        if (
-            cur.dep_ in ("ccomp", "xcomp")
-            and head.pos_ == "VERB"
-            and by_answer
-            and verb_lexfile_share(head.lemma_.lower()) >= 0.5
-        ):
-            kids = list(cur.children)
-            subjects = [c for c in kids if c.dep_ in ("nsubj", "nsubjpass")]
-            duty = any(c.dep_ in ("aux", "auxpass") and c.lower_ in _DUTY_MODALS for c in kids)
-            if (
-                subjects
-                and duty
-                and not any(_names_the_answer(c, the=False) or c.lower_ in ("i", "we") for c in subjects)
-            ):
-                return True
-            objects = [c for c in head.children if c.dep_ in ("dobj", "dative")]
-            if not subjects and cur.dep_ == "xcomp" and any(_someone(c) for c in objects):
-                return True
-        cur = head
+        if cur.dep_ == "conj" and _imperative(cur):
+            return False  # "..., and write the memo itself in all caps": an order of the answer's own
+        if _passes_rule_on(cur):
+            return True
+        cur = cur.head
     return False
+
+
+def rules_passed_on(doc: Any, start: int, end: int) -> list[tuple[int, int]]:
+    """Character spans of the clauses in ``doc[start:end]`` that pass a rule on to others (outermost only): where
+    a form with no parameter to locate it by ("in all caps", "in JSON format") can be looked for."""
+    out: list[tuple[int, int]] = []
+    for tok in doc:
+        if start <= tok.idx < end and tok.pos_ in ("VERB", "AUX") and _passes_rule_on(tok):
+            # the clause without what is coordinated after it ("..., and write the memo itself in all caps")
+            joined = {t.i for c in tok.children if c.dep_ in ("conj", "cc") and c.i > tok.i for t in c.subtree}
+            last = max((t for t in tok.subtree if t.i not in joined), key=lambda t: t.i)
+            lo, hi = tok.left_edge.idx, last.idx + len(last)
+            if not any(a <= lo and hi <= b for a, b in out):
+                out = [(a, b) for a, b in out if not (lo <= a and b <= hi)] + [(lo, hi)]
+    return sorted(out)

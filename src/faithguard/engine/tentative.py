@@ -15,6 +15,7 @@ from faithguard.engine.asking import (
     orders_production,
     quoted_for_someone,
     rule_for_others,
+    rules_passed_on,
     told_of_others,
 )
 from faithguard.engine.content import quotations
@@ -105,6 +106,22 @@ def _anchors(query: str, doc: Any, spec: Any, start: int, end: int) -> list[Any]
     return out
 
 
+def _found_only_in_rules(query: str, doc: Any, spec: Any, start: int, end: int) -> bool:
+    """For a form with no parameter to locate it by: whether the detectors find it inside the rules the answer
+    passes on to others (:func:`asking.rules_passed_on`) and not in the rest of its stretch, read apart."""
+    clauses = rules_passed_on(doc, start, end)
+    if not clauses:
+        return False
+    if not any(s.verifier == spec.verifier for a, b in clauses for s in bridge.detect_specs(query[a:b])):
+        return False
+    rest, last = [], start
+    for a, b in clauses:
+        rest.append(query[last:a])
+        last = b
+    rest.append(query[last:end])
+    return not any(s.verifier == spec.verifier for s in bridge.detect_specs(" ".join(rest)))
+
+
 def unasked(query: str, doc: Any, spec: Any, start: int, others: tuple[tuple[int, int], ...] | None) -> bool:
     """Whether the spec was read where the request may not ask it of the answer (:mod:`asking`): a question about
     the form; or, with ``others`` (the request's quotations, None when it orders something made), what someone
@@ -117,6 +134,8 @@ def unasked(query: str, doc: Any, spec: Any, start: int, others: tuple[tuple[int
     anchors = _anchors(query, doc, spec, start, end)
     if anchors and all(rule_for_others(t) for t in anchors):
         return True  # "Write a memo telling staff that all reports must be under 500 words."
+    if not anchors and _found_only_in_rules(query, doc, spec, start, end):
+        return True  # "Write a notice telling entrants that submissions must be in JSON format."
     if others is None:
         return False
     # where the spec's counts stand, when it has any: its sentence as the verifiers cut it may run on into the
