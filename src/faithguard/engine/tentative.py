@@ -78,7 +78,7 @@ def others_told(query: str, doc: Any) -> tuple[tuple[int, int], ...] | None:
 
 
 def language_unasked(doc: Any, at: int, name_at: int, others: tuple[tuple[int, int], ...] | None) -> bool:
-    """:func:`_unasked` for a language asked at character ``at``, named at ``name_at`` ("Is answering in Spanish
+    """:func:`unasked` for a language asked at character ``at``, named at ``name_at`` ("Is answering in Spanish
     more polite?", "Write a note reminding my students to answer in French")."""
     if asks_about(doc, at):
         return True
@@ -124,8 +124,9 @@ def _found_only_in_rules(query: str, doc: Any, spec: Any, start: int, end: int) 
 
 def unasked(query: str, doc: Any, spec: Any, start: int, others: tuple[tuple[int, int], ...] | None) -> bool:
     """Whether the spec was read where the request may not ask it of the answer (:mod:`asking`): a question about
-    the form; or, with ``others`` (the request's quotations, None when it orders something made), what someone
-    else does or says, or a quotation brought in without asking it. Tentative then."""
+    the form; a rule the answer passes on to others; or, with ``others`` (the request's quotations, None unless
+    the request asks a question and orders nothing made), what someone else does or says, or a quotation brought
+    in without asking it. Tentative then."""
     if start >= len(query):
         return False
     end = start + len(spec.text)
