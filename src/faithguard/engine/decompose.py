@@ -114,7 +114,9 @@ def _merge_specs(
     others: tuple[tuple[int, int], ...] | None = None,
 ) -> list[RawConstraint]:
     """Attach verifiable specs from the verifiers package; a spec over a content constraint enriches it. With the
-    request's parse (``doc``), a spec whose counts tell of an earlier answer is dropped (:mod:`earlier`)."""
+    request's parse (``doc``), a spec whose counts tell of an earlier answer is dropped (:mod:`earlier`), and one
+    read where the request may not ask it of the answer is tentative (:mod:`tentative`; ``others``: the request's
+    quotations when others' words may be told in it)."""
     for spec in bridge.detect_specs(query):
         start = locate(query, spec.text)
         end = start + len(spec.text)
