@@ -31,3 +31,28 @@ def test_every_letter_capitalized_is_all_caps() -> None:
 
 def test_title_case_is_not_all_caps() -> None:
     assert "change_case:english_capital" not in _ids("Write the title with the first letter of every word capitalized.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Write the app's welcome line. It has to match the logo, so no capitals at all.",
+        "Draft a text to my cousin, no caps pls.",
+        "Don't use capitals anywhere in the poem.",
+    ],
+)
+def test_no_capitals_is_lowercase(text: str) -> None:
+    assert [s.verifier for s in detect(text)] == ["change_case:english_lowercase"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "List five islands with no capitals of their own.",
+        "There are no caps on spending this year; plan a budget.",
+        "Don't use all caps in the reply, it reads like shouting.",
+        "Never write in all caps when you email a client.",
+    ],
+)
+def test_no_capitals_of_other_senses_and_negated_all_caps_ask_no_case(text: str) -> None:
+    assert not [s for s in detect(text) if s.verifier.startswith("change_case:english")]

@@ -376,7 +376,10 @@ def detect_length(text: str) -> list[VerifiableSpec]:
 _LOWER = re.compile(
     r"(?i)\blower\s*-?\s*case(?:d)?\b|\blowercased\b|\bno\s+capital\s+letters\b|\bnot\s+(?:contain|include|use|have)\s+"
     r"any\s+capital\s+letters|\bwithout\s+(?:any\s+|using\s+(?:any\s+)?)?capital(?:\s+letters|s)\b|"
-    r"\bno\s+capitali[sz]ation\b|\bno\s+(?:uppercase|upper\s+case)\b"
+    r"\bno\s+capitali[sz]ation\b|\bno\s+(?:uppercase|upper\s+case)\b|"
+    # "no capitals at all", "no caps pls", "don't use capitals" (not "no capitals of Europe", "no caps on spending",
+    # "don't use all caps"): fixtures in tests/verifiers/test_case_paraphrases.py
+    r"(?:\bno|\b(?:don't|do\s+not|never)\s+use(?:\s+any)?)\s+(?:capitals|caps)\b(?!\s+(?:of|on|for|in)\b)"
 )
 _UPPER = re.compile(
     r"(?i)\ball\s+capital\s+letters\b|\ball\s+caps\b|\ball-caps\b|\bin\s+caps\b|\ball\s+upper\s*-?case\b|"
@@ -488,7 +491,7 @@ def detect_case(text: str) -> list[VerifiableSpec]:
                 continue
             sent = sentence_at(text, m.start())
             if sent in cap_word_sents or re.search(
-                r"(?i)\b(?:no|not|without|avoid)\b[^.]{0,30}$", text[max(0, m.start() - 40) : m.start()]
+                r"(?i)(?:\b(?:no|not|never|without|avoid)\b|n't)[^.]{0,30}$", text[max(0, m.start() - 40) : m.start()]
             ):
                 continue
             if not re.search(
