@@ -117,3 +117,22 @@ def test_a_year_or_a_share_is_no_highlight_count(text: str) -> None:
 def test_bracket_slots_after_an_abbreviation_are_counted() -> None:
     text = "Write a lease template with blanks in square brackets, e.g. [landlord], [tenant], [rent]."
     assert _found(text).get("detectable_content:number_placeholders") == {"num_placeholders": 3}
+
+
+@pytest.mark.parametrize(
+    ("text", "n"),
+    [
+        ("Write a product blurb for a kettle; it must not be shorter than 80 words.", 80),
+        ("Draft the cover note, and mind it mustn't be shorter than 120 words.", 120),
+        ("Describe the festival. Nothing shorter than 250 words, please.", 250),
+        ("Tell the story in no shorter than 400 words.", 400),
+    ],
+)
+def test_a_negated_upper_bound_is_a_lower_bound(text: str, n: int) -> None:
+    found = [s.params for s in detect(text) if s.verifier == "length_constraints:number_words"]
+    assert found == [{"relation": "at least", "num_words": n}]
+
+
+def test_a_contracted_negated_bound() -> None:
+    found = [s.params for s in detect("Summarise the plot. It shouldn't be longer than 90 words.")]
+    assert found == [{"relation": "less than", "num_words": 91}]

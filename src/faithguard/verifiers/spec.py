@@ -66,14 +66,30 @@ QUANTITY_VERIFIERS = frozenset(
 N = rf"(?P<n>{NUMBER_RE})"
 #: Relation words that may precede a number.
 REL = (
-    r"(?P<rel>at\s+least|no\s+less\s+than|not\s+less\s+than|no\s+fewer\s+than|a\s+minimum\s+of|minimum\s+of|"
+    r"(?P<rel>at\s+least|no\s+less\s+than|not\s+less\s+than|no\s+fewer\s+than|"
+    # a lower bound said by negating the upper one: "must not be shorter than 80", "nothing shorter than 300"
+    r"(?:not|(?:must|should|can|may)n't|nothing)\s+(?:be\s+)?(?:shorter|less|fewer)\s+than|no\s+shorter\s+than|a\s+minimum\s+of|minimum\s+of|"
     r"at\s+minimum|more\s+than|over|greater\s+than|upwards\s+of|less\s+than|fewer\s+than|under|below|"
     r"shorter\s+than|at\s+most|no\s+more\s+than|not\s+more\s+than|a\s+maximum\s+of|maximum\s+of|max(?:imum)?|"
-    r"up\s+to|not\s+exceed(?:ing)?|(?:not|(?:does|do|must|should|will|can)n't)\s+go\s+(?:beyond|over|past)|no\s+longer\s+than|not\s+(?:be\s+)?(?:longer|more)\s+than|exactly|precisely|just|"
+    r"up\s+to|not\s+exceed(?:ing)?|(?:not|(?:does|do|must|should|will|can)n't)\s+go\s+(?:beyond|over|past)|no\s+longer\s+than|(?:not|(?:must|should|can|may)n't)\s+(?:be\s+)?(?:longer|more)\s+than|exactly|precisely|just|"
     r"only)"
 )
 
-_AT_LEAST = {"at least", "no less than", "not less than", "no fewer than", "a minimum of", "minimum of", "at minimum"}
+_AT_LEAST = {
+    "at least",
+    "no less than",
+    "not less than",
+    "no fewer than",
+    "a minimum of",
+    "minimum of",
+    "at minimum",
+    "not shorter than",
+    "not fewer than",
+    "nothing shorter than",
+    "nothing less than",
+    "nothing fewer than",
+    "no shorter than",
+}
 _MORE = {"more than", "over", "greater than", "upwards of"}
 _LESS = {"less than", "fewer than", "under", "below", "shorter than"}
 _AT_MOST = {
@@ -102,8 +118,8 @@ _POST_MIN = re.compile(r"min(?:imum)?\.?")
 
 def relation_of(rel: str | None, n: int, post: str | None = None) -> tuple[str, int] | None:
     """Map a relation phrase and number to ('at least'|'less than'|'exactly', n) IFEval style."""
-    r = re.sub(r"\s+", " ", (rel or "").lower()).strip().replace("not be ", "not ")  # "must not be longer than"
-    r = re.sub(r"^\w+n't ", "not ", r)  # "doesn't go beyond"
+    r = re.sub(r"^\w+n't ", "not ", re.sub(r"\s+", " ", (rel or "").lower()).strip())  # "doesn't go beyond"
+    r = r.replace("not be ", "not ")  # "must not be longer than", "mustn't be shorter than"
     p = (post or "").lower().strip()
     if p in {"more", "+", "or more", "plus"}:
         return ("at least", n)
