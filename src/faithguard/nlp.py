@@ -146,20 +146,26 @@ def parse(text: str, *, exclude: tuple[str, ...] = ("ner",)) -> Any:
         if doc is not None:
             _parses.move_to_end(key)
             return doc
-    global _NO_TENSOR
-    if _NO_TENSOR is None:
-        _NO_TENSOR = _no_tensor()
     nlp = get_nlp()
     doc = nlp.make_doc(text)
     for name, proc in nlp.pipeline:
         if name not in exclude:
             doc = proc(doc)
-    doc.tensor = _NO_TENSOR  # ~40% of a cached Doc's memory, read by no pipe after the parse
+    _keep(key, doc)
+    return doc
+
+
+def _keep(key: tuple[str, tuple[str, ...]], doc: Any) -> None:
+    """Put a parse into the shared cache (oldest dropped past :data:`PARSE_CACHE_SIZE`), without its token vectors
+    (~40% of a cached Doc's memory, read by no pipe after the parse)."""
+    global _NO_TENSOR
+    if _NO_TENSOR is None:
+        _NO_TENSOR = _no_tensor()
+    doc.tensor = _NO_TENSOR
     with _parse_lock:
         _parses[key] = doc
         while len(_parses) > PARSE_CACHE_SIZE:
             _parses.popitem(last=False)
-    return doc
 
 
 def parse_all(texts: Sequence[str], *, exclude: tuple[str, ...] = ("ner",)) -> None:
@@ -173,17 +179,10 @@ def parse_all(texts: Sequence[str], *, exclude: tuple[str, ...] = ("ner",)) -> N
         todo = list(dict.fromkeys(t for t in texts if (t, exclude) not in _parses))
     if len(todo) < 2:
         return  # nothing to batch: parse() does it as cheaply
-    global _NO_TENSOR
-    if _NO_TENSOR is None:
-        _NO_TENSOR = _no_tensor()
     nlp = get_nlp()
     skipped = [name for name in exclude if name in nlp.pipe_names]
     for text, doc in zip(todo, nlp.pipe(todo, batch_size=64, disable=skipped), strict=True):
-        doc.tensor = _NO_TENSOR
-        with _parse_lock:
-            _parses[(text, exclude)] = doc
-            while len(_parses) > PARSE_CACHE_SIZE:
-                _parses.popitem(last=False)
+        _keep((text, exclude), doc)
 
 
 def clear_parse_cache() -> None:

@@ -117,15 +117,12 @@ def _idiom_of_asking(verb: Any) -> bool:
     modal = any(c.dep_ == "aux" and c.lower_ in _REQUEST_MODALS for c in kids)
     if modal and verb.lemma_.lower() in _RECEIVING:
         return True
-    from faithguard.lexical.senses import verb_lexfile_share
-
-    negated = any(c.dep_ == "neg" for c in kids)
-    return negated and verb_lexfile_share(verb.lemma_.lower()) >= FILED_SHARE
+    return any(c.dep_ == "neg" for c in kids) and _of_saying(verb)
 
 
 def _requests(verb: Any, conjunct: bool = False) -> bool:
     subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass", "expl")]
-    if verb.tag_ == "VB" and not subjects and not any(c.dep_ == "aux" for c in verb.children) and not conjunct:
+    if not conjunct and _imperative(verb) and not _has(verb, "aux"):
         return True  # an imperative with a question mark: "Answer in French?" (a conjunct shares its head's subject)
     modal = any(c.dep_ == "aux" and c.tag_ == "MD" and c.lower_ in _REQUEST_MODALS for c in verb.children)
     return modal and not _judges_it(verb) and all(_names_the_answer(s) for s in subjects)
@@ -211,12 +208,12 @@ def _someone(tok: Any) -> bool:
     if tok.pos_ == "PROPN":
         return True
     if tok.pos_ == "NOUN":
-        from faithguard.lexical.senses import lexfile_share, verb_lexfile_share
+        from faithguard.lexical.senses import lexfile_share
 
         lemma = tok.lemma_.lower()
         if sum(lexfile_share(lemma, f) for f in _PEOPLE_FILES) >= FILED_SHARE:
             return True
-        says = tok.head.pos_ == "VERB" and verb_lexfile_share(tok.head.lemma_.lower()) >= FILED_SHARE
+        says = tok.head.pos_ == "VERB" and _of_saying(tok.head)
         return (
             says
             and not any(c.lower_ in ("your", "ur") for c in tok.children)
@@ -245,6 +242,29 @@ def _imperative(verb: Any, opens: bool = False) -> bool:
         c.dep_ in ("nsubj", "nsubjpass", "expl") or (c.dep_ == "aux" and c.lemma_.lower() != "do")
         for c in verb.children
     )
+
+
+def _has(verb: Any, dep: str) -> bool:
+    return any(c.dep_ == dep for c in verb.children)
+
+
+def _order(verb: Any, opens: bool = False) -> bool:
+    """An order given outright: an imperative (:func:`_imperative`) with no auxiliary and no negation ("Write ...",
+    not "Don't ask me why")."""
+    return _imperative(verb, opens) and not _has(verb, "aux") and not _has(verb, "neg")
+
+
+def _of_duty(verb: Any) -> bool:
+    """A verb under a modal of duty ("must be", "should include", "shall use")."""
+    return any(c.dep_ in ("aux", "auxpass") and c.lower_ in _DUTY_MODALS for c in verb.children)
+
+
+def _of_saying(verb: Any) -> bool:
+    """A verb WordNet files mostly as communication (at least :data:`FILED_SHARE` of its tagged uses): say, tell,
+    ask, inform, state."""
+    from faithguard.lexical.senses import verb_lexfile_share
+
+    return verb_lexfile_share(verb.lemma_.lower()) >= FILED_SHARE
 
 
 def _ordering_verbs(sent: Any) -> list[tuple[Any, bool]]:
@@ -302,13 +322,7 @@ def told_of_others(doc: Any, start: int, end: int) -> bool:
 def _directs(sent: Any) -> bool:
     """Whether a sentence gives the answer an order: an imperative that is not negated, a modal of duty (must,
     should, shall: "The response should include ...") or a request to "you" ("Can you ...")."""
-    for verb in (sent.root, *sent.root.conjuncts):
-        deps = {c.dep_ for c in verb.children}
-        if verb.tag_ == "VB" and not deps & {"nsubj", "nsubjpass", "expl", "aux", "neg"}:
-            return True
-        if any(c.dep_ in ("aux", "auxpass") and c.lower_ in _DUTY_MODALS for c in verb.children) or _requests(verb):
-            return True
-    return False
+    return any(_order(verb) or _of_duty(verb) or _requests(verb) for verb in (sent.root, *sent.root.conjuncts))
 
 
 def quoted_for_someone(doc: Any, start: int, end: int, quotes: tuple[tuple[int, int], ...]) -> bool:
@@ -345,13 +359,7 @@ def orders_production(doc: Any, quotes: tuple[tuple[int, int], ...] = ()) -> boo
         for verb, opens in _ordering_verbs(sent):
             if any(a <= verb.idx < b for a, b in quotes):
                 continue
-            negated = any(c.dep_ == "neg" for c in verb.children)
-            if (
-                not question
-                and not negated
-                and _imperative(verb, opens)
-                and not any(c.dep_ == "aux" for c in verb.children)
-            ):
+            if not question and _order(verb, opens):
                 return True
             if question and _requests(verb) and not _wh_question(sent):
                 return True  # "Could you help me with my cover letter?", "Can you summarize Hamlet?"
@@ -390,18 +398,15 @@ def _passes_rule_on(clause: Any) -> bool:
     has a modal of duty and a subject that is not the answer ("that all reports must be under 500 words", "that her
     slides should have 5 bullets"), or has no subject and the telling verb a person or group as object ("asking the
     team to keep updates short", "reminding my students to answer in French")."""
-    from faithguard.lexical.senses import verb_lexfile_share
-
     head = clause.head
     if clause.dep_ not in ("ccomp", "xcomp") or head.pos_ != "VERB" or head.i == clause.i:
         return False
     told_by = [c for c in head.children if c.dep_ in ("nsubj", "nsubjpass")]
-    if not all(_names_the_answer(c, the=False) for c in told_by) or verb_lexfile_share(head.lemma_.lower()) < 0.5:
+    if not all(_names_the_answer(c, the=False) for c in told_by) or not _of_saying(head):
         return False
-    kids = list(clause.children)
-    subjects = [c for c in kids if c.dep_ in ("nsubj", "nsubjpass")]
-    duty = any(c.dep_ in ("aux", "auxpass") and c.lower_ in _DUTY_MODALS for c in kids)
-    if subjects and duty and not any(_names_the_answer(c, the=False) or c.lower_ in ("i", "we") for c in subjects):
+    subjects = [c for c in clause.children if c.dep_ in ("nsubj", "nsubjpass")]
+    others = subjects and not any(_names_the_answer(c, the=False) or c.lower_ in ("i", "we") for c in subjects)
+    if others and _of_duty(clause):
         return True
     objects = [c for c in head.children if c.dep_ in ("dobj", "dative")]
     return not subjects and clause.dep_ == "xcomp" and any(_someone(c) for c in objects)
