@@ -24,6 +24,7 @@ from faithguard.models import Decomposition, InspectReport, Report
 from faithguard.policy import Policy
 from faithguard.runner import IsolationPool, Run, observer_failure
 from faithguard.telemetry import Telemetry
+from faithguard.verification import VerifierRuntime
 
 _log = logging.getLogger(__name__)
 
@@ -189,15 +190,16 @@ class Guard:
         return list(self.registry.failures)
 
     def warmup(self) -> None:
-        """Load models and indexes now (the decomposer's, detectors', knowledge sources', the judge's),
-        so that no first call loads them inside its time budget. ``Guard()`` calls it unless
-        ``warmup=False``; the CLI, proxy and batch workers rely on that. A plugin whose warm-up fails
-        is recorded in :attr:`plugin_failures` (its calls then fail or time out, and say so); the
-        guard itself never fails to build because of it."""
-        targets: list[Decomposer | Detector | KnowledgeSource | Judge] = [
+        """Load models and indexes now (the decomposer's, detectors', knowledge sources', verifier runtime's, the
+        judge's), so that no first call loads them inside its time budget. ``Guard()`` calls it unless
+        ``warmup=False``; the CLI, proxy and batch workers rely on that. A plugin whose warm-up fails is recorded
+        in :attr:`plugin_failures` (its calls then fail or time out, and say so); the guard itself never fails to
+        build because of it."""
+        targets: list[Decomposer | Detector | KnowledgeSource | Judge | VerifierRuntime] = [
             *self.decomposer_chain,
             *self.detectors,
             *self.knowledge_sources,
+            *self.registry.verifier_runtimes[:1],  # the one the guard's calls use
         ]
         if self.judge is not None:
             targets.append(self.judge)
@@ -206,9 +208,9 @@ class Guard:
                 try:
                     target.warmup()
                 except Exception as exc:  # noqa: BLE001 - a plugin's warm-up never breaks the guard
-                    self.registry.failures.append(
-                        plugins.PluginFailure(target.name, f"warmup failed: {type(exc).__qualname__}")
-                    )
+                    name = type(target).__name__ if isinstance(target, VerifierRuntime) else target.name
+                    failure = plugins.PluginFailure(name, f"warmup failed: {type(exc).__qualname__}")
+                    self.registry.failures.append(failure)
 
     def inspect(
         self, query: str | None, documents: Sequence[Any] | None = None, messages: Sequence[Any] | None = None

@@ -68,16 +68,66 @@ def test_keep_narrows_regions_to_the_sentences_it_accepts() -> None:
 
 def test_an_unbacked_name_is_read_in_its_regions_own_parse_completed() -> None:
     from faithguard.nlp import parse_answer
-    from faithguard.terms.extract import region_parse
+    from faithguard.terms.extract import NameContexts
 
     text = "Tides rise daily. The Quorvel Drift moves them near Zentrova Bay."
     regions = tuple(name_regions(text))
     extract_names(text, regions)
     (region,) = regions
-    held = region_parse(text, regions, region)
+    start = text.index("Quorvel")
+    found = NameContexts(text, regions).at(start, start + len("Quorvel Drift"))
     fresh = parse_answer(text[region[0] : region[1]])
-    assert held is not None
+    assert found is not None
+    held, offset = found
+    assert offset == region[0]  # a one-sentence region: the window is the region, completed once
     assert [(t.text, t.tag_, t.dep_, t.lemma_, t.ent_type_) for t in held] == [
         (t.text, t.tag_, t.dep_, t.lemma_, t.ent_type_) for t in fresh
     ]
-    assert region_parse("another answer", regions, region) is None  # only what the name reading parsed
+    assert NameContexts("another answer", regions).at(start, start + 7) is None  # only what the reading parsed
+    assert NameContexts(text, regions).at(0, 5) is None  # outside every region
+
+
+_LONG_REGION = (
+    "The Harbour Board met Mayor Elin Dasvik on Monday. Captain Ruud Mertens spoke for the Pilots Guild. "
+    "The Quorvel Drift Index rose at Port Talvane. Minister Aiko Brandt answered for the Coast Office. "
+    "Professor Lena Ortiz of Vastrow College wrote the report."
+)
+
+
+def test_a_name_in_a_long_region_is_read_with_one_sentence_each_side() -> None:
+    from faithguard.nlp import parse_answer
+    from faithguard.terms.extract import NameContexts
+
+    regions = tuple(name_regions(_LONG_REGION))
+    extract_names(_LONG_REGION, regions)
+    assert len(regions) == 1 and regions[0][0] == 0
+    start = _LONG_REGION.index("Quorvel")
+    found = NameContexts(_LONG_REGION, regions).at(start, start + len("Quorvel Drift Index"))
+    assert found is not None
+    doc, offset = found
+    window = _LONG_REGION[offset : offset + len(doc.text)]
+    assert window.startswith("Captain Ruud") and window.rstrip().endswith("Coast Office.")  # 3 of 5 sentences
+    whole = parse_answer(_LONG_REGION)
+    by_char = {t.idx: t for t in whole}
+    for tok in doc:  # the window's annotations are the whole text's (tags, arcs, lemmas, entities)
+        other = by_char[tok.idx + offset]
+        assert (tok.text, tok.tag_, tok.dep_, tok.lemma_) == (other.text, other.tag_, other.dep_, other.lemma_)
+    name = [t for t in doc if offset + t.idx >= start][:3]
+    assert [t.ent_type_ for t in name] == [by_char[offset + t.idx].ent_type_ for t in name]
+
+
+def test_windows_never_cost_more_than_the_region() -> None:
+    from faithguard.terms.extract import NameContexts
+
+    regions = tuple(name_regions(_LONG_REGION))
+    extract_names(_LONG_REGION, regions)
+    contexts = NameContexts(_LONG_REGION, regions)
+    firsts = [_LONG_REGION.index(w) for w in ("Elin", "Quorvel", "Lena")]
+    reads = [contexts.at(i, i + 4) for i in firsts]
+    assert all(r is not None for r in reads)
+    assert reads[0] is not None and reads[0][0].text.rstrip().endswith("Pilots Guild.")  # first sentence + next
+    # first and middle windows: 2 + 3 sentences; the third would pass the region's 5: the region is read whole
+    assert reads[2] is not None and reads[2][1] == 0 and len(reads[2][0].text) >= len(_LONG_REGION.rstrip())
+    assert contexts.at(firsts[1], firsts[1] + 4) is reads[2]  # once read whole, the region serves every name
+    fresh = NameContexts(_LONG_REGION, regions)
+    assert fresh.at(firsts[1], firsts[1] + 4) is fresh.at(firsts[1] + 8, firsts[1] + 13)  # one window, read once

@@ -10,6 +10,7 @@ import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
+from functools import cache, lru_cache
 
 from faithguard.lexical.langid_data import STOPWORDS
 
@@ -107,6 +108,7 @@ class Identification:
     confidence: float
 
 
+@lru_cache(maxsize=8192)  # a pure function of one character; a text repeats few characters many times
 def _script(ch: str) -> str | None:
     if not ch.isalpha():
         return None
@@ -123,13 +125,23 @@ def _script(ch: str) -> str | None:
     return name.split(" ", 1)[0]
 
 
-def _profile_scores(words: list[str], profiles: dict[str, frozenset[str]]) -> dict[str, float]:
-    scores: dict[str, float] = dict.fromkeys(profiles, 0.0)
+def _profile_scores(words: list[str], script: str) -> dict[str, float]:
+    scores: dict[str, float] = dict.fromkeys(_STOPWORDS[script], 0.0)
+    langs_of = _languages_of_word(script)
     for w in words:
-        for lang, stop in profiles.items():
-            if w in stop:
-                scores[lang] += 1.0
+        for lang in langs_of.get(w, ()):
+            scores[lang] += 1.0
     return scores
+
+
+@cache  # one table per script (a handful)
+def _languages_of_word(script: str) -> dict[str, tuple[str, ...]]:
+    """Stopword -> the languages of ``script`` whose profile holds it (one look-up a word, not one per language)."""
+    index: dict[str, list[str]] = {}
+    for lang, stop in _STOPWORDS[script].items():
+        for w in stop:
+            index.setdefault(w, []).append(lang)
+    return {w: tuple(langs) for w, langs in index.items()}
 
 
 def _by_profile(text: str, script: str, markers: dict[str, str]) -> Identification:
@@ -137,7 +149,7 @@ def _by_profile(text: str, script: str, markers: dict[str, str]) -> Identificati
     words = re.findall(r"\w+", lowered)
     if not words:
         return Identification(None, 0.0)
-    scores = _profile_scores(words, _STOPWORDS[script])
+    scores = _profile_scores(words, script)
     for lang, chars in markers.items():
         hits = sum(lowered.count(c) for c in chars)
         if hits:
@@ -169,6 +181,7 @@ def script_letters(text: str) -> tuple[int, bool]:
     return total, scripts.most_common(1)[0][0] in _SHARED_SCRIPTS
 
 
+@lru_cache(maxsize=64)  # a pure function of the text: one check asks it of the same answer up to three times
 def identify(text: str) -> Identification:
     """Identify the main language of ``text`` (code, confidence); None when it cannot tell."""
     scripts: Counter[str] = Counter()

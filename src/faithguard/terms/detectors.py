@@ -14,11 +14,11 @@ from faithguard.terms.combine import assess, combine, may_deny
 from faithguard.terms.compose import NON_CONCEPT_ENTITIES, entity_kind, layout_label
 from faithguard.terms.extract import (
     Candidate,
+    NameContexts,
     extract_candidates,
     extract_names,
     name_regions,
     name_window,
-    region_parse,
 )
 from faithguard.terms.labels import answer_label, meaning_check, term_label
 from faithguard.terms.normalize import normalize
@@ -240,16 +240,12 @@ class FabricatedTermsDetector:
         parsed: dict[tuple[int, int], Any] = {}
 
         def doc_at(cand: Candidate) -> tuple[Any, int]:
-            # The full parse (with NER) of the name region holding the candidate, and where it begins: the
-            # name reading's own parse of that region completed, else the candidate's sentence parsed anew (a
-            # long answer's whole parse cost up to ~100 ms). Made only once a name there is unbacked.
-            region = next((r for r in regions if r[0] <= cand.start < r[1]), None)
-            if region is not None and region not in parsed:
-                held = region_parse(response, regions, region)
-                if held is not None:
-                    parsed[region] = held
-            if region is not None and region in parsed:
-                return parsed[region], region[0]
+            # The full parse (with NER) around the candidate and where it begins: the name reading's own parse of
+            # its region completed around it, else the candidate's sentence parsed anew (a long answer's whole
+            # parse cost up to ~100 ms). Made only once a name there is unbacked.
+            found = contexts.at(cand.start, cand.end)
+            if found is not None:
+                return found
             window = name_window(response, cand.start, cand.end)
             if window not in parsed:
                 from faithguard.nlp import parse_answer
@@ -260,6 +256,7 @@ class FabricatedTermsDetector:
         # The named kinds only, parsing just the sentences that can hold one, and of those only the ones
         # holding a word some source could deny: elsewhere every name would be backed or left unknown.
         regions = tuple(name_regions(response, keep=lambda piece: may_deny(sources, piece)))
+        contexts = NameContexts(response, regions)
         for cand in extract_names(response, regions):
             # Title-Cased names only: quotes in an answer hold examples, code and titles of its own work.
             if cand.source != "title_case" or cand.text.lower() in seen:

@@ -15,12 +15,12 @@ from faithguard.terms.normalize import normalize
 
 __all__ = [
     "Candidate",
+    "NameContexts",
     "extract_candidates",
     "extract_from_doc",
     "extract_names",
     "name_regions",
     "name_window",
-    "region_parse",
     "sentence_pieces",
 ]
 
@@ -421,13 +421,64 @@ _RECENT_LOCK = threading.Lock()
 _RECENT_SIZE = 4
 
 
-def region_parse(text: str, regions: tuple[tuple[int, int], ...], region: tuple[int, int]) -> Any | None:
-    """The full parse of ``text[region]`` from the name reading of ``extract_names(text, regions)``, if still held."""
-    from faithguard.nlp import complete_parse
+#: Sentences read on each side of a name when its entity type is needed (NER and lemmas run over that window of
+#: its region's parse, not over the whole region: NER costs ~40 us a token, more than the tagger and parser
+#: together). Provenance: over the Title-Cased names of every dev answer (both split parts, 2,366 names), one
+#: sentence each side gave the whole region's entity label for all but 1 (the name's sentence alone: 65 differ).
+#: Fixtures: tests/terms/test_answer_names.py.
+NER_CONTEXT_SENTENCES = 1
 
-    with _RECENT_LOCK:
-        doc = _RECENT_DOCS.get((text, regions), {}).get(region)
-    return None if doc is None else complete_parse(doc, _NAME_EXCLUDE)
+
+class NameContexts:
+    """Full parses (NER, lemmas) of the text around the names ``extract_names(text, regions)`` found, made on demand.
+
+    A name is read in the sentences around it (:data:`NER_CONTEXT_SENTENCES` each side) of its region's parse
+    from the name reading, completed rather than parsed again; once the windows read in a region would cost as
+    much as the region, the whole region is completed instead, so the work never exceeds one pass over it.
+    """
+
+    def __init__(self, text: str, regions: tuple[tuple[int, int], ...]) -> None:
+        self._text, self._regions = text, regions
+        self._regions_read: dict[tuple[int, int], tuple[Any, int]] = {}  # region -> (doc, offset)
+        self._windows: dict[tuple[int, int], tuple[Any, int]] = {}  # (start, end) in the text -> (doc, offset)
+        self._spent: dict[tuple[int, int], int] = {}  # region -> tokens completed in windows
+
+    def at(self, start: int, end: int) -> tuple[Any, int] | None:
+        """(full parse, where it begins in the text) around the name at ``[start, end)``; None when the name lies
+        in no region or the name reading's parse of its region is no longer held."""
+        from faithguard.nlp import complete_parse
+
+        region = next((r for r in self._regions if r[0] <= start < r[1]), None)
+        if region is None:
+            return None
+        if region in self._regions_read:
+            return self._regions_read[region]
+        with _RECENT_LOCK:
+            held = _RECENT_DOCS.get((self._text, self._regions), {}).get(region)
+        if held is None or not len(held):
+            return None
+        a, b = _sentences_around(held, start - region[0], end - region[0])
+        window = held[a:b]
+        key = (region[0] + window.start_char, region[0] + window.end_char)
+        if key in self._windows:
+            return self._windows[key]
+        spent = self._spent.get(region, 0) + len(window)
+        if spent >= len(held):  # the windows would cost the whole region: complete it once
+            self._regions_read[region] = (complete_parse(held, _NAME_EXCLUDE), region[0])
+            return self._regions_read[region]
+        self._spent[region] = spent
+        self._windows[key] = (complete_parse(window.as_doc(), _NAME_EXCLUDE), key[0])
+        return self._windows[key]
+
+
+def _sentences_around(doc: Any, start: int, end: int) -> tuple[int, int]:
+    """Token range of the sentences of ``doc`` holding characters ``[start, end)``, widened by
+    :data:`NER_CONTEXT_SENTENCES` sentences on each side."""
+    sents = list(doc.sents)
+    first = next((i for i, s in enumerate(sents) if s.end_char > start), len(sents) - 1)
+    last = next((i for i, s in enumerate(sents) if s.end_char >= end), len(sents) - 1)
+    first, last = max(0, first - NER_CONTEXT_SENTENCES), min(len(sents) - 1, max(first, last) + NER_CONTEXT_SENTENCES)
+    return sents[first].start, sents[last].end
 
 
 @lru_cache(maxsize=ANSWER_CACHE_SIZE)

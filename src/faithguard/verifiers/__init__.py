@@ -120,8 +120,20 @@ def verify(verifier: str, params: Mapping[str, Any], response: str) -> VerifierO
 
 
 def warmup() -> None:
-    """Build the active registry and compile the detection patterns (call it outside any time budget)."""
-    active_registry().detect("Write a poem of two stanzas; end each line with the word 'light'.")
+    """Build the active registry and compile the detection patterns (call it outside any time budget).
+
+    Detection is run over the positive fixtures of the shipped detection specs: most patterns are compiled on
+    first use (a request's gate words decide which), and those examples reach them, so no check pays for a
+    compile (up to ~40 ms for one unit's count patterns) inside its budget. Measured: ~0.3 s, once a process.
+    """
+    from faithguard.verifiers.detect_counts import precompile
+    from faithguard.verifiers.spec_loader import spec_examples
+
+    registry = active_registry()
+    registry.detect("Write a poem of two stanzas; end each line with the word 'light'.")
+    precompile()  # every unit the built-in detectors count, whether or not an example reaches it
+    for text in spec_examples():
+        registry.detect(text)
 
 
 def __getattr__(name: str) -> Any:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from faithguard.verifiers.detect_counts import N, find_counts
+from faithguard.verifiers.detect_counts import N, count_unit, find_counts
 from faithguard.verifiers.spec import VerifiableSpec, make_spec, number, quoted_items, sentence_at
 
 __all__ = ["detect_creative"]
@@ -17,6 +17,13 @@ _EACH_LINE = r"(?:each|every|all(?:\s+the)?|all\s+of\s+the)\s+(?:single\s+)?line
 _EACH_WORD = r"(?:each|every|all(?:\s+the)?|all\s+of\s+the)\s+(?:single\s+)?words?"
 _MODAL = r"(?:\s+(?:must|should|will|has\s+to|have\s+to|needs?\s+to|is\s+to|are\s+to))?(?:\s+(?:all|each))?"
 _LETTER = r"(?:the\s+)?(?:letter\s+)?[\"'“‘]?(?P<l>[A-Za-z])[\"'”’]?(?![\w'])"
+
+
+#: Units counted here (declared: warm-up compiles their count patterns).
+_TIMES = count_unit(r"times")
+_LINES = count_unit(r"lines?")
+_STANZAS = count_unit(r"stanzas?|verses?")
+_PARAGRAPHS = count_unit(r"paragraphs?")
 
 
 def _counted(
@@ -71,7 +78,7 @@ def _refrain(text: str) -> list[VerifiableSpec]:
         return []
     sent = sentence_at(text, m.start())
     params: dict[str, object] = {"min_repeats": 2}
-    counts = find_counts(sent, r"times")
+    counts = find_counts(sent, _TIMES)
     if counts:
         params["min_repeats"] = max(2, counts[0].n)
     quoted = quoted_items(text[m.start() : m.start() + 200])
@@ -86,7 +93,7 @@ def detect_creative(text: str, *, has_paragraph_spec: bool = False) -> list[Veri
     per_stanza = r"(?i)\s*(?:per|in\s+each|each|for\s+each|in\s+every)\s+(?:stanza|verse)"
     lines = _counted(
         text,
-        r"lines?",
+        _LINES,
         "num_lines",
         "creative:lines",
         exclude_tail=per_stanza,
@@ -94,12 +101,12 @@ def detect_creative(text: str, *, has_paragraph_spec: bool = False) -> list[Veri
     )
     specs.extend(lines)
     if not re.search(r"\*\*\*|(?i:markdown\s+divider)", text):
-        specs.extend(_counted(text, r"stanzas?|verses?", "num_stanzas", "creative:stanzas"))
+        specs.extend(_counted(text, _STANZAS, "num_stanzas", "creative:stanzas"))
     if not has_paragraph_spec:
         specs.extend(
             _counted(
                 text,
-                r"paragraphs?",
+                _PARAGRAPHS,
                 "num_paragraphs",
                 "creative:paragraphs",
                 exclude_head=r"(?i)(?:first|last|final|each|every)\s*$",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from faithguard.verifiers.detect_counts import N, find_counts
+from faithguard.verifiers.detect_counts import N, count_unit, find_counts
 from faithguard.verifiers.spec import (
     REL,
     VerifiableSpec,
@@ -18,6 +18,16 @@ from faithguard.verifiers.spec import (
 from faithguard.verifiers.text import ORDINAL_RE, parse_number
 
 __all__ = ["detect_format", "detect_paragraphs", "detect_repeat", "detect_startend"]
+
+
+#: Units counted here (declared: warm-up compiles their count patterns).
+_PLACEHOLDERS = count_unit(r"(?:\[[^\]\n]{1,30}\]\s+)?place\s*-?\s*holders?")
+_HIGHLIGHTED = count_unit(
+    r"(?:text\s+)?(?:sections?|parts?|keywords?|words?|phrases?|names?|sentences?|items?|points?|lines?)"
+)
+_SECTIONS = count_unit(r"sections?|parts?|chapters?|paragraphs?|days?|slides?|steps?|stanzas?")
+_PARTS = count_unit(r"paragraphs?|sections?|parts?|stanzas?|chunks?")
+_PARAGRAPHS = count_unit(r"paragraphs?")
 
 
 def _first_count(text: str, unit: str) -> int | None:
@@ -128,7 +138,7 @@ def detect_format(text: str) -> list[VerifiableSpec]:
     m = _PLACEHOLDER.search(text)
     if m:
         sent = sentence_at(text, m.start())
-        n = _first_count(sent, r"(?:\[[^\]\n]{1,30}\]\s+)?place\s*-?\s*holders?") or _bound_in(sent)
+        n = _first_count(sent, _PLACEHOLDERS) or _bound_in(sent)
         specs.append(make_spec("detectable_content:number_placeholders", {"num_placeholders": n or 1}, sent))
     else:
         specs += _bracket_slots(text)
@@ -232,16 +242,15 @@ def _detect_highlights(text: str) -> list[VerifiableSpec]:
             continue  # "a bold 3-act play", "emphasize 2 points": no markup named
         direct = _DIRECT_COUNT.match(text, m.end())
         window = after[:120]
-        unit = r"(?:text\s+)?(?:sections?|parts?|keywords?|words?|phrases?|names?|sentences?|items?|points?|lines?)"
-        counts = find_counts(window, unit)
+        counts = find_counts(window, _HIGHLIGHTED)
         n = counts[0].n if counts else None
         if n is None and direct is not None and not text.startswith("%", direct.end()):
             k = number(direct.group("n"))  # "bold at least 2 important bits": the count is the verb's object
             n = k if k is not None and k <= MAX_HIGHLIGHTS else None
         if n is None:  # the count may come before the verb's own form too ("at least 3 highlighted sections")
-            m2 = re.search(rf"(?i)\b{N}\s+(?:of\s+)?(?:your\s+|the\s+)?(?:[a-z-]+\s+){{0,2}}?{unit}", window)
+            m2 = re.search(rf"(?i)\b{N}\s+(?:of\s+)?(?:your\s+|the\s+)?(?:[a-z-]+\s+){{0,2}}?{_HIGHLIGHTED}", window)
             if m2 is None:
-                m2 = re.search(rf"(?i)\b{N}\s+(?:[a-z-]+\s+){{0,2}}?{unit}", sent)
+                m2 = re.search(rf"(?i)\b{N}\s+(?:[a-z-]+\s+){{0,2}}?{_HIGHLIGHTED}", sent)
                 # a count before the verb that another verb governs ("Write 300 words and highlight ...") is
                 # that verb's: only a count joined to the highlighting without a conjunction or comma counts
                 if m2 is not None and re.search(r"(?i)\b(?:and|then|but)\b|[,;]", text[s_start + m2.end() : m.start()]):
@@ -265,7 +274,7 @@ _NUMBERED_MARKER = re.compile(
 
 
 def _detect_sections(text: str) -> list[VerifiableSpec]:
-    unit = r"sections?|parts?|chapters?|paragraphs?|days?|slides?|steps?|stanzas?"
+    unit = _SECTIONS
     mark = _SECTION_MARK.search(text)
     if mark is not None and re.search(
         r"(?i)\b(?:mark\w*|start\w*|begin\w*|label\w*|such\s+as|title\w*|head\w*|with)\b",
@@ -330,9 +339,9 @@ _BLANK_LINES = re.compile(r"(?i)\b(?:blank|empty)\s+lines?|\bnew\s*-?\s*lines?|\
 def detect_paragraphs(text: str) -> list[VerifiableSpec]:
     """length_constraints:number_paragraphs (*** dividers) and nth_paragraph_first_word."""
     specs: list[VerifiableSpec] = []
-    unit = r"paragraphs?|sections?|parts?|stanzas?|chunks?"
+    unit = _PARTS
     counts = [c for c in find_counts(text, unit) if c.relation == "exactly"]
-    n_par = counts[0].n if counts else _first_count(text, r"paragraphs?")
+    n_par = counts[0].n if counts else _first_count(text, _PARAGRAPHS)
     nth_found = False
     readings = [(m, _STARTS.match(text[m.end() :]) or _word_is(text, m)) for m in _NTH.finditer(text)]
     if _BLANK_LINES.search(text):  # IFEval's reading (paragraphs split by blank lines); else the per-unit one

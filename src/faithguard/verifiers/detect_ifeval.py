@@ -7,7 +7,7 @@ import re
 from faithguard.lexical.frequency import stop_words
 from faithguard.lexical.langid import LANGUAGE_NAMES
 from faithguard.numwords import CARDINALS
-from faithguard.verifiers.detect_counts import CountMatch, find_counts, find_times
+from faithguard.verifiers.detect_counts import CountMatch, count_unit, find_counts, find_times
 from faithguard.verifiers.spec import VerifiableSpec, make_spec, quoted_items, sentence_at, sentence_span, split_list
 
 __all__ = [
@@ -226,6 +226,7 @@ _SYMBOL = re.compile(
     r"(?:\s*[\"'(“]+(?P<sym>[!?#*])[\"')”]+)?"
 )
 _SYMBOL_CHAR = {"exclamation": "!", "question": "?", "hash": "#", "asterisk": "*"}
+_MARKS = count_unit(r"(?:exclamation|question|hash|asterisk|hashtag)\w*")
 
 
 def detect_letters(text: str) -> list[VerifiableSpec]:
@@ -264,7 +265,7 @@ def detect_letters(text: str) -> list[VerifiableSpec]:
             )
     for m in _SYMBOL.finditer(text):
         s_start, s_end = _sentence_span(text, m.start())
-        counts = find_counts(text[s_start : m.end()], r"(?:exclamation|question|hash|asterisk|hashtag)\w*")
+        counts = find_counts(text[s_start : m.end()], _MARKS)
         if not counts:
             continue
         key = m.group("what").split()[0].lower().rstrip("s")
@@ -325,7 +326,8 @@ def detect_language(text: str, *, english_case: bool = False) -> list[Verifiable
     return specs
 
 
-_WORD_UNIT = r"words?"
+_WORD_UNIT = count_unit(r"words?")
+_SENTENCES = count_unit(r"sentences?")
 
 
 def _split_exact(verifier: str, count: CountMatch, key: str, rel_key: str, phrase: str) -> list[VerifiableSpec]:
@@ -361,7 +363,7 @@ def detect_length(text: str) -> list[VerifiableSpec]:
         ):
             continue
         specs.extend(_split_exact("length_constraints:number_words", c, "num_words", "relation", phrase))
-    for c in find_counts(text, r"sentences?"):
+    for c in find_counts(text, _SENTENCES):
         tail = text[c.end : c.end + 30]
         if re.match(r"(?i)\s*(?:per|in\s+each|for\s+each|each)\b", tail):
             continue
@@ -400,6 +402,8 @@ _CAP_WORDS = re.compile(
 #: lower case" describe mixed case, not an all-lowercase answer; negated before or after ("no upper case",
 #: "capital letters are not allowed") it restates the lowercase rule. Only a case is named: "the capital of
 #: France", "venture capital", "the Upper West Side" are not (negation as in the capital check below).
+_CAPITAL_WORDS = count_unit(r"(?:such\s+)?(?:capitali[sz]ed\s+|all-caps\s+|all\s+caps\s+)?words?")
+_OF_THEM = count_unit(r"of\s+them")
 _OTHER_CASE = re.compile(r"(?i)\b(?:upper\s*-?\s*case|upper\s+and\s+lower|capital\s+letters?|capitali[sz]ed|caps)\b")
 _NEGATED_BEFORE = re.compile(r"(?i)(?:\b(?:no|not|without|avoid|never|any|zero)\b|n't)[^.]{0,30}$")
 _NEGATED_AFTER = re.compile(r"(?i)^[^.]{0,20}?\b(?:not|never|forbidden|banned)\b")
@@ -458,9 +462,8 @@ def detect_case(text: str) -> list[VerifiableSpec]:
         if not re.search(r"\d|\b(?:once|twice|thrice)\b", region) and later is None:
             region = text[c_start:nxt_end]
         counts = (
-            find_counts(region, r"(?:such\s+)?(?:capitali[sz]ed\s+|all-caps\s+|all\s+caps\s+)?words?")
-            + find_times(region)
-            or find_counts(region, r"of\s+them")  # "capitalized words ..., but fewer than 4 of them"
+            find_counts(region, _CAPITAL_WORDS) + find_times(region)
+            or find_counts(region, _OF_THEM)  # "capitalized words ..., but fewer than 4 of them"
         )
         phrase = text[s_start:s_end]
         cap_word_sents.add(phrase)

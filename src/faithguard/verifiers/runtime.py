@@ -11,7 +11,15 @@ from typing import Any
 
 from faithguard.hookspecs import hookimpl
 from faithguard.verification import VerifierRuntime
-from faithguard.verifiers import RELATION_SYMBOLS, VerifiableSpec, VerifierOutcome, active_registry, detect, verify
+from faithguard.verifiers import (
+    RELATION_SYMBOLS,
+    VerifiableSpec,
+    VerifierOutcome,
+    active_registry,
+    detect,
+    verify,
+    warmup,
+)
 
 __all__ = ["RegistryRuntime", "register_verifier_runtime"]
 
@@ -34,6 +42,10 @@ class RegistryRuntime:
     def registry_key(self) -> int:
         """The serial of the active registry."""
         return int(active_registry().serial)
+
+    def warmup(self) -> None:
+        """Build the registry and compile its detection patterns (:func:`faithguard.verifiers.warmup`)."""
+        warmup()
 
 
 @hookimpl

@@ -107,6 +107,15 @@ def load_specs(name: str) -> tuple[DetectionSpec, ...]:
     return tuple(out)
 
 
+#: The spec files :func:`load_specs` reads.
+SPEC_FILES = ("ifeval", "ifbench", "per_unit")
+
+
+def spec_examples() -> tuple[str, ...]:
+    """The positive fixture texts of every spec file (warm-up runs detection over them)."""
+    return tuple(text for name in SPEC_FILES for spec in load_specs(name) for text, _ in spec.positive)
+
+
 _UNIT_NOUNS = {
     "verse": "stanza",
     "bullet point": "bullet",
