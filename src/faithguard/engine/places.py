@@ -110,8 +110,8 @@ def _common_word(name: str) -> bool:
     """Whether WordNet reads a one-word name as a common word first ("Derby", "Delta"): then it is no city."""
     if " " in name:
         return False
-    senses = wordnet.type_synsets(name)
-    return bool(senses) and not senses[0].instance_hypernyms()
+    first = wordnet.first_type_synset(name)
+    return first is not None and not first.instance_hypernyms()
 
 
 def _canonical(name: str) -> str:
@@ -149,14 +149,14 @@ def wordnet_place(name: str) -> bool:
         return False
     if name in _wordnet_places:
         return _wordnet_places[name]
-    senses = wordnet.type_synsets(name)
-    if not senses:
+    first = wordnet.first_type_synset(name)
+    if first is None:
         return False  # unknown to WordNet, or WordNet not loaded yet (not cached)
-    kinds = {k for t in WORDNET_PLACE_TYPES for k in wordnet.type_synsets(t)}
-    first = senses[0]
-    found = all(s.instance_hypernyms() for s in senses) and bool(
-        kinds & set(first.closure(lambda s: s.instance_hypernyms() + s.hypernyms()))
-    )
+    # the most frequent sense first: a common noun there settles it without reading the other senses
+    found = bool(first.instance_hypernyms()) and all(s.instance_hypernyms() for s in wordnet.type_synsets(name))
+    if found:
+        kinds = {k for t in WORDNET_PLACE_TYPES for k in wordnet.type_synsets(t)}
+        found = bool(kinds & set(first.closure(lambda s: s.instance_hypernyms() + s.hypernyms())))
     if len(_wordnet_places) < 16384:
         _wordnet_places[name] = found
     return found

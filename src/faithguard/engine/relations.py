@@ -29,7 +29,7 @@ def of_place(c: Constraint, others: Sequence[Constraint]) -> str | None:
 
 def related_names(noun: str, names: Sequence[str], place: str | None) -> list[str]:
     """The typed ``names`` that also stand in the relation: all of them for a plural noun or no "of" place."""
-    if place is None or wordnet.type_synsets(noun) == () or _plural(noun):
+    if place is None or wordnet.first_type_synset(noun) is None or _plural(noun):
         return list(names)
     return [n for n in names if place in (wordnet.whole_of(n) or ())]
 

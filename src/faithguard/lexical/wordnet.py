@@ -30,6 +30,7 @@ from faithguard.lexical.wordnet_mmap import wordnet_dir
 __all__ = [
     "available",
     "exception_forms",
+    "first_type_synset",
     "is_instance_of",
     "located_in",
     "preload",
@@ -290,6 +291,22 @@ def _type_synsets(noun: str) -> tuple[Any, ...]:
     wn = _state["reader"]  # loaded: only called once the public function has the reader
     base = wn.morphy(_key(noun).lower(), "n") or _key(noun).lower()
     return tuple(wn.synsets(base, "n"))
+
+
+def first_type_synset(noun: str) -> Any | None:
+    """``type_synsets(noun)[0]`` (None when there is none) without reading the other senses' data lines: a test
+    that the most frequent sense settles ("is it a proper noun?") reads one synset, not every sense of "Second"."""
+    wn = _reader()
+    if wn is None or not noun.strip():
+        return None  # not cached: WordNet may still be loading
+    return _first_type_synset(noun)
+
+
+@lru_cache(maxsize=8192)
+def _first_type_synset(noun: str) -> Any | None:
+    wn = _state["reader"]  # loaded: only called once the public function has the reader
+    base = wn.morphy(_key(noun).lower(), "n") or _key(noun).lower()
+    return wn.first_synset(base, "n")  # the first offset of the first form nltk's synsets() would read
 
 
 def base_noun(noun: str) -> str:

@@ -124,16 +124,24 @@ def warmup() -> None:
 
     Detection is run over the positive fixtures of the shipped detection specs: most patterns are compiled on
     first use (a request's gate words decide which), and those examples reach them, so no check pays for a
-    compile (up to ~40 ms for one unit's count patterns) inside its budget. Measured: ~0.3 s, once a process.
+    compile (up to ~40 ms for one unit's count patterns) inside its budget. Measured: ~0.3 s, once a process
+    (the compiled patterns are shared by every registry; later calls only build the active registry).
     """
     from faithguard.verifiers.detect_counts import precompile
     from faithguard.verifiers.spec_loader import spec_examples
 
     registry = active_registry()
     registry.detect("Write a poem of two stanzas; end each line with the word 'light'.")
+    with _LOCK:
+        if _WARMED:
+            return
+        _WARMED.append(True)
     precompile()  # every unit the built-in detectors count, whether or not an example reaches it
     for text in spec_examples():
         registry.detect(text)
+
+
+_WARMED: list[bool] = []
 
 
 def __getattr__(name: str) -> Any:
