@@ -15,6 +15,11 @@ def test_warmup_reads_the_sense_counts_before_any_check() -> None:
     senses._counts.cache_clear()
     MissingContentDetector().warmup()
     assert senses._counts.cache_info().currsize == 2  # nouns and verbs
+    read = senses._counts.cache_info().misses
+    senses.lexfile_share.cache_clear()
+    senses.lexfile_share("zeppelin")
+    senses.verb_lexfile_share("whisper")
+    assert senses._counts.cache_info().misses == read  # the checks' own look-ups find what warm-up read
 
 
 def test_preload_says_when_there_is_nothing_to_read(monkeypatch: pytest.MonkeyPatch) -> None:

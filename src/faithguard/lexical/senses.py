@@ -72,7 +72,7 @@ def lexfile_share(word: str, lexfile: int = COMMUNICATION) -> float:
     wn = get_wordnet()
     if not wn.available:
         return 0.0
-    counts = _counts(str(wn.folder))
+    counts = _counts(str(wn.folder), "1")  # the key preload() filled (a call without "1" is another key)
     hits = total = 0.0
     tagged = False
     for base in wn.base_forms(word.lower()):
