@@ -21,6 +21,7 @@ from faithguard.terms.extract import (
     name_window,
 )
 from faithguard.terms.labels import answer_label, meaning_check, term_label
+from faithguard.terms.language import LanguageMap
 from faithguard.terms.normalize import normalize
 from faithguard.terms.sources import GlossarySource, default_sources
 
@@ -75,7 +76,14 @@ class UnknownTermsDetector:
         findings: list[TermFinding] = []
         verdicts: list[Verdict] = []
         named_known: list[str] = []
+        languages = LanguageMap(ctx.query or "")
+        unread: dict[str, int] = {}
         for cand in candidates:
+            other = languages.other_language(cand.start)
+            if other is not None:  # English sources cannot back another language's words: undecided, not unknown
+                findings.append(TermFinding(term=cand.text, known=None))
+                unread[other] = unread.get(other, 0) + 1
+                continue
             name_like = cand.name_like and not (cand.source == "noun_chunk" and _instance(cand, ctx))
             tf = resolve_term(cand.text, ctx, sources, name_like=name_like)
             if tf.known is False:
@@ -104,6 +112,7 @@ class UnknownTermsDetector:
                 "unknown_terms": [t.term for t in findings if t.known is False],
                 "known_terms": named_known,
                 "term_candidates": [_candidate_row(c, t) for c, t in zip(candidates, findings, strict=True)],
+                **({"terms_unread": _unread_row(unread)} if unread else {}),
             },
         )
 
@@ -176,6 +185,11 @@ def _composed_in(doc: Any, cand: Candidate, ctx: CallContext, sources: Sequence[
     return composed_reason(doc, cand.start, cand.end, cand.text, backed)
 
 
+def _unread_row(unread: dict[str, int]) -> dict[str, Any]:
+    """The candidates left unchecked because their sentence is in another language, by language code."""
+    return {"reason": "written in another language than English; the term sources are English", "by_language": unread}
+
+
 def _candidate_row(cand: Candidate, tf: TermFinding) -> dict[str, Any]:
     return {
         "term": cand.text,
@@ -222,8 +236,11 @@ class FabricatedTermsDetector:
             self._sources = default_sources()
         return self._sources
 
-    def answer_terms(self, ctx: CallContext, asked: Sequence[str]) -> list[TermFinding]:
-        """Names the response introduces (not in the request or its material) that no source backs."""
+    def answer_terms(
+        self, ctx: CallContext, asked: Sequence[str], unread: dict[str, int] | None = None
+    ) -> list[TermFinding]:
+        """Names the response introduces (not in the request or its material) that no source backs; names left
+        unread because their sentence is in another language are counted in ``unread`` by language code."""
         response = ctx.response or ""
         original = " ".join([ctx.query or "", ctx.sources_text or "", *asked])
         seen = original.lower()
@@ -257,9 +274,15 @@ class FabricatedTermsDetector:
         # holding a word some source could deny: elsewhere every name would be backed or left unknown.
         regions = tuple(name_regions(response, keep=lambda piece: may_deny(sources, piece)))
         contexts = NameContexts(response, regions)
+        languages = LanguageMap(response)
         for cand in extract_names(response, regions):
             # Title-Cased names only: quotes in an answer hold examples, code and titles of its own work.
             if cand.source != "title_case" or cand.text.lower() in seen:
+                continue
+            other = languages.other_language(cand.start)
+            if other is not None:  # another language's words: no English source could back them (terms/language.py)
+                if unread is not None:
+                    unread[other] = unread.get(other, 0) + 1
                 continue
             words = set(_WORD.findall(cand.text.lower()))
             if any(words <= name for name in input_names()):
@@ -301,7 +324,9 @@ class FabricatedTermsDetector:
         unknown = [str(t) for t in ctx.findings.get("unknown_terms", [])]
         known = [str(t) for t in ctx.findings.get("known_terms", []) if t not in unknown]
         terms = unknown + known
-        introduced = self.answer_terms(ctx, terms)
+        unread: dict[str, int] = {}
+        introduced = self.answer_terms(ctx, terms, unread)
+        not_read = {"introduced_unread": _unread_row(unread)} if unread else {}
         introduced_verdicts = [
             Verdict(
                 kind=VerdictKind.FABRICATED_TERM.value,
@@ -313,12 +338,12 @@ class FabricatedTermsDetector:
             for tf in introduced
         ]
         if not terms:
-            if not introduced:
+            if not introduced and not not_read:
                 return DetectorResult()
             return DetectorResult(
                 verdicts=introduced_verdicts,
                 terms=introduced,
-                findings={"introduced_terms": [t.term for t in introduced]},
+                findings={"introduced_terms": [t.term for t in introduced], **not_read},
             )
         rows = ctx.findings.get("term_candidates", [])
         by_term = {str(r["term"]): r for r in rows if isinstance(r, dict) and r.get("term")}
@@ -378,5 +403,6 @@ class FabricatedTermsDetector:
                 "introduced_terms": [t.term for t in introduced],
                 "term_acceptance": dict(labels),
                 "term_acceptance_by": decided_by if not missing else ("mixed" if decided_by == "judge" else "offline"),
+                **not_read,
             },
         )

@@ -1,0 +1,78 @@
+"""Which text the term checks can read: English only.
+
+Every source they consult (wordfreq's English list, WordNet, English title indexes) and the name reading (English
+capitalisation: German capitalises every noun) are English, so a word of another language is "backed by no source"
+whatever it means. A candidate in a sentence written in another language is therefore not checked: it is recorded
+as undecided, never flagged. Identification is :func:`faithguard.lexical.langid.identify` over the candidate's
+sentence, or over the whole text when the sentence is too short to tell. Fixtures: tests/terms/test_term_language.py.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+
+from faithguard.lexical.langid import identify, script_letters
+from faithguard.terms.extract import sentence_pieces
+
+__all__ = ["MIN_LETTERS", "OTHER_LANGUAGE_CONFIDENCE", "LanguageMap"]
+
+#: Letters of a shared script (Latin, Cyrillic ...) a sentence needs for its own language to be read; shorter ones
+#: ("Danke!", a heading) take the whole text's. Provenance: the evidence the response-language verifier requires
+#: (below it "Bonjour !" gives no stable identification); fixtures of our own in the test file.
+MIN_LETTERS = 20
+#: Confidence at which a reading of another language is taken: the response-language verifier's threshold for
+#: "written in another language". Below it the text is read (as before this check existed).
+OTHER_LANGUAGE_CONFIDENCE = 0.35
+
+
+def _long_enough(text: str) -> bool:
+    """Whether ``text`` holds enough letters for its own language to be read (any number of a script one language
+    owns, as Hangul or Thai)."""
+    letters, shared = script_letters(text)
+    return letters >= MIN_LETTERS or (letters > 0 and not shared)
+
+
+def _other_language(text: str) -> str | None:
+    """The language of ``text`` when it is confidently not English; None when English or undecided."""
+    ident = identify(text)
+    if ident.language in (None, "en") or ident.confidence < OTHER_LANGUAGE_CONFIDENCE:
+        return None
+    return ident.language
+
+
+class LanguageMap:
+    """Where in one text the term checks cannot read: sentences confidently in another language than English."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._pieces = sentence_pieces(text)
+        self._starts = [p[0] for p in self._pieces]
+        self._whole: list[str | None] = []
+        self._memo: dict[int, str | None] = {}  # sentence -> the reading it takes
+        self._own: dict[int, str | None] = {}  # long-enough sentence -> its own reading
+
+    def _whole_text(self) -> str | None:
+        if not self._whole:
+            self._whole.append(_other_language(self._text))
+        return self._whole[0]
+
+    def other_language(self, start: int) -> str | None:
+        """The language code of the sentence holding character ``start`` when it is confidently not English; None
+        when it can be read. A sentence too short to tell ("Danke!", a heading) takes the reading of the nearest
+        sentence before it that is long enough, else of the nearest after it, else of the whole text."""
+        if not self._pieces:
+            return self._whole_text()
+        i = max(0, bisect_right(self._starts, start) - 1)
+        if i not in self._memo:
+            order = [i, *range(i - 1, -1, -1), *range(i + 1, len(self._pieces))]
+            long = next((j for j in order if _long_enough(self._piece(j))), None)
+            self._memo[i] = self._whole_text() if long is None else self._reading(long)
+        return self._memo[i]
+
+    def _piece(self, j: int) -> str:
+        return self._text[self._pieces[j][0] : self._pieces[j][1]]
+
+    def _reading(self, j: int) -> str | None:
+        if j not in self._own:
+            self._own[j] = _other_language(self._piece(j))
+        return self._own[j]
