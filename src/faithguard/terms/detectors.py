@@ -79,13 +79,13 @@ class UnknownTermsDetector:
         languages = LanguageMap(ctx.query or "")
         unread: dict[str, int] = {}
         for cand in candidates:
-            other = languages.other_language(cand.start)
-            if other is not None:  # English sources cannot back another language's words: undecided, not unknown
-                findings.append(TermFinding(term=cand.text, known=None))
-                unread[other] = unread.get(other, 0) + 1
-                continue
             name_like = cand.name_like and not (cand.source == "noun_chunk" and _instance(cand, ctx))
             tf = resolve_term(cand.text, ctx, sources, name_like=name_like)
+            other = languages.other_language(cand.start) if tf.known is False else None
+            if other is not None:  # English sources cannot back another language's words: undecided, not unknown
+                findings.append(tf.model_copy(update={"known": None}))
+                unread[other] = unread.get(other, 0) + 1
+                continue
             if tf.known is False:
                 tf = _within_known_name(cand.text, cand.start, cand.end, ctx, sources) or tf
             if tf.known is False and (
@@ -186,7 +186,7 @@ def _composed_in(doc: Any, cand: Candidate, ctx: CallContext, sources: Sequence[
 
 
 def _unread_row(unread: dict[str, int]) -> dict[str, Any]:
-    """The candidates left unchecked because their sentence is in another language, by language code."""
+    """The candidates no source backs left undecided because their sentence is in another language, by code."""
     return {"reason": "written in another language than English; the term sources are English", "by_language": unread}
 
 
