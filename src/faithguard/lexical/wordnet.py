@@ -28,6 +28,8 @@ from faithguard.interrupts import shielded
 from faithguard.lexical.wordnet_mmap import wordnet_dir
 
 __all__ = [
+    "ACCEPTANCE_ROOTS",
+    "REFUSAL_ROOTS",
     "available",
     "exception_forms",
     "first_type_synset",
@@ -37,6 +39,7 @@ __all__ = [
     "related_forms",
     "settled",
     "type_synsets",
+    "verb_sense_under",
 ]
 
 _MANPAGE = Path("/usr/share/man/man5/lexnames.5WN.gz")
@@ -533,6 +536,31 @@ def verse_lines(noun: str) -> int | None:
                 counts.add(value)
                 break
     return counts.pop() if len(counts) == 1 else None
+
+
+#: WordNet roots of verbs that refuse what they take ("reject", "dismiss", "refuse", "ban", "forbid", "prohibit",
+#: "discard", "penalize"): a count bound on what such a verb refuses is the opposite bound asked of what is kept.
+REFUSAL_ROOTS = frozenset(
+    {"reject.v.01", "refuse.v.01", "refuse.v.02", "forbid.v.01", "get_rid_of.v.01", "punish.v.01"}
+)
+#: WordNet roots of verbs that accept what they take ("accept", "allow", "permit", "let"): negated, they refuse.
+ACCEPTANCE_ROOTS = frozenset({"accept.v.01", "accept.v.02", "accept.v.03", "permit.v.01", "let.v.01"})
+
+
+def verb_sense_under(verb: str, roots: frozenset[str]) -> bool | None:
+    """Whether the verb's most frequent sense is, or falls under, one of ``roots`` ("dismisses" under
+    reject.v.01; "decline", first "worsen", not); None without WordNet. Only the first sense: "bounce" refuses a
+    cheque only in a rare sense."""
+    wn = _reader(wait=True)
+    if wn is None or not verb.strip():
+        return None
+    return _verb_under(verb.lower(), roots)
+
+
+@lru_cache(maxsize=16384)
+def _verb_under(verb: str, roots: frozenset[str]) -> bool:
+    first = _state["reader"].first_synset(_key(verb), "v")
+    return first is not None and bool({a.name() for a in _ancestors(first)} & roots)
 
 
 def creates(verb: str) -> bool | None:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
+from faithguard.verifiers.refusal import refused
 from faithguard.verifiers.spec import REL, number, relation_of
 from faithguard.verifiers.spec import N as _SPEC_N
 from faithguard.verifiers.text import _TENS, _UNITS, NUMBER_RE
@@ -158,7 +160,22 @@ def find_counts(text: str, unit: str) -> list[CountMatch]:
             rel = ("at least", n) if i == 4 else relation_of(rel_word, n, post_word)
             if rel is not None:
                 add(rel[0], rel[1], m)
-    return sorted(found, key=lambda c: c.start)
+    return _as_asked(text, sorted(found, key=lambda c: c.start))
+
+
+_OPPOSITE = {"at least": "less than", "less than": "at least"}
+
+
+def _as_asked(text: str, found: list[CountMatch]) -> list[CountMatch]:
+    """Bounds stated of what a verb refuses ("rejects anything shorter than 300 words") turned into the bound asked
+    (:mod:`faithguard.verifiers.refusal`); a range's two ends and an exact count stay as stated."""
+    spans = Counter((c.start, c.end) for c in found)
+    return [
+        CountMatch(_OPPOSITE[c.relation], c.n, c.start, c.end)
+        if c.relation in _OPPOSITE and spans[(c.start, c.end)] == 1 and refused(text, c.start, c.end)
+        else c
+        for c in found
+    ]
 
 
 _TIMES = (
