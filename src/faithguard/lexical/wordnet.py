@@ -34,7 +34,9 @@ __all__ = [
     "exception_forms",
     "first_type_synset",
     "is_instance_of",
+    "knows_verb",
     "located_in",
+    "phrasal",
     "preload",
     "related_forms",
     "settled",
@@ -538,10 +540,21 @@ def verse_lines(noun: str) -> int | None:
     return counts.pop() if len(counts) == 1 else None
 
 
-#: WordNet roots of verbs that refuse what they take ("reject", "dismiss", "refuse", "ban", "forbid", "prohibit",
-#: "discard", "penalize"): a count bound on what such a verb refuses is the opposite bound asked of what is kept.
+#: WordNet roots of verbs that refuse or take away what they take ("reject", "dismiss", "veto", "refuse", "turn
+#: down", "ban", "forbid", "prohibit", "discard", "trash", "delete", "remove", "throw out", "disqualify",
+#: "penalize"): a count bound on what such a verb refuses is the opposite bound asked of what is kept.
 REFUSAL_ROOTS = frozenset(
-    {"reject.v.01", "refuse.v.01", "refuse.v.02", "forbid.v.01", "get_rid_of.v.01", "punish.v.01"}
+    {
+        "reject.v.01",
+        "refuse.v.01",
+        "refuse.v.02",
+        "forbid.v.01",
+        "get_rid_of.v.01",
+        "remove.v.01",
+        "expel.v.01",
+        "disqualify.v.01",
+        "punish.v.01",
+    }
 )
 #: WordNet roots of verbs that accept what they take ("accept", "allow", "permit", "let"): negated, they refuse.
 ACCEPTANCE_ROOTS = frozenset({"accept.v.01", "accept.v.02", "accept.v.03", "permit.v.01", "let.v.01"})
@@ -555,6 +568,19 @@ def verb_sense_under(verb: str, roots: frozenset[str]) -> bool | None:
     if wn is None or not verb.strip():
         return None
     return _verb_under(verb.lower(), roots)
+
+
+def phrasal(verb: str, particle: str) -> str:
+    """The WordNet key of a phrasal verb from an inflected verb and its particle ("turns", "down" -> "turn_down")."""
+    wn = _reader(wait=True)
+    base = (wn.morphy(verb.lower(), "v") if wn is not None else None) or verb.lower()
+    return f"{base}_{particle.lower()}"
+
+
+def knows_verb(verb: str) -> bool:
+    """Whether WordNet knows ``verb`` (inflected, or a phrasal verb joined by "_": "turn_down") as a verb."""
+    wn = _reader(wait=True)
+    return wn is not None and bool(verb.strip()) and wn.first_synset(_key(verb), "v") is not None
 
 
 @lru_cache(maxsize=16384)

@@ -167,15 +167,18 @@ _OPPOSITE = {"at least": "less than", "less than": "at least"}
 
 
 def _as_asked(text: str, found: list[CountMatch]) -> list[CountMatch]:
-    """Bounds stated of what a verb refuses ("rejects anything shorter than 300 words") turned into the bound asked
-    (:mod:`faithguard.verifiers.refusal`); a range's two ends and an exact count stay as stated."""
+    """Bounds stated of what a verb refuses ("rejects anything shorter than 300 words") turned into the bound asked,
+    and those a negated refusal only permits dropped (:mod:`faithguard.verifiers.refusal`); a range's two ends and
+    an exact count stay as stated."""
     spans = Counter((c.start, c.end) for c in found)
-    return [
-        CountMatch(_OPPOSITE[c.relation], c.n, c.start, c.end)
-        if c.relation in _OPPOSITE and spans[(c.start, c.end)] == 1 and refused(text, c.start, c.end)
-        else c
-        for c in found
-    ]
+    out: list[CountMatch] = []
+    for c in found:
+        reading = refused(text, c.start, c.end) if c.relation in _OPPOSITE and spans[(c.start, c.end)] == 1 else None
+        if reading == "flip":
+            out.append(CountMatch(_OPPOSITE[c.relation], c.n, c.start, c.end))
+        elif reading is None:
+            out.append(c)
+    return out
 
 
 _TIMES = (

@@ -1,77 +1,156 @@
 """A count bound on what a verb refuses: "the portal rejects any description shorter than 300 words" asks for at
 least 300 words, the opposite of the bound the words "shorter than 300 words" state.
 
-Read from the sentence's parse (the count's clause verb, or the verb a conditional clause holding it depends on:
-"if it is shorter than 300 words, the portal rejects it") and from WordNet: a verb whose most frequent sense falls
-under a refusal (``wordnet.REFUSAL_ROOTS``: reject, refuse, dismiss, ban, forbid, prohibit, discard, penalize), or an
-acceptance verb negated ("are not accepted", "won't allow"). Without spaCy or WordNet nothing is flipped.
-Fixtures: tests/verifiers/test_refusal_bounds.py.
+The refusing verb is found by WordNet (``wordnet.REFUSAL_ROOTS``: its most frequent sense is a rejection, refusal,
+ban, discarding, removal or penalty; or an acceptance verb, ``ACCEPTANCE_ROOTS``, negated: "are not accepted") and
+placed by the sentence's tokens rather than its dependency tree, which the small model often gets wrong around such
+verbs ("The portal rejects descriptions ..." parses "rejects" as a noun): the verb stands before the count in its
+clause with no other verb between them ("rejects essays that are over 300 words", "refuses bios with more than 80
+words", "rejected my essay because it had fewer than 800 words"), or after it up to the next punctuation ("anything
+under 50 words gets rejected", "submissions with fewer than 5 sentences are not accepted"). A count introduced by
+"in" or "within" measures what is made ("explain why the court rejected the appeal in at most 150 words"): never
+flipped. A refusal negated ("the portal doesn't reject descriptions over 300 words") permits and asks nothing: the
+count is dropped. Without spaCy or WordNet nothing changes. Fixtures: tests/verifiers/test_refusal_bounds.py.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
-from typing import Any
+from typing import Any, Literal
 
 from faithguard.lexical import wordnet
 from faithguard.verifiers.spec import sentence_span
 
-__all__ = ["refused"]
+__all__ = ["Reading", "refused"]
+
+#: What a refusal does to a count: ``flip`` (the opposite bound is asked), ``drop`` (a negated refusal permits,
+#: asks nothing), ``None`` (the count stands as stated).
+Reading = Literal["flip", "drop"] | None
 
 _WORD = re.compile(r"[A-Za-z]+")
-#: Negation words that can make an acceptance verb a refusal ("not", "n't", "never").
-_NEGATION = re.compile(r"(?i)\bnot\b|n't\b|\bnever\b")
-#: Subordinators of a condition whose main clause then decides ("if ..., the portal rejects it").
+_NEGATION = frozenset({"not", "n't", "never", "no"})
+#: Verbs that carry tense or voice around the refusing verb, and the copula of a relative clause ("essays that are
+#: over 300 words", "for being over 80 words", "it had fewer than 800 words"): they do not start another clause's
+#: verb between the refusal and its object.
+_CARRIERS = frozenset({"be", "have", "do", "get", "will", "would", "can", "could", "may", "might", "must", "shall"})
+#: Prepositions that make a count the measure of what is produced ("in at most 150 words", "within 200 words").
+_MEASURE = frozenset({"in", "within"})
+#: Clause breaks a refusal is not looked for across (before the count; after it, a comma also ends the search).
+_BREAKS = frozenset({";", ":"})
+#: Subordinators of a condition whose main clause decides ("if it is shorter than 200 words, the editor rejects it").
 _CONDITIONS = frozenset({"if", "when", "whenever", "once"})
+#: Particles that make a phrasal verb of refusal ("turn down", "throw out", "toss out").
+_PARTICLES = frozenset({"down", "out", "back", "off"})
 
 
 def _may_refuse(sentence: str) -> bool:
-    """Cheap test before any parse: a word of the sentence is a refusal verb, or an acceptance verb beside a
-    negation."""
-    words = {w.lower() for w in _WORD.findall(sentence)}
-    if any(wordnet.verb_sense_under(w, wordnet.REFUSAL_ROOTS) for w in words):
-        return True
-    return bool(_NEGATION.search(sentence)) and any(
-        wordnet.verb_sense_under(w, wordnet.ACCEPTANCE_ROOTS) for w in words
-    )
+    """Cheap test before any parse: some word of the sentence (or a word and the particle after it: "throw out") is
+    a refusal or acceptance verb by WordNet."""
+    roots = wordnet.REFUSAL_ROOTS | wordnet.ACCEPTANCE_ROOTS
+    words = [w.lower() for w in _WORD.findall(sentence)]
+    pairs = {wordnet.phrasal(a, b) for a, b in itertools.pairwise(words) if b in _PARTICLES}
+    return any(wordnet.verb_sense_under(w, roots) for w in {*words, *pairs})
 
 
-def _refuses(verb: Any) -> bool:
-    negated = any(c.dep_ == "neg" for c in verb.children)
-    if wordnet.verb_sense_under(verb.lemma_, wordnet.REFUSAL_ROOTS):
-        return not negated
-    return negated and bool(wordnet.verb_sense_under(verb.lemma_, wordnet.ACCEPTANCE_ROOTS))
+def _verb_form(tok: Any) -> str:
+    """The verb a token may be: a phrasal verb with the particle after it when WordNet knows the pair ("turns down"
+    -> "turn_down"), else the word itself with any hyphen prefix dropped ("auto-rejected" -> "rejected")."""
+    nxt = tok.nbor(1) if tok.i + 1 < len(tok.doc) else None
+    if nxt is not None and nxt.lower_ in _PARTICLES:
+        pair = f"{tok.lemma_.lower().rsplit('-', 1)[-1]}_{nxt.lower_}"
+        if wordnet.knows_verb(pair):
+            return pair
+    return str(tok.lower_).rsplit("-", 1)[-1]
 
 
-def _clause_verbs(token: Any) -> list[Any]:
-    """The verb of the clause holding ``token``, then the verb its condition clause depends on, if any."""
-    node = token
-    while node.head.i != node.i and node.pos_ not in ("VERB", "AUX"):
-        node = node.head
-    if node.pos_ not in ("VERB", "AUX"):
-        return []
-    verbs = [node]
-    if node.dep_ == "advcl" and any(c.dep_ == "mark" and c.lower_ in _CONDITIONS for c in node.children):
-        verbs.append(node.head)
-    return verbs
+def _kind(tok: Any) -> str | None:
+    """'refuse' or 'accept' for a token that is such a verb by WordNet (whatever the tagger made of it), else
+    'verb' for another verb, else None."""
+    form = _verb_form(tok)
+    if wordnet.verb_sense_under(form, wordnet.REFUSAL_ROOTS):
+        return "refuse"
+    if wordnet.verb_sense_under(form, wordnet.ACCEPTANCE_ROOTS) and tok.tag_.startswith("VB"):
+        return "accept"
+    if tok.tag_.startswith("VB") and tok.lemma_.lower() not in _CARRIERS:
+        return "verb"
+    return None
 
 
-def refused(text: str, start: int, end: int) -> bool:
-    """Whether the count stated at ``text[start:end]`` bounds what a verb refuses (its bound is then the
-    opposite of the one asked of the answer)."""
+def _negated(tokens: list[Any], at: int) -> bool:
+    """A negation among the three tokens before the verb at ``at`` (its auxiliaries: "won't accept", "are not
+    accepted", "doesn't reject", "never refuses"), or right after it ("accepted not")."""
+    near = tokens[max(0, at - 3) : at + 2]
+    return any(t.lower_ in _NEGATION for t in near)
+
+
+def _reading(tokens: list[Any], at: int) -> Reading:
+    kind = _kind(tokens[at])
+    negated = _negated(tokens, at)
+    if kind == "refuse":
+        return "drop" if negated else "flip"
+    if kind == "accept" and negated:
+        return "flip"
+    return None
+
+
+def refused(text: str, start: int, end: int) -> Reading:
+    """What a verb refusing the thing counted at ``text[start:end]`` does to its bound (see :data:`Reading`)."""
     s0, s1 = sentence_span(text, start, end)
     sentence = text[s0:s1]
     if not sentence or not _may_refuse(sentence):
-        return False
+        return None
     from faithguard.errors import ConfigError
     from faithguard.nlp import parse
 
     try:
         doc = parse(sentence)
     except ConfigError:
-        return False  # no spaCy model: the bound is read as stated
-    inside = [t for t in doc if start - s0 <= t.idx < end - s0]
+        return None  # no spaCy model: the bound is read as stated
+    tokens = list(doc)
+    inside = [i for i, t in enumerate(tokens) if start - s0 <= t.idx < end - s0]
     if not inside:
-        return False
-    number = next((t for t in inside if t.like_num), inside[-1])
-    return any(_refuses(v) for v in _clause_verbs(number))
+        return None
+    first, last = inside[0], inside[-1]
+    if tokens[first].lower_ in _MEASURE or (first > 0 and tokens[first - 1].lower_ in _MEASURE):
+        return None  # "in at most 150 words": the measure of what is made, whatever verb governs it
+    after = last + 1
+    negated_between = False
+    for i in range(first - 1, -1, -1):  # the clause before the count
+        tok = tokens[i]
+        if tok.text in _BREAKS:
+            break
+        if tok.lower_ in _CONDITIONS:  # "If it is shorter than 200 words, the editor will reject it"
+            comma = next((j for j in range(last + 1, len(tokens)) if tokens[j].text == ","), None)
+            after = last + 1 if comma is None else comma + 1
+            continue  # and the clause before the condition: "Will they throw it out if it's over 300 words?"
+        if tok.lower_ in _NEGATION:
+            negated_between = True  # "rejects anything that isn't at least 500 words": the bound stands
+        kind = _kind(tok)
+        if kind in ("refuse", "accept"):
+            return None if negated_between else _reading(tokens, i)
+        if kind == "verb" and not _complement_of_refusal(tokens, i):
+            break
+    for i in range(after, len(tokens)):  # after it (or after its condition clause), to the clause's end
+        tok = tokens[i]
+        if (tok.is_punct and not _inside_word(tokens, i)) or tok.pos_ in ("CCONJ", "SCONJ"):
+            break  # "Keep it under 200 words or the site will refuse it": the refusal is the consequence
+        kind = _kind(tok)
+        if kind in ("refuse", "accept"):
+            return _reading(tokens, i)
+        if kind == "verb":
+            break
+    return None
+
+
+def _complement_of_refusal(tokens: list[Any], i: int) -> bool:
+    """Whether the verb at ``i`` is what a refusal just before it takes: its object misread as a verb ("discards
+    essays", "refuses bios") or its infinitive ("refuses to publish anything ...")."""
+    before = i - 2 if i >= 2 and tokens[i - 1].lower_ == "to" else i - 1
+    return before >= 0 and _kind(tokens[before]) in ("refuse", "accept")
+
+
+def _inside_word(tokens: list[Any], i: int) -> bool:
+    """A hyphen joining two words ("auto-rejected"), not a dash between clauses."""
+    tok = tokens[i]
+    return tok.text == "-" and i > 0 and not tokens[i - 1].whitespace_ and not tok.whitespace_
