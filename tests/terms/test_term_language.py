@@ -99,3 +99,24 @@ def test_an_invented_term_in_an_english_request_is_still_unknown() -> None:
     guard = Guard(judge=None)
     report = guard.inspect("How does the quantoplexic index affect stock prices?")
     assert any(v.kind == "unknown_term" for v in report.verdicts)
+
+
+@pytest.mark.parametrize(
+    ("text", "term", "expected"),
+    [
+        ("Vad betyder det?", "Vad betyder", "sv"),  # too short to identify, but both words are ordinary Swedish
+        ("Co to znaczy?", "znaczy", "pl"),
+        ("Qué pasa con Zorvantium?", "Zorvantium", None),  # an invented word is listed in no language
+        ("How does the Cascade Drift work?", "Cascade Drift", None),  # an English text: no other language guessed
+    ],
+)
+def test_ordinary_words_of_a_short_texts_language_are_not_terms(text: str, term: str, expected: str | None) -> None:
+    assert LanguageMap(text).foreign_words(term, text.index(term)) == expected
+
+
+def test_a_short_request_in_another_language_gets_no_unknown_term() -> None:
+    from faithguard import Guard
+
+    report = Guard(judge=None).inspect("Vad betyder det?")
+    assert [v for v in report.verdicts if v.kind == "unknown_term"] == []
+    assert report.findings["terms_unread"]["by_language"] == {"sv": 1}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-__all__ = ["stop_words", "zipf"]
+__all__ = ["stop_words", "zipf", "zipf_in"]
 
 
 @lru_cache(maxsize=65536)
@@ -19,6 +19,25 @@ def zipf(word: str) -> float:
     import wordfreq
 
     return float(wordfreq.zipf_frequency(word, "en"))
+
+
+#: Languages wordfreq reads only with a tokenizer from another package (MeCab, jieba): never read here.
+_NEEDS_TOKENIZER = frozenset({"zh", "ja", "ko"})
+
+
+@lru_cache(maxsize=65536)
+def zipf_in(word: str, language: str) -> float:
+    """wordfreq Zipf frequency of one word in ``language``'s small list (0.0: not listed, or a language wordfreq has
+    no small list for or cannot read without another package's tokenizer). Each list loads on first use (~10 ms,
+    ~5 MB)."""
+    import wordfreq
+
+    if language in _NEEDS_TOKENIZER or language not in wordfreq.available_languages("small"):
+        return 0.0
+    try:
+        return float(wordfreq.zipf_frequency(word, language, wordlist="small"))
+    except (ImportError, LookupError, ValueError):
+        return 0.0
 
 
 @lru_cache(maxsize=1)

@@ -81,7 +81,9 @@ class UnknownTermsDetector:
         for cand in candidates:
             name_like = cand.name_like and not (cand.source == "noun_chunk" and _instance(cand, ctx))
             tf = resolve_term(cand.text, ctx, sources, name_like=name_like)
-            other = languages.other_language(cand.start) if tf.known is False else None
+            other = None
+            if tf.known is False:
+                other = languages.other_language(cand.start) or languages.foreign_words(cand.text, cand.start)
             if other is not None:  # English sources cannot back another language's words: undecided, not unknown
                 findings.append(tf.model_copy(update={"known": None}))
                 unread[other] = unread.get(other, 0) + 1
@@ -279,11 +281,6 @@ class FabricatedTermsDetector:
             # Title-Cased names only: quotes in an answer hold examples, code and titles of its own work.
             if cand.source != "title_case" or cand.text.lower() in seen:
                 continue
-            other = languages.other_language(cand.start)
-            if other is not None:  # another language's words: no English source could back them (terms/language.py)
-                if unread is not None:
-                    unread[other] = unread.get(other, 0) + 1
-                continue
             words = set(_WORD.findall(cand.text.lower()))
             if any(words <= name for name in input_names()):
                 continue  # one input name's own words reordered ("Kettle K9 Zentrova"): not a new name
@@ -291,6 +288,11 @@ class FabricatedTermsDetector:
                 continue
             tf = resolve_term(cand.text, ctx, sources, name_like=True)
             if tf.known is not False:
+                continue
+            other = languages.other_language(cand.start) or languages.foreign_words(cand.text, cand.start)
+            if other is not None:  # another language's words: no English source could back them (terms/language.py)
+                if unread is not None:
+                    unread[other] = unread.get(other, 0) + 1
                 continue
             doc, offset = doc_at(cand)
             local = replace(cand, start=cand.start - offset, end=cand.end - offset)

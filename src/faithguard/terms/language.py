@@ -9,12 +9,14 @@ sentence, or over the whole text when the sentence is too short to tell. Fixture
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 
+from faithguard.lexical.frequency import zipf, zipf_in
 from faithguard.lexical.langid import identify, script_letters
 from faithguard.terms.extract import sentence_pieces
 
-__all__ = ["MIN_LETTERS", "OTHER_LANGUAGE_CONFIDENCE", "LanguageMap"]
+__all__ = ["FOREIGN_ZIPF", "MIN_LETTERS", "OTHER_LANGUAGE_CONFIDENCE", "LanguageMap"]
 
 #: Letters of a shared script (Latin, Cyrillic ...) a sentence needs for its own language to be read; shorter ones
 #: ("Danke!", a heading) take the whole text's. Provenance: the evidence the response-language verifier requires
@@ -23,6 +25,12 @@ MIN_LETTERS = 20
 #: Confidence at which a reading of another language is taken: the response-language verifier's threshold for
 #: "written in another language". Below it the text is read (as before this check existed).
 OTHER_LANGUAGE_CONFIDENCE = 0.35
+
+
+#: A word at or above this Zipf frequency in a language's wordfreq list is ordinary vocabulary there: the bar the term
+#: extractor sets for English (``extract.COMMON_ZIPF``). Fixtures: tests/terms/test_term_language.py.
+FOREIGN_ZIPF = 3.0
+_LETTERS = re.compile(r"[^\W\d_]+")
 
 
 def _long_enough(text: str) -> bool:
@@ -76,3 +84,20 @@ class LanguageMap:
         if j not in self._own:
             self._own[j] = _other_language(self._piece(j))
         return self._own[j]
+
+    def foreign_words(self, term: str, start: int) -> str | None:
+        """The language a short text is guessed to be in (at any confidence: "Qué significa?") when every word of
+        ``term`` is ordinary vocabulary of it (wordfreq, Zipf >= :data:`FOREIGN_ZIPF`) and more frequent there than in
+        English; None otherwise. For texts too short for :meth:`other_language`; an invented word is listed nowhere."""
+        words = [w.lower() for w in _LETTERS.findall(term)]
+        if not words:
+            return None
+        i = max(0, bisect_right(self._starts, start) - 1)
+        texts = [self._piece(i), self._text] if self._pieces else [self._text]
+        for text in texts:
+            guess = identify(text).language
+            if guess is None or guess == "en":
+                continue
+            if all(zipf_in(w, guess) >= FOREIGN_ZIPF and zipf_in(w, guess) > zipf(w) for w in words):
+                return guess
+        return None
