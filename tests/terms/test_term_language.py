@@ -120,3 +120,24 @@ def test_a_short_request_in_another_language_gets_no_unknown_term() -> None:
     report = Guard(judge=None).inspect("Vad betyder det?")
     assert [v for v in report.verdicts if v.kind == "unknown_term"] == []
     assert report.findings["terms_unread"]["by_language"] == {"sv": 1}
+
+
+@pytest.mark.parametrize(
+    ("term", "language", "expected"),
+    [
+        ("Trevolan Index", "es", True),  # composed with an English word: an English name, judged
+        ("Pemsworth Cascade Protocol", "fr", True),
+        ("Stadtbibliothek Trevolan", "de", False),  # no English word in it
+        ("Biblioteca Trevolan", "es", False),
+    ],
+)
+def test_a_name_composed_with_an_english_word_is_read(term: str, language: str, expected: bool) -> None:
+    assert LanguageMap.english_name(term, language) is expected
+
+
+def test_an_invented_english_name_among_spanish_names_is_still_flagged() -> None:
+    from faithguard import Guard
+
+    answer = "Doña Ana de la Peña y Soto, Don Luis de Vega y Ortiz and the Trevolan Index board met in Toledo."
+    report = Guard(judge=None).check("Who met in Toledo last week?", answer)
+    assert "Trevolan Index" in " ".join(v.term or "" for v in report.verdicts if v.kind == "fabricated_term")

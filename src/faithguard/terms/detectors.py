@@ -84,6 +84,7 @@ class UnknownTermsDetector:
             other = None
             if tf.known is False:
                 other = languages.other_language(cand.start) or languages.foreign_words(cand.text, cand.start)
+                other = None if other is not None and languages.english_name(cand.text, other) else other
             if other is not None:  # English sources cannot back another language's words: undecided, not unknown
                 findings.append(tf.model_copy(update={"known": None}))
                 unread[other] = unread.get(other, 0) + 1
@@ -290,6 +291,7 @@ class FabricatedTermsDetector:
             if tf.known is not False:
                 continue
             other = languages.other_language(cand.start) or languages.foreign_words(cand.text, cand.start)
+            other = None if other is not None and languages.english_name(cand.text, other) else other
             if other is not None:  # another language's words: no English source could back them (terms/language.py)
                 if unread is not None:
                     unread[other] = unread.get(other, 0) + 1

@@ -101,3 +101,11 @@ class LanguageMap:
             if all(zipf_in(w, guess) >= FOREIGN_ZIPF and zipf_in(w, guess) > zipf(w) for w in words):
                 return guess
         return None
+
+    @staticmethod
+    def english_name(term: str, language: str) -> bool:
+        """Whether ``term`` is composed with an English word (ordinary English vocabulary, Zipf >= :data:`FOREIGN_ZIPF`,
+        more frequent in English than in ``language``): "the Quorvane Index", "the Veltrino Cascade Protocol" in a
+        sentence of Spanish or French names is an English name the sources can judge, whatever the sentence reads as."""
+        words = [w.lower() for w in _LETTERS.findall(term)]
+        return any(zipf(w) >= FOREIGN_ZIPF and zipf(w) > zipf_in(w, language) for w in words)
