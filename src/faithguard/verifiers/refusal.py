@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import itertools
 import re
+from bisect import bisect_left
+from functools import lru_cache
 from typing import Any, Literal
 
 from faithguard.lexical import wordnet
@@ -44,6 +46,7 @@ _CONDITIONS = frozenset({"if", "when", "whenever", "once"})
 _PARTICLES = frozenset({"down", "out", "back", "off"})
 
 
+@lru_cache(maxsize=8)  # a run-on sentence holding many counts is read once
 def _may_refuse(sentence: str) -> bool:
     """Cheap test before any parse: some word of the sentence (or a word and the particle after it: "throw out") is
     a refusal or acceptance verb by WordNet."""
@@ -100,18 +103,13 @@ def refused(text: str, start: int, end: int) -> Reading:
     sentence = text[s0:s1]
     if not sentence or not _may_refuse(sentence):
         return None
-    from faithguard.errors import ConfigError
-    from faithguard.nlp import parse
-
-    try:
-        doc = parse(sentence)
-    except ConfigError:
-        return None  # no spaCy model: the bound is read as stated
-    tokens = list(doc)
-    inside = [i for i, t in enumerate(tokens) if start - s0 <= t.idx < end - s0]
-    if not inside:
+    read = _tokens(sentence)
+    if read is None:
         return None
-    first, last = inside[0], inside[-1]
+    tokens, starts = read
+    first, last = bisect_left(starts, start - s0), bisect_left(starts, end - s0) - 1
+    if first > last:
+        return None
     if tokens[first].lower_ in _MEASURE or (first > 0 and tokens[first - 1].lower_ in _MEASURE):
         return None  # "in at most 150 words": the measure of what is made, whatever verb governs it
     after = last + 1
@@ -141,6 +139,21 @@ def refused(text: str, start: int, end: int) -> Reading:
         if kind == "verb":
             break
     return None
+
+
+@lru_cache(maxsize=8)
+def _tokens(sentence: str) -> tuple[list[Any], list[int]] | None:
+    """The parsed tokens of a sentence and where each starts (None without a spaCy model), kept for the last few
+    sentences: a run-on sentence holding many counts is listed once, not once per count (each count is then found
+    by bisection)."""
+    from faithguard.errors import ConfigError
+    from faithguard.nlp import parse
+
+    try:
+        tokens = list(parse(sentence))
+    except ConfigError:
+        return None  # no spaCy model: the bound is read as stated
+    return tokens, [t.idx for t in tokens]
 
 
 def _complement_of_refusal(tokens: list[Any], i: int) -> bool:
