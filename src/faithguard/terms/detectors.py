@@ -81,10 +81,7 @@ class UnknownTermsDetector:
         for cand in candidates:
             name_like = cand.name_like and not (cand.source == "noun_chunk" and _instance(cand, ctx))
             tf = resolve_term(cand.text, ctx, sources, name_like=name_like)
-            other = None
-            if tf.known is False:
-                other = languages.other_language(cand.start) or languages.foreign_words(cand.text, cand.start)
-                other = None if other is not None and languages.english_name(cand.text, other) else other
+            other = languages.unreadable(cand.text, cand.start) if tf.known is False else None
             if other is not None:  # English sources cannot back another language's words: undecided, not unknown
                 findings.append(tf.model_copy(update={"known": None}))
                 unread[other] = unread.get(other, 0) + 1
@@ -290,8 +287,7 @@ class FabricatedTermsDetector:
             tf = resolve_term(cand.text, ctx, sources, name_like=True)
             if tf.known is not False:
                 continue
-            other = languages.other_language(cand.start) or languages.foreign_words(cand.text, cand.start)
-            other = None if other is not None and languages.english_name(cand.text, other) else other
+            other = languages.unreadable(cand.text, cand.start)
             if other is not None:  # another language's words: no English source could back them (terms/language.py)
                 if unread is not None:
                     unread[other] = unread.get(other, 0) + 1

@@ -2,9 +2,12 @@
 
 Every source they consult (wordfreq's English list, WordNet, English title indexes) and the name reading (English
 capitalisation: German capitalises every noun) are English, so a word of another language is "backed by no source"
-whatever it means. A candidate in a sentence written in another language is therefore not checked: it is recorded
-as undecided, never flagged. Identification is :func:`faithguard.lexical.langid.identify` over the candidate's
-sentence, or over the whole text when the sentence is too short to tell. Fixtures: tests/terms/test_term_language.py.
+whatever it means. A candidate no source backs is therefore undecided, never flagged, when its sentence is read
+confidently as another language (:meth:`LanguageMap.other_language`: :func:`faithguard.lexical.langid.identify` over
+the sentence, or over the nearest long-enough sentence or the whole text when it is too short to tell), or when its
+words are all ordinary words of the language a short text is guessed to be in (:meth:`LanguageMap.foreign_words`),
+unless it is composed with an English word (:meth:`LanguageMap.english_name`). Fixtures:
+tests/terms/test_term_language.py.
 """
 
 from __future__ import annotations
@@ -19,14 +22,12 @@ from faithguard.terms.extract import sentence_pieces
 __all__ = ["FOREIGN_ZIPF", "MIN_LETTERS", "OTHER_LANGUAGE_CONFIDENCE", "LanguageMap"]
 
 #: Letters of a shared script (Latin, Cyrillic ...) a sentence needs for its own language to be read; shorter ones
-#: ("Danke!", a heading) take the whole text's. Provenance: the evidence the response-language verifier requires
-#: (below it "Bonjour !" gives no stable identification); fixtures of our own in the test file.
+#: ("Danke!", a heading) take a neighbour's or the whole text's. Provenance: the evidence the response-language
+#: verifier requires (below it "Bonjour !" gives no stable identification); fixtures of our own in the test file.
 MIN_LETTERS = 20
 #: Confidence at which a reading of another language is taken: the response-language verifier's threshold for
 #: "written in another language". Below it the text is read (as before this check existed).
 OTHER_LANGUAGE_CONFIDENCE = 0.35
-
-
 #: A word at or above this Zipf frequency in a language's wordfreq list is ordinary vocabulary there: the bar the term
 #: extractor sets for English (``extract.COMMON_ZIPF``). Fixtures: tests/terms/test_term_language.py.
 FOREIGN_ZIPF = 3.0
@@ -63,6 +64,13 @@ class LanguageMap:
         if not self._whole:
             self._whole.append(_other_language(self._text))
         return self._whole[0]
+
+    def unreadable(self, term: str, start: int) -> str | None:
+        """The language code that makes ``term`` (found at ``start``) unreadable by English sources: its sentence's
+        (:meth:`other_language`) or its own words' (:meth:`foreign_words`), unless it is composed with an English
+        word (:meth:`english_name`); None when the term checks can read it."""
+        other = self.other_language(start) or self.foreign_words(term, start)
+        return None if other is None or self.english_name(term, other) else other
 
     def other_language(self, start: int) -> str | None:
         """The language code of the sentence holding character ``start`` when it is confidently not English; None

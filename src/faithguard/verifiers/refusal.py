@@ -2,15 +2,22 @@
 least 300 words, the opposite of the bound the words "shorter than 300 words" state.
 
 The refusing verb is found by WordNet (``wordnet.REFUSAL_ROOTS``: its most frequent sense is a rejection, refusal,
-ban, discarding, removal or penalty; or an acceptance verb, ``ACCEPTANCE_ROOTS``, negated: "are not accepted") and
-placed by the sentence's tokens rather than its dependency tree, which the small model often gets wrong around such
-verbs ("The portal rejects descriptions ..." parses "rejects" as a noun): the verb stands before the count in its
-clause with no other verb between them ("rejects essays that are over 300 words", "refuses bios with more than 80
-words", "rejected my essay because it had fewer than 800 words"), or after it up to the next punctuation ("anything
-under 50 words gets rejected", "submissions with fewer than 5 sentences are not accepted"). A count introduced by
-"in" or "within" measures what is made ("explain why the court rejected the appeal in at most 150 words"): never
-flipped. A refusal negated ("the portal doesn't reject descriptions over 300 words") permits and asks nothing: the
-count is dropped. Without spaCy or WordNet nothing changes. Fixtures: tests/verifiers/test_refusal_bounds.py.
+ban, discarding, removal, expulsion, disqualification or penalty, phrasal verbs included: "turn down", "throw out";
+or an acceptance verb, ``ACCEPTANCE_ROOTS``, negated: "are not accepted") and placed by the sentence's tokens rather
+than its dependency tree, which the small model often gets wrong around such verbs ("The portal rejects descriptions
+..." parses "rejects" as a noun and "descriptions" as the verb):
+
+- before the count in its clause, with no other verb between them but the refusal's own object or infinitive
+  ("rejects essays that are over 300 words", "refuses to save anything with more than 2 paragraphs");
+- after it, up to the clause's end: punctuation or a conjunction ("anything under 50 words gets rejected"; in "keep
+  it under 60 words or the magazine will reject it" the refusal is the consequence and the bound stands);
+- in the main clause of a condition holding the count ("if it is shorter than 200 words, the editor rejects it").
+
+A count introduced by "in" or "within" measures what is made ("explain why the court rejected the appeal in at most
+150 words"): never flipped. A negated refusal ("the portal doesn't reject descriptions over 300 words") permits and
+asks nothing: the count is dropped; a negation inside the refused phrase ("rejects anything that isn't at least 500
+words") leaves the bound as stated. Without spaCy or WordNet nothing changes.
+Fixtures: tests/verifiers/test_refusal_bounds.py.
 """
 
 from __future__ import annotations
