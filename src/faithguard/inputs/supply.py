@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from faithguard.inputs.vocab import kind_of
@@ -481,17 +481,25 @@ def _inline_items(tail: str) -> list[int]:
     return counts if len(counts) >= 2 and all(0 < c <= _INLINE_ITEM_WORDS for c in counts) else []
 
 
-def _paragraphs(masked: str, bounds: list[int]) -> Iterator[tuple[int, str, bool]]:
-    """``(start, text, later)`` of each paragraph of ``masked`` that holds something; ``later``: not the first."""
-    first = True
+def _paragraphs(
+    masked: str, bounds: list[int], exclude: Sequence[tuple[int, int]]
+) -> list[tuple[int, str, bool, list[Block]]]:
+    """``(start, text, later, items)`` of each paragraph of ``masked`` that holds something; ``later``: not the
+    first; ``items``: its enumerated units (a list or an inline enumeration), read for a paragraph with no colon."""
+    out: list[tuple[int, str, bool, list[Block]]] = []
     for start, nxt in itertools.pairwise(bounds):
         para = masked[start:nxt]
         if para.strip():
-            yield start, para, not first
-            first = False
+            items: list[Block] = []
+            if ":" not in para:
+                items = _list_items(para, start, exclude) or _inline_enumeration(para, start, exclude)
+            out.append((start, para, bool(out), items))
+    return out
 
 
-def _parse_later_sentences(masked: str, bounds: list[int], exclude: Sequence[tuple[int, int]], before: int) -> None:
+def _parse_later_sentences(
+    paragraphs: list[tuple[int, str, bool, list[Block]]], exclude: Sequence[tuple[int, int]], before: int
+) -> None:
     """Parse at once, into the shared cache, the sentences :func:`free_units` will give :func:`orders_reader`: those
     of the paragraphs after the first that have no colon and are not lists, outside ``exclude`` and after ``before``.
     The same parses as one at a time (each sentence is its own document), batched: a request with dozens of pasted
@@ -500,10 +508,8 @@ def _parse_later_sentences(masked: str, bounds: list[int], exclude: Sequence[tup
     from faithguard.nlp import parse_all
 
     wanted: list[str] = []
-    for start, para, later in _paragraphs(masked, bounds):
-        if not later or ":" in para:
-            continue
-        if len(_list_items(para, start, exclude) or _inline_enumeration(para, start, exclude)) >= 2:
+    for start, para, later, items in paragraphs:
+        if not later or ":" in para or len(items) >= 2:
             continue
         for s, e in sentence_spans(para):
             sent = para[s:e].strip()
@@ -536,9 +542,10 @@ def free_units(
     units = list(result.untyped)
     masked = result.masked
     bounds = [0, *(m.end() for m in _PARA_RE.finditer(masked)), len(masked) + 1]
-    _parse_later_sentences(masked, bounds, exclude, before)
+    paragraphs = _paragraphs(masked, bounds, exclude)
+    _parse_later_sentences(paragraphs, exclude, before)
     after_colon = False
-    for start, para, later in _paragraphs(masked, bounds):
+    for start, para, later, items in paragraphs:
         colon = para.find(":")
         if colon >= 0:
             tail = para[colon + 1 :]
@@ -563,7 +570,6 @@ def free_units(
             else:
                 after_colon = True
             continue
-        items = _list_items(para, start, exclude) or _inline_enumeration(para, start, exclude)
         if len(items) >= 2:
             units.extend(items)  # "1. Council backs bike lanes\n2. ...": each enumerated item is one unit
             after_colon = False

@@ -459,7 +459,12 @@ def _first_sense_under(noun: str, roots: frozenset[str]) -> bool | None:
 
 @lru_cache(maxsize=16384)
 def _under(noun: str, roots: frozenset[str]) -> bool:
-    return any({a.name() for a in _ancestors(s)} & roots for s in _type_synsets(noun)[:1])
+    return _falls_under(_first_type_synset(noun), roots)
+
+
+def _falls_under(synset: Any | None, roots: frozenset[str]) -> bool:
+    """Whether ``synset`` is, or has as an ancestor, one of ``roots`` (False for None)."""
+    return synset is not None and bool({a.name() for a in _ancestors(synset)} & roots)
 
 
 #: WordNet roots of nouns that name a stretch of time ("century", "reign", "childhood", "the Renaissance").
@@ -490,8 +495,8 @@ def has_kinds(noun: str) -> bool | None:
     wn = _reader(wait=True)
     if wn is None:
         return None
-    senses = _type_synsets(noun.lower())[:1]
-    return any(not s.instance_hypernyms() and bool(s.hyponyms()) for s in senses)
+    first = _first_type_synset(noun.lower())
+    return first is not None and not first.instance_hypernyms() and bool(first.hyponyms())
 
 
 #: WordNet roots of nouns that name several things at once ("a list", "a set", "a collection", "a series").
@@ -585,8 +590,7 @@ def knows_verb(verb: str) -> bool:
 
 @lru_cache(maxsize=16384)
 def _verb_under(verb: str, roots: frozenset[str]) -> bool:
-    first = _state["reader"].first_synset(_key(verb), "v")
-    return first is not None and bool({a.name() for a in _ancestors(first)} & roots)
+    return _falls_under(_state["reader"].first_synset(_key(verb), "v"), roots)
 
 
 def creates(verb: str) -> bool | None:

@@ -51,27 +51,28 @@ _BREAKS = frozenset({";", ":"})
 _CONDITIONS = frozenset({"if", "when", "whenever", "once"})
 #: Particles that make a phrasal verb of refusal ("turn down", "throw out", "toss out").
 _PARTICLES = frozenset({"down", "out", "back", "off"})
+_ROOTS = wordnet.REFUSAL_ROOTS | wordnet.ACCEPTANCE_ROOTS
 
 
 @lru_cache(maxsize=8)  # a run-on sentence holding many counts is read once
 def _may_refuse(sentence: str) -> bool:
     """Cheap test before any parse: some word of the sentence (or a word and the particle after it: "throw out") is
     a refusal or acceptance verb by WordNet."""
-    roots = wordnet.REFUSAL_ROOTS | wordnet.ACCEPTANCE_ROOTS
     words = [w.lower() for w in _WORD.findall(sentence)]
     pairs = {wordnet.phrasal(a, b) for a, b in itertools.pairwise(words) if b in _PARTICLES}
-    return any(wordnet.verb_sense_under(w, roots) for w in {*words, *pairs})
+    return any(wordnet.verb_sense_under(w, _ROOTS) for w in {*words, *pairs})
 
 
 def _verb_form(tok: Any) -> str:
     """The verb a token may be: a phrasal verb with the particle after it when WordNet knows the pair ("turns down"
     -> "turn_down"), else the word itself with any hyphen prefix dropped ("auto-rejected" -> "rejected")."""
+    word = str(tok.lower_).rsplit("-", 1)[-1]
     nxt = tok.nbor(1) if tok.i + 1 < len(tok.doc) else None
     if nxt is not None and nxt.lower_ in _PARTICLES:
-        pair = f"{tok.lemma_.lower().rsplit('-', 1)[-1]}_{nxt.lower_}"
+        pair = wordnet.phrasal(word, nxt.lower_)  # the key the pre-test looked up too
         if wordnet.knows_verb(pair):
             return pair
-    return str(tok.lower_).rsplit("-", 1)[-1]
+    return word
 
 
 def _kind(tok: Any) -> str | None:
@@ -94,8 +95,8 @@ def _negated(tokens: list[Any], at: int) -> bool:
     return any(t.lower_ in _NEGATION for t in near)
 
 
-def _reading(tokens: list[Any], at: int) -> Reading:
-    kind = _kind(tokens[at])
+def _reading(tokens: list[Any], at: int, kind: str) -> Reading:
+    """What the refusal or acceptance verb (``kind``) at ``at`` does to the count."""
     negated = _negated(tokens, at)
     if kind == "refuse":
         return "drop" if negated else "flip"
@@ -133,7 +134,7 @@ def refused(text: str, start: int, end: int) -> Reading:
             negated_between = True  # "rejects anything that isn't at least 500 words": the bound stands
         kind = _kind(tok)
         if kind in ("refuse", "accept"):
-            return None if negated_between else _reading(tokens, i)
+            return None if negated_between else _reading(tokens, i, kind)
         if kind == "verb" and not _complement_of_refusal(tokens, i):
             break
     for i in range(after, len(tokens)):  # after it (or after its condition clause), to the clause's end
@@ -142,7 +143,7 @@ def refused(text: str, start: int, end: int) -> Reading:
             break  # "Keep it under 200 words or the site will refuse it": the refusal is the consequence
         kind = _kind(tok)
         if kind in ("refuse", "accept"):
-            return _reading(tokens, i)
+            return _reading(tokens, i, kind)
         if kind == "verb":
             break
     return None
