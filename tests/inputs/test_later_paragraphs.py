@@ -11,7 +11,7 @@ import pytest
 
 from faithguard.detector import CallContext
 from faithguard.inputs.missing import analyse
-from faithguard.inputs.supply import orders_reader
+from faithguard.inputs.orders import orders_reader
 
 
 @pytest.mark.parametrize(

@@ -7,14 +7,25 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from faithguard.inputs.orders import WORD_RE as _WORD_RE
+from faithguard.inputs.orders import asks_for_text, is_instruction, orders_reader, parsed_for_orders, word_count
 from faithguard.inputs.vocab import kind_of
 
-__all__ = ["FULL_WORDS", "Block", "Scan", "free_units", "is_instruction", "scan", "sentence_spans", "word_count"]
+__all__ = [
+    "FULL_WORDS",
+    "Block",
+    "Scan",
+    "free_units",
+    "is_instruction",
+    "orders_reader",
+    "scan",
+    "sentence_spans",
+    "word_count",
+]
 
 #: A free paragraph or colon tail with at least this many words counts as a full document.
 FULL_WORDS = 12
 
-_WORD_RE = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 _LABEL_RE = re.compile(
     r"(?m)^[ \t]*(?:[#*>\-]+[ \t]*)?(?P<name>[A-Za-z][A-Za-z-]*(?:[ \t]+[A-Za-z][A-Za-z-]*)?)"
     r"(?:[ \t]*#?(?P<idx>\d{1,2}|[A-H]))?[ \t]*\**[ \t]*[:：][ \t]*"
@@ -48,14 +59,6 @@ _MD_BLOCK_RE = re.compile(r"(?m)(?P<table>(?:^[ \t]*\|[^\n]*(?:\n|$)){2,})|(?:^[
 _TABLE_RULE_RE = re.compile(r"(?m)^[ \t]*\|?[ \t]*:?-{2,}")
 _SENT_RE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)|\n", re.M)
 _META_RE = re.compile(r"\b(?:you|your|please|thanks|thank)\b", re.I)
-_INSTR_RE = re.compile(
-    r"^\s*(?:please|pls|kindly|can|could|would|will|also|then|and|thanks|thank|make\s+sure|keep|focus|use|using|"
-    r"don'?t|do\s+not|do|avoid|be|write|give|tell|list|explain|summari[sz]e|translate|rewrite|answer|include|add|"
-    r"read|check|compare|review|based\s+on|according\s+to|i'?m|i\s+am|i\s+want|i\s+need|i'?d\s+like|here'?s|"
-    r"here\s+is|here\s+are|here\s+it|what|how|why|who|which|when|where|is|are|does|you|your|if|never|always|only|"
-    r"respond|reply|follow|ensure|note|remember|ok|okay|hi|hello|hey)\b",
-    re.I,
-)
 
 
 @dataclass(frozen=True)
@@ -87,65 +90,6 @@ class Scan:
     typed: list[Block] = field(default_factory=list)
     empties: list[Block] = field(default_factory=list)
     untyped: list[Block] = field(default_factory=list)
-
-
-def word_count(text: str) -> int:
-    """Number of words in ``text``."""
-    return len(_WORD_RE.findall(text))
-
-
-def is_instruction(sentence: str) -> bool:
-    """Whether a sentence reads like part of the request rather than supplied content."""
-    s = sentence.strip()
-    return bool(_INSTR_RE.match(s)) or (s.endswith("?") and word_count(s) < 20)
-
-
-#: Modals that make "you ..." an order ("you should", "you must"); "you would have ..." is a statement.
-_DIRECTIVE_MODALS = frozenset({"should", "must", "shall", "need"})
-
-
-def _parsed_for_orders(s: str) -> bool:
-    """Whether :func:`orders_reader` parses the (stripped) sentence: not empty, not a short question."""
-    return bool(s) and not (s.endswith("?") and word_count(s) < 20)
-
-
-def orders_reader(sentence: str) -> bool:
-    """Whether a sentence of a later paragraph gives the reader an order, read by syntax from how it opens (past
-    linking adverbs and conjunctions): an imperative (a base-form verb with no subject), "please"/"kindly", "you"
-    with a directive modal ("you should ..."), or a short question.
-
-    The first paragraph is the request and :func:`is_instruction`'s opening words read it; in a paragraph after it,
-    statements that merely open with such a word ("If you'd told me ...", "Your support had ...", "Also, the
-    tone ...") are pasted content. Without the spaCy model, :func:`is_instruction` decides.
-    """
-    s = sentence.strip()
-    if not _parsed_for_orders(s):
-        return bool(s)
-    from faithguard.errors import ConfigError
-    from faithguard.nlp import parse
-
-    try:
-        doc = parse(s)
-    except ConfigError:
-        return is_instruction(s)
-    for sent in doc.sents:
-        # the sentence's opening, past linking adverbs and conjunctions ("Also, keep it short"): pasted material
-        # may end in someone else's order ("Mum is cooking ..., so let me know by Friday"), which is not ours
-        words = [t for t in sent if t.is_alpha]
-        lead = next(
-            (t for t in words if t.pos_ not in ("ADV", "CCONJ", "SCONJ", "INTJ") or t.lower_ in ("please", "kindly")),
-            None,
-        )
-        if lead is None:
-            continue
-        if lead.lower_ in ("please", "kindly", "pls"):
-            return True
-        if lead.tag_ == "VB" and not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in lead.children):
-            return True
-        nxt = lead.nbor(1) if lead.i + 1 < len(doc) else None
-        if lead.lower_ == "you" and nxt is not None and nxt.lower_ in _DIRECTIVE_MODALS:
-            return True
-    return False
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
@@ -513,7 +457,7 @@ def _parse_later_sentences(
             continue
         for s, e in sentence_spans(para):
             sent = para[s:e].strip()
-            if not _taken(list(exclude), start + s, start + e) and start + e > before and _parsed_for_orders(sent):
+            if not _taken(list(exclude), start + s, start + e) and start + e > before and parsed_for_orders(sent):
                 wanted.append(sent)
     try:
         parse_all(wanted)
@@ -582,7 +526,7 @@ def free_units(
             asked = questions and sent.rstrip().endswith("?")
             # pointed at from below ("the request above"): whatever it says is the material
             pointed = start + e <= before
-            ordered = not pointed and (orders_reader(sent) if later else is_instruction(sent))
+            ordered = not pointed and (orders_reader(sent) if later else is_instruction(sent) or asks_for_text(sent))
             if asked or not ordered or (after_colon and not _META_RE.search(sent)):
                 content += word_count(sent)
                 sentences += 1

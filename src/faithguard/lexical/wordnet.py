@@ -605,6 +605,16 @@ def communicates(verb: str) -> bool | None:
     return _verb_filed(verb, "verb.communication", 3)
 
 
+def verb_file(verb: str) -> str | None:
+    """The lexicographer file of the verb's most frequent sense ("verb.communication" for "describe", "verb.contact"
+    for "put"); None when WordNet lacks the verb or is not installed."""
+    wn = _reader(wait=True)
+    if wn is None:
+        return None
+    found = wn.synsets(verb.lower(), pos="v")
+    return str(found[0].lexname()) if found else None
+
+
 def only_verb(word: str) -> bool | None:
     """Whether WordNet knows ``word`` as a verb and never as a noun or adjective ("respond", "summarize"; not
     "list", "answer", "draft"); None without WordNet. A capitalised first word so known is a verb the tagger may
