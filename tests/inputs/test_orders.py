@@ -1,9 +1,9 @@
 """A sentence of the request's first paragraph that orders a text is the request, not the material it points at.
 
-Sentences written for this project. ``orders.asks_for_text`` reads, by syntax and WordNet's verb and noun files, a
-first-paragraph sentence whose opening words say nothing (``is_instruction``): an imperative whose verb communicates,
-(its most frequent sense), or creates with a text as its object, is an order to the model; everyday orders and messages to the writer quoted
-as material are not.
+Sentences written for this project. ``orders.asks_for_text`` reads, by syntax and WordNet's verb and noun files,
+a first-paragraph sentence whose opening words say nothing (``is_instruction``): an imperative whose verb
+communicates (its most frequent sense), or creates with a text as its object, is an order to the model; everyday
+orders and messages to the writer quoted as material are not.
 """
 
 from __future__ import annotations

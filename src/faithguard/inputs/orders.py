@@ -138,5 +138,3 @@ def _names_text(noun: str) -> bool:
 
     wn = get_wordnet()
     return any((syn := wn.synset(o)) is not None and syn.lexname == "noun.communication" for o in wn.senses(noun)[:3])
-
-
