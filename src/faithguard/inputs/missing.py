@@ -118,9 +118,13 @@ def _needs(refs: list[Reference]) -> dict[str, tuple[int, list[Reference]]]:
         wholes = {k: r for k, r in kinds.items() if k not in PART_KINDS}
         if wholes and len(wholes) < len(kinds):
             kinds = wholes  # "continue the essay from the last paragraph": the paragraph is part of the essay
-        total = sum(r.expected for r in kinds.values())
-        if len(kinds) > 1:
-            total = max(total if _joined(list(kinds.values())) else 0, max(r.expected for r in kinds.values()))
+        # "what does the witness say in the transcript": the witness's words are that transcript, so a person beside
+        # a text counts no item of its own (it still asks for the text: it stays among the references)
+        texts = {k: r for k, r in kinds.items() if not r.speaker}
+        counted = texts if texts and len(texts) < len(kinds) else kinds
+        total = sum(r.expected for r in counted.values())
+        if len(counted) > 1:
+            total = max(total if _joined(list(counted.values())) else 0, max(r.expected for r in counted.values()))
         best = needs.get(grp)
         if best is None or total > best[0]:
             needs[grp] = (total, list(kinds.values()))

@@ -47,6 +47,9 @@ class Reference:
     strong: bool = False  # an explicit supply marker: attached, below, provided, Document 3...
     index: int | None = None  # Document 3 -> 3
     noun_start: int = 0
+    #: a person who stands for the text they produced ("the witness", "the narrator"), in a sentence that compares
+    #: nothing: beside a text named in the same sentence, that text (inputs/missing._needs)
+    speaker: bool = False
 
 
 _NOUN_ALT = "|".join(sorted((re.escape(f) for f in CONTENT_NOUNS), key=len, reverse=True))
@@ -396,7 +399,8 @@ def _definite(
     if expected == 1 and index is None and _plural(noun) and _compares(masked[sent[0] : sent[1]]):
         expected = 2
     noun_start = m.start("noun")
-    ref = Reference(m.group(), kind, expected, m.start(), m.end(), sent, source, strong, index, noun_start)
+    speaker = lexname_test("owner", noun) and not _compares(masked[sent[0] : sent[1]])
+    ref = Reference(m.group(), kind, expected, m.start(), m.end(), sent, source, strong, index, noun_start, speaker)
     if not strong and _non_reference(ref, m, masked, text, sent):
         return None
     if _NEG_AFTER.match(after) and not re.match(r"^\s*(?:below|above|attached)", after, re.I):
