@@ -2,7 +2,8 @@
 
 Requests written for this project. "the witness", "the narrator", "the author" are read as content (the person's
 words) by WordNet's communicator class; next to "the transcript" or "the story" in the same sentence they are the
-same material, so one supplied text answers both. Alone, with a count of texts, or compared with the text, they still need what they say.
+same material, so one supplied text answers both. Alone, with a count of texts, or compared with the text, they
+still need what they say.
 """
 
 from __future__ import annotations
