@@ -577,8 +577,10 @@ def _non_reference(ref: Reference, m: re.Match[str], masked: str, text: str, sen
     noun = m.group("noun")
     if _is_capitalised(noun, m.start("noun"), sent[0], text):
         return True  # the Federalist Papers, the Stern Review
-    if _OF_AFTER.match(after) or _TITLE_AFTER.match(after):
-        return True  # the report of the Warren Commission, the paper 'Attention...'
+    if _OF_AFTER.match(after) and not deictic:
+        return True  # the report of the Warren Commission (but "my letter of recommendation" is the user's)
+    if _TITLE_AFTER.match(after):
+        return True  # the paper 'Attention...'
     if ref.kind == "letter" and _LETTER_AFTER.match(after):
         return True
     # the two tests below end right before the phrase: the bounded prefix reads the same (a run-on sentence read
