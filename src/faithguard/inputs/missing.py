@@ -27,6 +27,7 @@ from faithguard.inputs.parsed import (
     pointer_refs,
     recalled_exchange,
 )
+from faithguard.inputs.parts import absent_part_findings
 from faithguard.inputs.recorded import EVENT_TRIGGER, recorded_refs
 from faithguard.inputs.references import Reference, find_references
 from faithguard.inputs.supply import Block, Scan, free_units, scan, word_count
@@ -370,6 +371,8 @@ def analyse(ctx: CallContext, parser: Callable[[str], Any] | None = None) -> lis
             made = {r.noun_start for r in q_refs if assistant_made(tokens.get(r.noun_start))}
             settled = _or_made(settled, made)
         missing = _resolve(refs, supply_for(q_refs, s_refs), settled)
+    named = " / ".join(str(f["reference"]) for f in missing)
+    missing += [f for f in absent_part_findings(q_refs, q.text, ctx.documents) if f["reference"] not in named]
     return findings + missing or _unsupplied(q, doc, parser, has_docs, earlier) or asked_for_findings(ctx, q, parser)
 
 

@@ -50,6 +50,8 @@ class Reference:
     #: a person who stands for the text they produced ("the witness", "the narrator"), in a sentence that compares
     #: nothing: beside a text named in the same sentence, that text (inputs/missing._needs)
     speaker: bool = False
+    #: the number of a numbered part of the whole ("clause 14.2 of the contract" -> "14.2"; inputs/parts.py)
+    part_number: str | None = None
 
 
 _NOUN_ALT = "|".join(sorted((re.escape(f) for f in CONTENT_NOUNS), key=len, reverse=True))
@@ -293,7 +295,8 @@ def _numbered_part_refs(masked: str, text: str, sents: list[tuple[int, int]], so
             continue
         cls = classify_noun(noun)
         kind = "image" if cls is not None and not cls.inline else "document"
-        out.append(Reference(m.group(), kind, 1, m.start(), m.end(), sent, source, True, None, m.start("noun")))
+        ref = Reference(m.group(), kind, 1, m.start(), m.end(), sent, source, True, None, m.start("noun"))
+        out.append(replace(ref, part_number=m.group("num")))
     return out
 
 
