@@ -125,6 +125,9 @@ PREFIX_CHARS = 80
 
 
 _AS_BEFORE = re.compile(r"\bas\s*$", re.I)
+#: "the original one", "the older one", "the other one": a determiner, one or two modifiers, and the pro-form "one"
+#: standing for a noun named nearby. Fixtures: tests/inputs/test_proform_items.py.
+_PROFORM_RE = re.compile(r"\b(?:the|this|that|my|our|your)\s+(?:[\w'’-]+\s+){1,2}one\b(?!\s*(?:of|another)\b)", re.I)
 
 
 @lru_cache(maxsize=64)
@@ -399,8 +402,12 @@ def _definite(
             expected = max(expected, int(w))
     if det == "both" or chosen:
         expected = max(expected, 2)
-    if expected == 1 and index is None and _plural(noun) and _compares(masked[sent[0] : sent[1]]):
-        expected = 2
+    if expected == 1 and index is None and _compares(masked[sent[0] : sent[1]]):
+        # "compare the reports"; "does the new report contradict the original one": a pro-form "one" after an
+        # adjective in a comparing sentence is a second item of the same kind
+        rest = masked[sent[0] : m.start()] + " " + masked[m.end() : sent[1]]
+        if _plural(noun) or _PROFORM_RE.search(rest):
+            expected = 2
     noun_start = m.start("noun")
     speaker = lexname_test("owner", noun) and not _compares(masked[sent[0] : sent[1]])
     ref = Reference(m.group(), kind, expected, m.start(), m.end(), sent, source, strong, index, noun_start, speaker)
