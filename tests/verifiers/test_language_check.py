@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from faithguard.lexical.langid import script_letters
 from faithguard.models import Status
 from faithguard.verifiers import verify
@@ -33,5 +35,39 @@ def test_few_letters_of_a_script_one_language_owns_are_decided() -> None:
 
 
 def test_a_language_the_identifier_cannot_tell_is_unknown_not_violated() -> None:
-    # Czech is not among the identifier's languages: a Czech answer must not read as 'violated'
-    assert _status("cs", "Dobrý den, dnes je krásné počasí a jdeme se projít do parku u řeky.") is Status.UNKNOWN
+    # Maori is not among the model's languages: a Maori answer must not read as 'violated'
+    assert _status("mi", "Kia ora koutou, he rā pai tēnei mō te hīkoi ki te awa me te whānau katoa.") is Status.UNKNOWN
+
+
+def test_a_language_outside_the_named_ones_is_read_by_the_model() -> None:
+    # Czech has no name the request reader looks for, but the model tells it apart: asked and answered, satisfied
+    assert _status("cs", "Dobrý den, dnes je krásné počasí a jdeme se projít do parku u řeky.") is Status.SATISFIED
+    assert _status("pl", "Dobrý den, dnes je krásné počasí a jdeme se projít do parku u řeky.") is Status.VIOLATED
+
+
+def _wordfreq_languages() -> list[str]:
+    import wordfreq
+
+    from faithguard.lexical.langid import LANGUAGE_NAMES
+
+    listed = set(wordfreq.available_languages("small"))
+    return sorted(code for code in LANGUAGE_NAMES if code in listed)
+
+
+@pytest.mark.parametrize("code", _wordfreq_languages())
+def test_each_named_language_is_told_from_its_own_vocabulary(code: str) -> None:
+    # Forty words of wordfreq's list for the language (ranks 60-99: past the function words every profile
+    # shares), run together: the identifier must name the language with confidence. A resource's words, not ours.
+    import wordfreq
+
+    from faithguard.lexical.langid import identify
+
+    ident = identify(" ".join(wordfreq.top_n_list(code, 100, wordlist="small")[60:100]))
+    assert ident.language == code and ident.confidence >= 0.35
+
+
+def test_the_main_script_decides_a_mixed_text() -> None:
+    from faithguard.lexical.langid import identify
+
+    mixed = "A: Good morning, how was the trip to the coast? B: 很好，谢谢。 A: Did you see the old lighthouse?"
+    assert identify(mixed).language == "en"

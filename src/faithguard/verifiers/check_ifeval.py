@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from faithguard.lexical.langid import LANGUAGE_NAMES, identify, script_letters
+from faithguard.lexical.langid import LANGUAGE_NAMES, identify, script_letters, tells_apart
 from faithguard.models import Status
 from faithguard.verifiers.registry import (
     CheckerTable,
@@ -94,7 +94,7 @@ def _response_language(params: Mapping[str, Any], response: str) -> VerifierOutc
         return VerifierOutcome(Status.SATISFIED, f"response is in {name}")
     if ident.confidence < LANG_CONFIDENCE:
         return VerifierOutcome(Status.UNKNOWN, f"low-confidence identification ({ident.language})")
-    if target not in LANGUAGE_NAMES:
+    if not tells_apart(target):
         # the identifier cannot recognise the asked language, so another reading is no evidence against it
         return VerifierOutcome(Status.UNKNOWN, f"{name} is not a language the identifier tells apart")
     found = LANGUAGE_NAMES.get(ident.language, ident.language)
