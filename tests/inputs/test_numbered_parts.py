@@ -40,16 +40,22 @@ def test_a_part_pasted_after_the_request_is_looked_up_there_too() -> None:
     [
         [_LEASE_WITH_PETS],  # the part is there
         [_PLAIN],  # no numbering: the excerpt may be the clause itself
-        [_LEASE + "\n\nSee clause 9.3 for pets."],  # the number stands in the text
+        [_LEASE + "\n\nSee clause 9.3 for pets."],  # the part is named in the text
     ],
 )
 def test_a_part_that_may_be_there_is_not_flagged(documents: list[str]) -> None:
     assert not _flagged("What does clause 9.3 of the lease say about pets?", documents)
 
 
+def test_a_bare_number_names_no_part() -> None:
+    lease = _LEASE + "\n\n3. Notice\n3.1 Repairs are reported within 7 days."
+    assert _flagged("What does section 7 of the lease say about subletting?", [lease])
+
+
 def test_numbering_and_mentions() -> None:
     assert _numbers(_LEASE) == {"1", "1.1", "1.2", "2", "2.1", "2.2"}
     assert _numbers("Section 3 Scope\nArticle 4: Fees\n§ 5 Notice") == {"3", "4", "5"}
     assert not _numbers("In 2019 the firm moved.\nIt grew.")  # a year inside a sentence labels nothing
-    assert _mentions("as in 9.3 above", "9.3")
-    assert not _mentions("clause 19.3 and 9.35", "9.3")
+    assert _mentions("as in clause 9.3 above", "9.3", "clause") and _mentions("see §9.3", "9.3", "clause")
+    assert not _mentions("clause 19.3 and clause 9.35", "9.3", "clause")
+    assert not _mentions("reported within 9.3 days", "9.3", "clause")

@@ -50,6 +50,8 @@ def test_everyday_orders_and_statements_are_not_read_as_ours(sentence: str) -> N
         "Our landlord sent the notice below. Draft a reply asking for two more weeks.",
         "Look over the complaint below. Draft a calm answer for the manager.",
         "My manager forwarded the memo below. Outline what it changes for the night shift.",
+        "Fix the grammar in the text below. Make it sound less stiff.",  # the material named by a pronoun
+        "Sort the reviews below by mood. Then cut them to one line each.",  # the material named by a pronoun
     ],
 )
 def test_a_pointer_followed_only_by_orders_has_nothing_below(query: str) -> None:

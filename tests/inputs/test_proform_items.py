@@ -24,6 +24,10 @@ def _flagged(query: str, documents: list[str]) -> bool:
     [
         "Does the revised memo contradict the earlier one on music times?",
         "Compare the new memo with the previous one and list what changed.",
+        # no comparing verb: "than", "or", "with" set the pro-form beside the memo
+        "Is the revised memo clearer than my previous one?",
+        "Which reads better, the revised memo or the earlier one?",
+        "Merge the revised memo with the one from last week.",
     ],
 )
 def test_the_second_item_is_missing(query: str) -> None:
@@ -39,6 +43,7 @@ def test_both_items_supplied() -> None:
     [
         "Is the revised memo the final one?",  # no comparison: the pro-form is the same budget
         "Which line of the revised memo is the longest one?",  # "which" picks within the one text
+        "Rewrite the revised memo as a friendlier one.",  # "a ... one" is the text to write
     ],
 )
 def test_no_second_item(query: str) -> None:

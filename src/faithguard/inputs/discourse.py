@@ -143,6 +143,26 @@ def introduced_earlier(noun: str, masked: str, at: int) -> bool:
     return bool(spots) and spots[0] < at
 
 
+def _ordered_object(before: list[str]) -> bool:
+    """Whether a definite mention is the object of an order (a verb's base form right before "the") that does not
+    communicate: "calculate and provide the individual scores" asks the answer to make them, so a later "these three
+    scores" is those, as after an indefinite introduction; "summarize the report" works on material (the verb's
+    most frequent WordNet sense communicates). The first mention itself is still read as a reference where it
+    stands. Fixtures: tests/inputs/test_ordered_antecedents.py."""
+    from faithguard.lexical.wordnet_mmap import get_wordnet
+
+    spots = [i for i, w in enumerate(before) if w in _DEFINITE_BEFORE]
+    if not spots or spots[-1] == 0:
+        return False
+    verb = before[spots[-1] - 1]
+    if not (verb.isalpha() and get_wordnet().is_verb(verb)) or _FIRST_PERSON_RE.search(" ".join(before)):
+        return False
+    from faithguard.lexical import wordnet
+
+    # a verb that communicates works on material ("summarize the report", "translate the letter"): not made
+    return wordnet.verb_file(verb) != "verb.communication"
+
+
 @lru_cache(maxsize=8)
 def _sentences_of(masked: str) -> list[tuple[int, int]]:
     return sentences(masked)
@@ -159,7 +179,7 @@ def _introductions(noun: str, masked: str) -> tuple[int, ...]:
         start = max(sentence_of(sents, pos)[0], pos - CLAUSE_CHARS)
         clause = re.split(r"[,;:]", masked[start:pos])[-1]
         before = [w.lower() for w in _WORD_RE.findall(clause)][-4:]
-        if any(w in _DEFINITE_BEFORE or _POSSESSIVE.search(w) for w in before):
+        if any(w in _DEFINITE_BEFORE or _POSSESSIVE.search(w) for w in before) and not _ordered_object(before):
             continue
         if _FIRST_PERSON_RE.search(masked[start:pos]):
             continue

@@ -99,13 +99,13 @@ _WRITER_OBJECTS = frozenset({"me", "us"})
 def asks_for_text(sentence: str) -> bool:
     """Whether a sentence of the request's first paragraph orders the reader to produce a text, read by syntax when
     its opening words say nothing (:func:`is_instruction`): an imperative whose verb's most frequent sense
-    communicates ("Outline the risks", "Describe the mood"), or creates with a text as its object ("Draft a
-    response", "Compose an email").
+    communicates ("Outline the risks", "Describe the mood"), that creates a text ("Draft a response"), or that
+    works on the material itself, named by a pronoun ("make it sound less robotic").
 
     Provenance: WordNet's lexicographer file of the verb's first sense (``lexical.wordnet.verb_file``; a verb with a
     communication sense further down, "put" as in "put into words", stays an everyday order); the object must have a
-    communication sense among its first three. Everyday orders quoted as material ("Close
-    the door", "Bake the cake for an hour") and messages to the writer ("Call me tomorrow") are not read as ours.
+    communication sense among its first three; the pronouns are "it" and "them". Everyday orders quoted as material
+    ("Close the door", "Bake the cake for an hour") and messages to the writer ("Call me tomorrow") are not ours.
     Fixtures: tests/inputs/test_orders.py.
     """
     s = sentence.strip()
@@ -126,9 +126,29 @@ def asks_for_text(sentence: str) -> bool:
         filed = wordnet.verb_file(lead.lemma_)
         if filed == "verb.communication":
             return True
-        if filed == "verb.creation" and any(c.dep_ == "dobj" and _names_text(c.lemma_) for c in lead.children):
+        if any(_works_on_text(c, makes=filed == "verb.creation") for c in lead.children):
             return True
     return False
+
+
+#: Pronouns an order uses for the material it points at ("make it sound less robotic", "sort them by date").
+_MATERIAL_PRONOUNS = frozenset({"it", "them"})
+
+
+def _works_on_text(child: Any, *, makes: bool) -> bool:
+    """Whether a dependent of the imperative verb is a text it makes or the material it works on: for a verb that
+    creates (``makes``), an object with a communication sense ("Draft a response"); for any verb, a pronoun for the
+    material, as object or as the subject of the verb's complement ("make it shorter", "make it sound less
+    robotic"). Other verbs with a text object stay material: "Put the answer in quotes" may be the request's own
+    format rule as well as pasted text."""
+    if makes and child.dep_ == "dobj" and _names_text(child.lemma_):
+        return True
+    if child.lower_ in _MATERIAL_PRONOUNS and child.dep_ in ("dobj", "nsubj"):
+        return True
+    return any(g.lower_ in _MATERIAL_PRONOUNS and g.dep_ == "nsubj" for g in child.children) and child.dep_ in (
+        "ccomp",
+        "xcomp",
+    )
 
 
 def _names_text(noun: str) -> bool:

@@ -3,8 +3,9 @@
 "What does clause 14.2 of the contract say?" with a contract supplied: the whole is there, but the part may not be.
 When the supplied text numbers its parts (two or more lines open with a number label: "1.1 ...", "Section 3 ...",
 "2. Orders") and the asked number appears nowhere in it, the part is missing. A text with no numbering of its own
-may be the part itself (an excerpt pasted without its number), and a number mentioned anywhere may be the part: both
-stay supplied, since nothing shows otherwise. Fixtures: tests/inputs/test_numbered_parts.py.
+may be the part itself (an excerpt pasted without its number), and a part named in the text ("see clause 9.3") may
+be there: both stay supplied, since nothing shows otherwise. A bare number ("within 7 days") names no part.
+Fixtures: tests/inputs/test_numbered_parts.py.
 """
 
 from __future__ import annotations
@@ -28,9 +29,13 @@ def _numbers(text: str) -> set[str]:
     return {m.group("num") for m in _LABEL_LINE_RE.finditer(text)}
 
 
-def _mentions(text: str, number: str) -> bool:
-    """Whether ``number`` stands in ``text`` as a number of its own (not inside "114.2" or "14.25")."""
-    return re.search(rf"(?<![\d.]){re.escape(number)}(?!\.?\d)", text) is not None
+def _mentions(text: str, number: str, part: str) -> bool:
+    """Whether ``text`` names the part: a label line of that number, or the part noun (or a section sign) before
+    the number ("see clause 9.3"), not inside "114.2" or "14.25". A bare number is not the part ("within 7 days")."""
+    if number in _numbers(text):
+        return True
+    named = rf"(?i:\b{re.escape(part)}s?|§)[ \t]*{re.escape(number)}(?!\.?\d)"
+    return re.search(named, text) is not None
 
 
 def absent_part_findings(refs: Sequence[Reference], query: str, documents: Sequence[str]) -> list[dict[str, Any]]:
@@ -46,7 +51,8 @@ def absent_part_findings(refs: Sequence[Reference], query: str, documents: Seque
             continue
         texts = [d for d in documents if d and d.strip()] + [query[: r.sentence[0]] + "\n" + query[r.sentence[1] :]]
         supplied = "\n".join(texts)
-        if len(_numbers(supplied)) < MIN_LABELS or _mentions(supplied, number):
+        part = r.text.split()[0]
+        if len(_numbers(supplied)) < MIN_LABELS or _mentions(supplied, number, part):
             continue
         found.append(
             {

@@ -125,9 +125,16 @@ PREFIX_CHARS = 80
 
 
 _AS_BEFORE = re.compile(r"\bas\s*$", re.I)
-#: "the original one", "the older one", "the other one": a determiner, one or two modifiers, and the pro-form "one"
-#: standing for a noun named nearby. Fixtures: tests/inputs/test_proform_items.py.
-_PROFORM_RE = re.compile(r"\b(?:the|this|that|my|our|your)\s+(?:[\w'’-]+\s+){1,2}one\b(?!\s*(?:of|another)\b)", re.I)
+#: "the original one", "the one from last year": a determiner and one or two modifiers before the pro-form "one", or
+#: "the one" with a modifier after it, standing for a noun named nearby. ``link``: a word that sets it beside another
+#: item ("better than the old one", "this draft or the earlier one", "merge it with the one I sent"); a comparing
+#: sentence needs none. Fixtures: tests/inputs/test_proform_items.py.
+_PROFORM_RE = re.compile(
+    r"(?:\b(?P<link>than|with|against|or|and|versus|vs\.?)\s+)?\b(?:the|this|that|my|our|your)\s+"
+    r"(?:(?:[\w'’-]+\s+){1,2}one\b|one\s+(?=(?:from|before|after|i|we|you|that|which|last|in)\b))"
+    r"(?!\s*(?:of|another)\b)",
+    re.I,
+)
 
 
 @lru_cache(maxsize=64)
@@ -213,9 +220,17 @@ def _is_capitalised(word: str, at: int, sent_start: int, text: str) -> bool:
     return text[sent_start:at].strip() != ""
 
 
+@lru_cache(maxsize=4096)
 def _plural(noun: str) -> bool:
+    """A plural form: it ends in -s, is not itself a WordNet noun ("witness", "thesis", "news", "analysis" are), and
+    is not a kind the content table names by its plural ("notes", "slides", "lyrics": one text each)."""
+    from faithguard.lexical.wordnet_mmap import get_wordnet
+
     n = noun.lower()
-    return n.endswith("s") and n not in ("thesis", "lyrics", "news", "notes", "minutes", "slides", "analysis")
+    if not n.endswith("s") or kind_of(n) == n:
+        return False
+    wn = get_wordnet()
+    return not (wn.available and wn.lemma_synsets(n))
 
 
 def find_references(text: str, masked: str, source: str = "query") -> list[Reference]:
@@ -402,11 +417,12 @@ def _definite(
             expected = max(expected, int(w))
     if det == "both" or chosen:
         expected = max(expected, 2)
-    if expected == 1 and index is None and _compares(masked[sent[0] : sent[1]]):
-        # "compare the reports"; "does the new report contradict the original one": a pro-form "one" after an
-        # adjective in a comparing sentence is a second item of the same kind
+    if expected == 1 and index is None:
+        # "compare the reports"; "does the new report contradict the original one", "is it better than my previous
+        # one", "merge it with the one from last year": a pro-form "one" set beside the noun is a second item
         rest = masked[sent[0] : m.start()] + " " + masked[m.end() : sent[1]]
-        if _plural(noun) or _PROFORM_RE.search(rest):
+        compares = _compares(masked[sent[0] : sent[1]])
+        if (compares and _plural(noun)) or any(compares or p.group("link") for p in _PROFORM_RE.finditer(rest)):
             expected = 2
     noun_start = m.start("noun")
     speaker = lexname_test("owner", noun) and not _compares(masked[sent[0] : sent[1]])
