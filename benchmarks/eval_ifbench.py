@@ -203,13 +203,16 @@ def _show(
         f"({perfect_on_fail[1]}/{perfect_on_fail[0]}; target <= {TARGETS['perfect_on_fail']})"
     )
     us = _cost(cost[0])
+    # One verify() per instruction of a prompt, all on the same answer: only its first check is new to the memos
+    # keyed by the answer's text (sentence breaks, language, parse); the others find them warm.
+    caches = "one verify() call, the answer's text memos warm after its first check"
     if has_peer and cost[1]:
         print(
-            f"{tag} per-check cost: ours {us}; peer {_cost(cost[1])} ({len(cost[1])} peer checks ran; "
+            f"{tag} per-check cost ({caches}): ours {us}; peer {_cost(cost[1])} ({len(cost[1])} peer checks ran; "
             f"peer agrees with the strict file on {peer_agree[1]}/{peer_agree[0]})"
         )
     else:
-        print(f"{tag} per-check cost: ours {us}; peer not run")
+        print(f"{tag} per-check cost ({caches}): ours {us}; peer not run")
     head = f"{'gold':>4} {'recall':>6} {'param':>6} | {'n':>3} {'agree':>6} {'unk':>3} {'fails':>5} {'f-rec':>6}"
     print(f"{tag} {'type':36} {head}")
     for iid in sorted(per_type):

@@ -235,6 +235,11 @@ def peer(rows: list[dict[str, Any]]) -> None:
             st[3] += t_ours
             st[4] += t_peer
     print("\nPeer: official IFEval checker (lm-eval, loaded module-only) vs verify() on our synthetic responses")
+    print(
+        f"(all rows, both split parts: the {len(pairs)} distinct (instruction, kwargs) pairs of every prompt, not one"
+        f" split; times are means per call over the same {len(responses)} responses, so the memos keyed by a"
+        " response's text (language, sentence breaks, parse) are warm after its first check: cached figures)"
+    )
     print(f"{'instruction':48} {'n':>4} {'agree':>6} {'unk':>4} {'us µs':>8} {'peer µs':>8}")
     tot = [0, 0, 0, 0.0, 0.0]
     for iid in sorted(stats):

@@ -64,7 +64,11 @@ def main() -> int:
             negatives += 1
             fp += flagged
     n = len(rows)
-    label = "fresh set written by sh on 2026-11-23 (no split; never used to write rules), cache cold per process"
+    distinct = len({" ".join(row["query"].split()) for row in rows})
+    label = (
+        "fresh set written by sh on 2026-11-23 (no split; never used to write rules); caches: one process, "
+        f"{distinct} of {n} queries distinct, so {n - distinct} checks repeat an earlier query (decomposition cached)"
+    )
     print(f"language_fresh ({label}): n={n}")
     print(f"  asked-language reading accuracy: {read_ok / n:.3f} ({read_ok}/{n})")
     print(f"  flag accuracy: {flag_ok / n:.3f}; recall on wrong-language answers: {tp}/{positives}; ", end="")

@@ -85,8 +85,26 @@ def overlaps(flagged: str, gold: str) -> bool:
     return bool(f and g) and (f in g or g in f)
 
 
+def forget_requests() -> None:
+    """Clear the parse cache and the memos keyed by a question's text or terms, so every question timed next is
+    new to them (``candidate_recall``, the coverage probes and an earlier configuration ran the same questions);
+    word-keyed memos (word frequencies) stay warm."""
+    from faithguard.lexical import langid
+    from faithguard.nlp import clear_parse_cache
+    from faithguard.terms import extract
+
+    clear_parse_cache()
+    extract._candidates_of.cache_clear()
+    langid.identify.cache_clear()
+    if hasattr(langid, "model_ranking"):  # the language model's memo, once langid shares it (in progress 2026-11-24)
+        langid.model_ranking.cache_clear()
+    WordNetSource._listed.cache_clear()
+
+
 def detect(rows: list[dict[str, Any]], sources: list[KnowledgeSource]) -> dict[str, Any]:
     det = UnknownTermsDetector(sources)
+    det.run(CallContext(query="How does Quorvex flux weaving differ from photosynthesis?"))  # first-use loads, ours
+    forget_requests()
     flagged_q: list[bool] = []
     flagged_terms: list[list[str]] = []
     undecided = 0
@@ -314,6 +332,10 @@ def main(argv: list[str] | None = None) -> int:
                 + "".join(f"{res[k]:>14.3f}" if isinstance(res[k], float) else f"{res[k]:>14}" for k in keys)
             )
     print("(undecided = candidate terms no source could decide; the study split was read while developing)")
+    print(
+        "(ms_per_query: wall time per question, each new: the parse cache and the question- and term-keyed memos"
+        " cleared before each row of the table; word-frequency memos warm)"
+    )
     if not args.no_requests:
         request_flag_rates(data, configs)
         answer_warning_rates(data, configs)

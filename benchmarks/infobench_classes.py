@@ -140,8 +140,11 @@ def list_false_flags(study: list[dict[str, Any]]) -> None:
                         lines.append(f"      {c.text[:80]!r} ({c.category}, {c.status}): {c.reason}")
                 by_class[mechanism(v, report)].append("\n".join(lines))
         flagged_ids = {x.split(":")[0].strip() for xs in by_class.values() for x in xs}
+        # The inline run follows the documents run in the same guard: a row without input is the same request again.
+        again = sum(1 for r in study if all(v is True for v in r["eval"]) and not r["input"])
+        caches = "new-request" if mode == "documents" else f"new-request-but-{again}-without-input-seen-again"
         print(
-            f"infobench split=study (read) config=offline input={mode} caches=cold-per-query: "
+            f"infobench split=study (read) config=offline input={mode} caches={caches}: "
             f"{len(flagged_ids)}/{passing} passing answers flagged"
         )
         for name, items in sorted(by_class.items(), key=lambda kv: -len(kv[1])):

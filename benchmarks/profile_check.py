@@ -100,7 +100,11 @@ def main() -> int:
         return 1
     per_sample = cpu * 1000 / len(kept) / len(samples)
     which = f"{args.which}, slowest {len(kept)} of {len(calls)}" if args.tail else args.which
-    print(f"{which}: {len(kept)} checks, CPU {cpu * 1000 / len(kept):.1f} ms/check, {len(samples)} samples")
+    parts = collections.Counter(call.part for call in calls)
+    split = f"split: both parts, study {parts['study']} + holdout {parts['holdout']} distinct queries"
+    state = "first check of each query" if args.which == "new" else "second round: queries cached"
+    ms = cpu * 1000 / len(kept)
+    print(f"{which} ({state}; {split}): {len(kept)} checks, CPU {ms:.1f} ms/check, {len(samples)} samples")
     inclusive: collections.Counter[str] = collections.Counter()
     innermost: collections.Counter[str] = collections.Counter()
     for stack in samples:
