@@ -196,7 +196,7 @@ def _time(ctx: CallContext, runs: int, *, parse_warm: bool, memo_warm: bool = Fa
     parse cache (as when the engine parsed the request first), else it is cleared too. Word-keyed memos
     (a word's WordNet classes) stay warm, as they are in a process that has served other requests.
     """
-    from faithguard.inputs import discourse, missing, syntax
+    from faithguard.inputs import discourse, missing, references, syntax
     from faithguard.nlp import clear_parse_cache
 
     wall, cpu = [], []
@@ -209,6 +209,7 @@ def _time(ctx: CallContext, runs: int, *, parse_warm: bool, memo_warm: bool = Fa
             for memo in (missing._placeholder_like, discourse._word_index, discourse._sentences_of):
                 memo.cache_clear()
             discourse._introductions.cache_clear()
+            references._compares.cache_clear()
         if not parse_warm:
             clear_parse_cache()
         t0, c0 = time.perf_counter(), time.process_time()

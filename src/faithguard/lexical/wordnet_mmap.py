@@ -29,6 +29,8 @@ _DEFAULT_DIR = Path("/usr/share/wordnet")
 # WordNet's own morphological detachment rules for nouns (morph.c in the WordNet distribution).
 _NOUN_RULES = (("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"), ("men", "man"), ("ies", "y"))
 _NOUN_RULES_LAST = (("s", ""),)
+#: Words whose base forms are kept; the memo is emptied when full (bounded memory, no eviction bookkeeping).
+_MEMO_SIZE = 65536
 #: Lexicographer file numbers (WordNet ``lexnames``).
 LEXNAMES = {
     3: "noun.Tops",
@@ -97,6 +99,7 @@ class WordNet:
                     if len(parts) >= 2:
                         self._exc.setdefault(parts[0], parts[1])
         self._synsets: dict[int, Synset] = {}
+        self._bases: dict[str, tuple[str, ...]] = {}
         self._verbs: mmap.mmap | None = None
 
     @property
@@ -138,8 +141,18 @@ class WordNet:
         return None
 
     def base_forms(self, word: str) -> list[str]:
-        """Candidate base forms of a noun (as written, exception list, detachment rules), known ones only."""
+        """Candidate base forms of a noun (as written, exception list, detachment rules), known ones only (memoised
+        per word: each costs up to four binary searches of the index, and the checks ask of the same words often)."""
         w = word.lower().strip().replace(" ", "_")
+        known = self._bases.get(w)
+        if known is None:
+            known = tuple(self._base_forms(w))
+            if len(self._bases) >= _MEMO_SIZE:
+                self._bases.clear()
+            self._bases[w] = known
+        return list(known)
+
+    def _base_forms(self, w: str) -> list[str]:
         seen: list[str] = []
         candidates = [w, self._exc.get(w, "")]
         candidates += [w[: -len(suf)] + rep for suf, rep in _NOUN_RULES if w.endswith(suf)]
