@@ -66,8 +66,12 @@ def test_each_named_language_is_told_from_its_own_vocabulary(code: str) -> None:
     assert ident.language == code and ident.confidence >= 0.35
 
 
-def test_the_main_script_decides_a_mixed_text() -> None:
+def test_a_mixed_text_is_read_whole() -> None:
+    # The model weighs every script's evidence: a few Chinese words in English stay English, and a Korean
+    # sentence with an English gloss is Korean though its Latin letters outnumber its Hangul syllables.
     from faithguard.lexical.langid import identify
 
     mixed = "A: Good morning, how was the trip to the coast? B: 很好，谢谢。 A: Did you see the old lighthouse?"
     assert identify(mixed).language == "en"
+    glossed = "RAM은 랜덤 액세스 메모리(Random Access Memory, working storage)의 약자입니다."
+    assert identify(glossed).language == "ko"

@@ -159,10 +159,6 @@ def identify(text: str) -> Identification:
         return Identification(_SCRIPT_LANG[script], round(share, 3))
     if script not in _SHARED_SCRIPTS:
         return Identification(None, 0.0)
-    if share < 1.0:
-        # the model reads the main script's text only, as the script count chose it: a few CJK characters would
-        # otherwise outweigh an English text around them (the model's n-grams of a unique script are decisive)
-        text = "".join(ch if _script(ch) in (script, None) else " " for ch in text)
     ranked = model_ranking(text)
     if not ranked:
         return Identification(None, 0.0)
