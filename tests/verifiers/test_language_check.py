@@ -75,3 +75,15 @@ def test_a_mixed_text_is_read_whole() -> None:
     assert identify(mixed).language == "en"
     glossed = "RAM은 랜덤 액세스 메모리(Random Access Memory, working storage)의 약자입니다."
     assert identify(glossed).language == "ko"
+
+
+def test_the_model_reads_a_bounded_prefix() -> None:
+    # An English opening long enough to decide, then as much French again: the reading is the opening's, and the
+    # text after MODEL_CHARS costs nothing.
+    from faithguard.lexical.langid import MODEL_CHARS, identify
+
+    english = "The committee met on Tuesday to review the budget and plan the next season. " * 60
+    french = "Le comité s'est réuni mardi pour examiner le budget et préparer la saison. " * 60
+    assert len(english) >= MODEL_CHARS
+    assert identify(english + french).language == "en"
+    assert identify(french).language == "fr"
