@@ -28,6 +28,10 @@ Sets (``benchmarks/data``, written for this project, none copied from an evaluat
   2026-11-24 ~06:55 UTC, same spec, asked for conditions, preferences, contrasts and indirect asks, and traps: a
   format someone else must follow, counts of the user's own text, literal format words, requests to explain or
   check a format). Scored once unseen at f7ca7bd (recall 0.876, params 0.962, false 0.130), then read.
+- ``paraphrase_study5.jsonl`` (100 requests, 22 with none; 134 gold instructions), the fifth STUDY set (helper 64,
+  2026-11-24 ~11:35 UTC, same spec, asked for negations and limits, conditions and preferences, counts split over two
+  sentences, approximate number words, instructions after a sign-off or in requirement lists, non-native English and
+  numbers that are not instructions). Committed before being scored; its first score is its unseen figure.
 - ``paraphrase_study3.jsonl`` (100 requests, 20 with none; 130 gold instructions), the third STUDY set (helper
   bw15, 2026-11-24 ~04:50 UTC, same spec, asked for instructions inside long requests, sub-clauses, complaints
   about an earlier answer and requirement lists): read.
@@ -58,6 +62,7 @@ SETS = (
     ("paraphrase_study2.jsonl", "study: paraphrases #2 (read; detection fixed from it)", False),
     ("paraphrase_study3.jsonl", "study: paraphrases #3 (read; detection fixed from it)", False),
     ("paraphrase_study4.jsonl", "study: paraphrases #4 (read; first scored unseen 0.876/0.962/0.130)", False),
+    ("paraphrase_study5.jsonl", "study: paraphrases #5 (written 2026-11-24 ~11:35 UTC by helper 64; read)", False),
     ("paraphrase_fresh1.jsonl", "generalization: fresh paraphrases #1 (blind, never read)", True),
     ("paraphrase_fresh2.jsonl", "generalization: fresh paraphrases #2 (blind, never read)", True),
     ("paraphrase_fresh3.jsonl", "generalization: fresh paraphrases #3 (blind, never read)", True),
