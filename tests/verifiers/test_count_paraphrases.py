@@ -136,3 +136,58 @@ def test_a_negated_upper_bound_is_a_lower_bound(text: str, n: int) -> None:
 def test_a_contracted_negated_bound() -> None:
     found = [s.params for s in detect("Summarise the plot. It shouldn't be longer than 90 words.")]
     assert found == [{"relation": "less than", "num_words": 91}]
+
+
+@pytest.mark.parametrize(
+    ("text", "verifier", "params"),
+    [
+        # the size said after the list, as a fragment of its own
+        (
+            "Tips for a first camping trip, as bullets, a dozen.",
+            "detectable_format:number_bullet_lists",
+            {"num_bullets": 12},
+        ),
+        (
+            "Packing list in bullet points please. Exactly four of them.",
+            "detectable_format:number_bullet_lists",
+            {"num_bullets": 4},
+        ),
+        (
+            "Give me the pros as bullet points, half a dozen.",
+            "detectable_format:number_bullet_lists",
+            {"num_bullets": 6},
+        ),
+        # the unit said after the count, as a clarifying fragment
+        (
+            "Describe the harbour at dawn. Ten is the maximum. Sentences, to be clear.",
+            "length_constraints:number_sentences",
+            {"relation": "less than", "num_sentences": 11},
+        ),
+        (
+            "Describe the harbour at dawn. At most twelve. Sentences, to be clear.",
+            "length_constraints:number_sentences",
+            {"relation": "less than", "num_sentences": 13},
+        ),
+        (
+            "Write the toast for my sister. No fewer than 150. Words, I mean.",
+            "length_constraints:number_words",
+            {"relation": "at least", "num_words": 150},
+        ),
+    ],
+)
+def test_a_count_said_apart_from_its_unit(text: str, verifier: str, params: dict[str, object]) -> None:
+    assert _found(text).get(verifier) == params
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Use bullet points, 3 of which should be in bold.",  # the count is of something else
+        "Name 4 rivers. Words, places and people are all fine as topics.",  # a list after a number, no unit
+        "My flat is number 12. Words cannot describe the view.",  # a number, then a sentence opening with the unit
+    ],
+)
+def test_a_number_beside_a_unit_is_not_always_its_count(text: str) -> None:
+    found = _found(text)
+    assert "detectable_format:number_bullet_lists" not in found or "bold" in text
+    assert "length_constraints:number_words" not in found

@@ -81,6 +81,14 @@ def _patterns(unit: str) -> _Patterns:
         rf"(?i)\b{_num('n')}\s*-?\s*{_FILL}{u}\s+{post}",
         rf"(?i)\b{_num('n')}\s*(?P<post2>\+)\s*-?\s*{u}",
         rf"(?i)\b(?:a|an|the)\s+{_num('n')}\s*-\s*{u}",
+        # the count said after the unit, as a fragment of its own: "as bullets, half a dozen", "Bullet points
+        # please. Exactly nine of them." (nothing but "of them" may follow the count in its clause)
+        rf"(?i)\b{u}(?:\s+please)?\s*[,.;:]\s*(?:please\s*[,.]?\s*)?(?:{REL}\s+)?{_num('n')}(?:\s+of\s+them)?"
+        r"(?=\s*(?:[,.;!?)]|$))",
+        # the unit said after the count, as a clarifying fragment: "Eight is the max. Sentences, I mean.", "Aim for
+        # at least 90. Words, that is."
+        rf"(?i)(?:\b{REL}\s+)?{_num('n')}(?:\s+(?:is|'s)\s+(?:the\s+|my\s+)?(?P<post>{_AFTER_BOUND}))?\s*[.!]\s+"
+        rf"{u}\s*[,.]",
     )
     return (
         re.compile(rf"(?i){u}"),
@@ -89,6 +97,9 @@ def _patterns(unit: str) -> _Patterns:
         tuple(re.compile(p) for p in relations),
     )
 
+
+#: Indexes of the relation patterns that read a count said apart from its unit (see :func:`_patterns`).
+_ELLIPTICAL = frozenset({5, 6})
 
 #: Every count match contains the unit word and reaches less than this far from it.
 _REACH = 240
@@ -158,6 +169,8 @@ def find_counts(text: str, unit: str) -> list[CountMatch]:
                 post_word = re.sub(r"\s+", " ", post_word.lower()).removeprefix("or ")
                 post_word = "more" if post_word in {"+", "plus"} else post_word
             rel = ("at least", n) if i == 4 else relation_of(rel_word, n, post_word)
+            if rel is None and i in _ELLIPTICAL and not rel_word and not post_word:
+                rel = ("exactly", n)  # a bare count said apart from its unit: "as bullets, half a dozen"
             if rel is not None:
                 add(rel[0], rel[1], m)
     return _as_asked(text, sorted(found, key=lambda c: c.start))

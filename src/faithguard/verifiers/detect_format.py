@@ -92,6 +92,8 @@ _BULLETS = re.compile(
 _BULLETS_AFTER = re.compile(
     rf"(?i)\b(?:bullet(?:ed)?\s*-?\s*(?:points?|list)|bullets)\b[^.?!\n]{{0,25}}?\b{N}\s+(?:items?|points?|bullets?|entries)\b"
 )
+#: The bullet list as a counted unit (:func:`detect_counts.find_counts`), for a size said apart from it.
+_BULLET_UNIT = count_unit(r"bullet(?:ed)?(?:\s*-?\s*(?:points?|items?|lists?))?|bullets")
 _HIGHLIGHT_VERB = re.compile(r"(?i)\b(?:highlight\w*|itali[cs]\w*|emphasi[sz]\w*|bold\w*)\b")
 _SECTION_MARK = re.compile(
     r"\b(SECTION|Section|section|PART|Part|CHAPTER|Chapter|PARAGRAPH|Paragraph|Day|DAY|Slide|SLIDE|Step|STEP|"
@@ -181,6 +183,12 @@ def detect_format(text: str) -> list[VerifiableSpec]:
                     make_spec("detectable_format:number_bullet_lists", {"num_bullets": n}, sentence_at(text, m.start()))
                 )
                 break
+        else:
+            # the size said apart from the list: "as bullets, half a dozen", "Bullet points please. Exactly nine."
+            said = next((c for c in find_counts(text, _BULLET_UNIT) if c.relation == "exactly"), None)
+            if said is not None:
+                spec = {"num_bullets": said.n}
+                specs.append(make_spec("detectable_format:number_bullet_lists", spec, sentence_at(text, said.start)))
     # the fixed answers offered as choices: two of them named, or one with a cue of choosing ("one of", "only")
     answers = list(re.finditer(r"(?i)my\s+answer\s+is\s+(yes|no|maybe)", text))
     offered = {m.group(1).lower() for m in answers}

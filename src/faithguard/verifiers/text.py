@@ -23,6 +23,7 @@ _UNITS = {w: n for w, n in CARDINALS.items() if n < 20} | {
     "single": 1,
     "a couple of": 2,
     "a dozen": 12,
+    "half a dozen": 6,
     "dozen": 12,
     "once": 1,
     "twice": 2,
