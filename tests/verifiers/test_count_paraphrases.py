@@ -191,3 +191,59 @@ def test_a_number_beside_a_unit_is_not_always_its_count(text: str) -> None:
     found = _found(text)
     assert "detectable_format:number_bullet_lists" not in found or "bold" in text
     assert "length_constraints:number_words" not in found
+
+
+@pytest.mark.parametrize(
+    ("text", "verifier", "params"),
+    [
+        # an upper bound by negating exceeding or the comparative, as the lower bounds already were
+        (
+            "Draft the bio. It shouldn't exceed 90 words.",
+            "length_constraints:number_words",
+            {"relation": "less than", "num_words": 91},
+        ),
+        (
+            "A toast for Ana, nothing longer than 4 sentences.",
+            "length_constraints:number_sentences",
+            {"relation": "less than", "num_sentences": 5},
+        ),
+        # an adjective of falling short (WordNet's insufficient cluster)
+        (
+            "Explain tides, keeping it shy of six sentences.",
+            "length_constraints:number_sentences",
+            {"relation": "less than", "num_sentences": 6},
+        ),
+        (
+            "A cover note just short of 120 words.",
+            "length_constraints:number_words",
+            {"relation": "less than", "num_words": 120},
+        ),
+    ],
+)
+def test_negated_and_falling_short_bounds(text: str, verifier: str, params: dict[str, object]) -> None:
+    assert _found(text).get(verifier) == params
+
+
+@pytest.mark.parametrize("text", ["Pick each of 3 words from the list.", "Make a list of 10 words about rain."])
+def test_of_before_a_count_is_not_a_bound(text: str) -> None:
+    assert "length_constraints:number_words" not in _found(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Name four moons. Your answer should be plain JSON.", "Sort these cities. I want the entire reply to be JSON."],
+)
+def test_the_answer_said_to_be_json(text: str) -> None:
+    assert "detectable_format:json_format" in _found(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Why must the output be JSON in this pipeline?",
+        "My API output must be valid JSON but the parser fails.",
+        "Our style guide says the answer must be JSON, which I find odd.",  # someone else's rule, reported
+    ],
+)
+def test_json_asked_about_or_of_another_output(text: str) -> None:
+    assert "detectable_format:json_format" not in _found(text)

@@ -32,6 +32,7 @@ __all__ = [
     "REFUSAL_ROOTS",
     "available",
     "exception_forms",
+    "falls_short",
     "first_type_synset",
     "is_instance_of",
     "knows_verb",
@@ -603,6 +604,29 @@ def communicates(verb: str) -> bool | None:
     """Whether one of the verb's three most frequent senses is filed as communication ('send', 'write', 'email',
     'tell'; not 'buy', 'bake'); None without WordNet."""
     return _verb_filed(verb, "verb.communication", 3)
+
+
+#: The adjective clusters of falling short of an amount ("eleven is one shy of a dozen", "two chairs short").
+_INSUFFICIENT = frozenset({"insufficient.a.01", "inadequate.a.01"})
+
+
+def falls_short(adjective: str) -> bool | None:
+    """Whether one of the adjective's senses is, or is a satellite of, WordNet's insufficient / inadequate cluster
+    ("shy", "short", "deficient"; not "clear", "ahead"): said of a count, it bounds it from above ("shy of five
+    sentences"). None without WordNet."""
+    wn = _reader(wait=True)
+    if wn is None:
+        return None
+    return _falls_short(adjective.lower())
+
+
+@lru_cache(maxsize=4096)
+def _falls_short(adjective: str) -> bool:
+    for synset in _state["reader"].synsets(adjective, pos="a"):
+        heads = {synset.name(), *(s.name() for s in synset.similar_tos())}
+        if heads & _INSUFFICIENT:
+            return True
+    return False
 
 
 def verb_file(verb: str) -> str | None:

@@ -7,6 +7,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
+from faithguard.lexical import wordnet
 from faithguard.verifiers.refusal import refused
 from faithguard.verifiers.spec import REL, number, relation_of
 from faithguard.verifiers.spec import N as _SPEC_N
@@ -89,6 +90,9 @@ def _patterns(unit: str) -> _Patterns:
         # at least 90. Words, that is."
         rf"(?i)(?:\b{REL}\s+)?{_num('n')}(?:\s+(?:is|'s)\s+(?:the\s+|my\s+)?(?P<post>{_AFTER_BOUND}))?\s*[.!]\s+"
         rf"{u}\s*[,.]",
+        # an adjective of falling short before the count: "keep it shy of five sentences", "just short of 80 words"
+        # (read through WordNet: lexical.wordnet.falls_short)
+        rf"(?i)\b(?P<lack>[a-z]+)\s+of\s+{_num('n')}\s+{_FILL}{u}",
     )
     return (
         re.compile(rf"(?i){u}"),
@@ -100,6 +104,8 @@ def _patterns(unit: str) -> _Patterns:
 
 #: Indexes of the relation patterns that read a count said apart from its unit (see :func:`_patterns`).
 _ELLIPTICAL = frozenset({5, 6})
+#: Index of the relation pattern that reads an adjective of falling short ("shy of five sentences").
+_SHORT_OF = 7
 
 #: Every count match contains the unit word and reaches less than this far from it.
 _REACH = 240
@@ -168,7 +174,10 @@ def find_counts(text: str, unit: str) -> list[CountMatch]:
             if post_word:
                 post_word = re.sub(r"\s+", " ", post_word.lower()).removeprefix("or ")
                 post_word = "more" if post_word in {"+", "plus"} else post_word
-            rel = ("at least", n) if i == 4 else relation_of(rel_word, n, post_word)
+            if i == _SHORT_OF:
+                rel = ("less than", n) if wordnet.falls_short(m.group("lack")) else None
+            else:
+                rel = ("at least", n) if i == 4 else relation_of(rel_word, n, post_word)
             if rel is None and i in _ELLIPTICAL and not rel_word and not post_word:
                 rel = ("exactly", n)  # a bare count said apart from its unit: "as bullets, half a dozen"
             if rel is not None:

@@ -92,6 +92,34 @@ _BULLETS = re.compile(
 _BULLETS_AFTER = re.compile(
     rf"(?i)\b(?:bullet(?:ed)?\s*-?\s*(?:points?|list)|bullets)\b[^.?!\n]{{0,25}}?\b{N}\s+(?:items?|points?|bullets?|entries)\b"
 )
+#: The answer itself said to be JSON: "the output must be only JSON", "I'd prefer the whole response to be valid
+#: JSON" (the answer named with "the"/"your", not a third party's: "the API output"). Fixtures:
+#: tests/verifiers/test_count_paraphrases.py.
+_JSON_ANSWER = re.compile(
+    r"(?i)\b(?:the|your)\s+(?:(?:whole|entire|full)\s+)?(?:response|answer|reply|output)\s+(?:[\w']+\s+){0,3}?"
+    r"(?:be|is)\s+(?:[\w']+\s+){0,2}?JSON\b"
+)
+
+
+#: What may stand before the answer in its sentence for the statement to be the user's own ask: nothing, or the
+#: user wanting it ("I'd prefer", "we need", "make sure", "please"); "the docs say the response must be JSON"
+#: reports someone else's rule.
+_ASKED_BEFORE = re.compile(
+    r"(?i)(?:^|[,;:]|\b(?:and|also|so|please)\b)\s*(?:(?:i|we)(?:'d|\s+would)?\s+(?:really\s+)?(?:prefer|like|want|need)|"
+    r"make\s+sure(?:\s+that)?|ensure(?:\s+that)?|please)?\s*$"
+)
+
+
+def _json_answer(text: str) -> bool:
+    """Whether a statement (not a question) asks for the answer to be JSON (:data:`_JSON_ANSWER`), as the user's own
+    ask (:data:`_ASKED_BEFORE`)."""
+    for m in _JSON_ANSWER.finditer(text):
+        start, end = sentence_span(text, m.start())
+        if not text[start:end].rstrip().endswith("?") and _ASKED_BEFORE.search(text[start : m.start()]):
+            return True
+    return False
+
+
 #: The bullet list as a counted unit (:func:`detect_counts.find_counts`), for a size said apart from it.
 _BULLET_UNIT = count_unit(r"bullet(?:ed)?(?:\s*-?\s*(?:points?|items?|lists?))?|bullets")
 _HIGHLIGHT_VERB = re.compile(r"(?i)\b(?:highlight\w*|itali[cs]\w*|emphasi[sz]\w*|bold\w*)\b")
@@ -201,10 +229,13 @@ def detect_format(text: str) -> list[VerifiableSpec]:
     specs.extend(_detect_highlights(text))
     specs.extend(_detect_sections(text))
     jm = re.search(r"(?i)\bJSON\b", text)
-    if jm and re.search(
-        r"(?i)\bJSON\s+(?:format|block|object|code|only)|\bin\s+(?:valid\s+)?JSON\b|"
-        r"\bwrap\w*\b[^.]{0,50}\bJSON\b|\bJSON\b[^.]{0,30}\b(?:entire|whole)\b|\bas\s+(?:a\s+)?JSON\b",
-        text,
+    if jm and (
+        re.search(
+            r"(?i)\bJSON\s+(?:format|block|object|code|only)|\bin\s+(?:valid\s+)?JSON\b|"
+            r"\bwrap\w*\b[^.]{0,50}\bJSON\b|\bJSON\b[^.]{0,30}\b(?:entire|whole)\b|\bas\s+(?:a\s+)?JSON\b",
+            text,
+        )
+        or _json_answer(text)
     ):
         specs.append(make_spec("detectable_format:json_format", {}, sentence_at(text, jm.start())))
     tm = re.search(r"<<[^<>\n]*>>|(?i:double\s+angular\s+brackets|double\s+angle\s+brackets)", text)

@@ -71,7 +71,11 @@ REL = (
     r"(?:not|(?:must|should|can|may)n't|nothing)\s+(?:be\s+)?(?:shorter|less|fewer)\s+than|no\s+shorter\s+than|a\s+minimum\s+of|minimum\s+of|"
     r"at\s+minimum|more\s+than|over|greater\s+than|upwards\s+of|less\s+than|fewer\s+than|under|below|"
     r"shorter\s+than|at\s+most|no\s+more\s+than|not\s+more\s+than|a\s+maximum\s+of|maximum\s+of|max(?:imum)?|"
-    r"up\s+to|not\s+exceed(?:ing)?|(?:not|(?:does|do|must|should|will|can)n't)\s+go\s+(?:beyond|over|past)|no\s+longer\s+than|(?:not|(?:must|should|can|may)n't)\s+(?:be\s+)?(?:longer|more)\s+than|exactly|precisely|just|"
+    # an upper bound said by negating the verb of exceeding or the comparative, with "not", a negated modal or
+    # "nothing", as the lower bounds above are: "shouldn't exceed 150 words", "nothing longer than 60 words"
+    r"up\s+to|(?:not|(?:does|do|must|should|will|can|may)n't)\s+exceed(?:ing)?|"
+    r"(?:not|(?:does|do|must|should|will|can)n't)\s+go\s+(?:beyond|over|past)|no\s+longer\s+than|"
+    r"(?:not|(?:must|should|can|may)n't|nothing)\s+(?:be\s+)?(?:longer|more)\s+than|exactly|precisely|just|"
     r"only)"
 )
 
@@ -109,6 +113,8 @@ _AT_MOST = {
     "not go past",
     "no longer than",
     "not longer than",
+    "nothing longer than",
+    "nothing more than",
 }
 
 
