@@ -247,3 +247,14 @@ def test_the_answer_said_to_be_json(text: str) -> None:
 )
 def test_json_asked_about_or_of_another_output(text: str) -> None:
     assert "detectable_format:json_format" not in _found(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase"),
+    [
+        ("Write the flyer and end it with 'Don't be late!' please.", "Don't be late!"),
+        ("Close the note with 'That's a wrap' and nothing after it.", "That's a wrap"),
+    ],
+)
+def test_an_apostrophe_inside_a_single_quoted_phrase_is_kept(text: str, phrase: str) -> None:
+    assert _found(text).get("startend:end_checker") == {"end_phrase": phrase}

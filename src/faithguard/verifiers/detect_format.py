@@ -9,6 +9,7 @@ from faithguard.verifiers.detect_counts import N, count_unit, find_counts
 from faithguard.verifiers.spec import (
     REL,
     VerifiableSpec,
+    leading_quote,
     make_spec,
     number,
     quoted_items,
@@ -447,9 +448,9 @@ def detect_startend(text: str) -> list[VerifiableSpec]:
             r"(?i)\s*(?:a|an|your|my|his|her|their|it)\b|\s*(?:post\s*-?\s*script|P\.\s?P?\.?\s?S)", rest
         ):
             continue
-        qm = re.match(r"\s*(?:\"([^\"\n]+)\"|“([^”\n]+)”|'([^'\n]+)')", rest)
-        if qm:
-            phrase = next(g for g in qm.groups() if g is not None).strip()
+        quoted = leading_quote(rest)
+        if quoted is not None:
+            phrase = quoted.strip()
         else:
             um = re.match(r"\s*(.+?[.!?])(?=\s|$)", rest)
             if not um:

@@ -15,6 +15,7 @@ __all__ = [
     "REL",
     "N",
     "VerifiableSpec",
+    "leading_quote",
     "make_spec",
     "quoted_items",
     "relation_of",
@@ -183,12 +184,21 @@ def sentence_at(text: str, start: int, end: int | None = None) -> str:
     return text[s:e]
 
 
-_QUOTED = re.compile(r"\"([^\"\n]{1,200})\"|“([^”\n]{1,200})”|(?<!\w)'([^'\n]{1,60})'(?!\w)|‘([^’\n]{1,60})’")
+#: A quoted phrase. In single quotes, an apostrophe between two letters belongs to the phrase ('Don't miss it!').
+_QUOTED = re.compile(
+    r"\"([^\"\n]{1,200})\"|“([^”\n]{1,200})”|(?<!\w)'((?:[^'\n]|(?<=\w)'(?=\w)){1,60})'(?!\w)|‘([^’\n]{1,60})’"
+)
 
 
 def quoted_items(text: str) -> list[str]:
     """Strings in double, curly or single quotes, in order."""
     return [next(g for g in m.groups() if g is not None) for m in _QUOTED.finditer(text)]
+
+
+def leading_quote(text: str) -> str | None:
+    """The phrase quoted at the start of ``text`` (after white space), or None."""
+    m = _QUOTED.match(text, len(text) - len(text.lstrip()))
+    return next(g for g in m.groups() if g is not None) if m else None
 
 
 def split_list(text: str) -> list[str]:
