@@ -258,3 +258,32 @@ def test_json_asked_about_or_of_another_output(text: str) -> None:
 )
 def test_an_apostrophe_inside_a_single_quoted_phrase_is_kept(text: str, phrase: str) -> None:
     assert _found(text).get("startend:end_checker") == {"end_phrase": phrase}
+
+
+@pytest.mark.parametrize(
+    ("text", "params"),
+    [
+        (
+            "Plan my revision. Title the blocks 'Block 1', 'Block 2', 'Block 3' and 'Block 4'.",
+            {"section_spliter": "Block", "num_sections": 4},
+        ),
+        (
+            "Mark the stages Stage 1, Stage 2 or Stage 3 in bold headings.",
+            {"section_spliter": "Stage", "num_sections": 3},
+        ),
+    ],
+)
+def test_section_labels_listed_in_full_give_the_count(text: str, params: dict[str, object]) -> None:
+    assert _found(text).get("detectable_format:multiple_sections") == params
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We fly out on Day 1, hike on Day 2 and rest on Day 3. Any packing tips?",  # no labelling cue: content
+        "Label them Phase 1, Phase 2, and so on.",  # trails off: no count stated
+        "Title them Level 1, Level 3, Level 4.",  # numbers that do not run 1, 2, 3
+    ],
+)
+def test_listed_labels_that_state_no_count(text: str) -> None:
+    assert "detectable_format:multiple_sections" not in _found(text)

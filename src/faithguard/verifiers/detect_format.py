@@ -313,7 +313,39 @@ _NUMBERED_MARKER = re.compile(
 )
 
 
+#: Section labels listed in full: "Label the sections 'Week 1', 'Week 2', 'Week 3'": a capitalised marker with 1,
+#: then the same marker with each next number, joined by commas / "and" / "or", quotes optional.
+_LISTED_LABELS = re.compile(
+    r"\b(?P<m>[A-Z][A-Za-z]+)\s+1\b(?P<rest>(?:[\"'”’]?\s*(?:,\s*and|,|and|or)\s*[\"'“‘]?(?P=m)\s+\d{1,2}\b)+)"
+)
+#: A cue before the list that it names headings, not things of the content ("visit Day 1, Day 2 and Day 3").
+_LABEL_CUE = re.compile(r"(?i)\b(?:label\w*|section\w*|head\w*|title\w*|mark\w*|start\w*|begin\w*|call\w*)\b")
+
+
+def _listed_sections(text: str) -> VerifiableSpec | None:
+    """multiple_sections from labels listed in full after a labelling cue: the count is the list's length (its numbers
+    must run 1, 2, ... k); a list that trails off ("and so on", "etc.") states no count."""
+    for m in _LISTED_LABELS.finditer(text):
+        numbers = [1, *(int(x) for x in re.findall(rf"\b{re.escape(m.group('m'))}\s+(\d{{1,2}})\b", m.group("rest")))]
+        if numbers != list(range(1, len(numbers) + 1)) or re.match(
+            r"[\"'”’]?,?\s*(?:and\s+so\s+on|etc\b|\.\.\.|…)", text[m.end() :]
+        ):
+            continue
+        if _LABEL_CUE.search(text[max(0, m.start() - 80) : m.start()]):
+            spec = {"section_spliter": m.group("m"), "num_sections": len(numbers)}
+            return make_spec("detectable_format:multiple_sections", spec, sentence_at(text, m.start()))
+    return None
+
+
 def _detect_sections(text: str) -> list[VerifiableSpec]:
+    found = _counted_sections(text)
+    if found:
+        return found
+    listed = _listed_sections(text)
+    return [listed] if listed is not None else []
+
+
+def _counted_sections(text: str) -> list[VerifiableSpec]:
     unit = _SECTIONS
     mark = _SECTION_MARK.search(text)
     if mark is not None and re.search(
