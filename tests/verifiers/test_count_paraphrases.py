@@ -287,3 +287,15 @@ def test_section_labels_listed_in_full_give_the_count(text: str, params: dict[st
 )
 def test_listed_labels_that_state_no_count(text: str) -> None:
     assert "detectable_format:multiple_sections" not in _found(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["Write the limerick and skip the commas.", "Leave out all commas, please.", "Ditch every comma in it."]
+)
+def test_a_verb_of_omission_bans_commas(text: str) -> None:
+    assert "punctuation:no_comma" in _found(text)
+
+
+@pytest.mark.parametrize("text", ["Use commas sparingly in the essay.", "Add commas where the pauses fall."])
+def test_other_verbs_before_commas_ban_nothing(text: str) -> None:
+    assert "punctuation:no_comma" not in _found(text)

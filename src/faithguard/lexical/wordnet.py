@@ -29,6 +29,7 @@ from faithguard.lexical.wordnet_mmap import wordnet_dir
 
 __all__ = [
     "ACCEPTANCE_ROOTS",
+    "OMISSION_ROOTS",
     "REFUSAL_ROOTS",
     "available",
     "exception_forms",
@@ -560,6 +561,22 @@ REFUSAL_ROOTS = frozenset(
         "expel.v.01",
         "disqualify.v.01",
         "punish.v.01",
+    }
+)
+#: WordNet roots of verbs that leave something out ("skip", "omit", "leave out", "ditch", "forgo", "remove"): said
+#: of a mark or a word in a request, they ban it from the answer. Not "drop", "cut", "strip" (first senses of
+#: moving, separating, depriving). Fixtures: tests/verifiers/test_count_paraphrases.py.
+OMISSION_ROOTS = frozenset(
+    {
+        "neglect.v.01",
+        "exclude.v.01",
+        "refrain.v.01",
+        "avoid.v.01",
+        "abandon.v.01",
+        "abandon.v.05",
+        "get_rid_of.v.01",
+        "remove.v.01",
+        "waive.v.01",
     }
 )
 #: WordNet roots of verbs that accept what they take ("accept", "allow", "permit", "let"): negated, they refuse.

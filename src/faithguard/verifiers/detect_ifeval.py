@@ -511,6 +511,24 @@ def detect_case(text: str) -> list[VerifiableSpec]:
 _COMMA = re.compile(r"(?i)\bcommas?\b|\bcomma-free\b")
 
 
+_DETERMINERS = frozenset({"the", "all", "any", "every", "those", "these", "of", "your", "my"})
+
+
+def _omits(clause_before: str) -> bool:
+    """Whether the verb right before a mark (past determiners) leaves it out, read through WordNet's roots of
+    omission ("skip commas", "leave out the commas", "ditch all commas"): lexical.wordnet.OMISSION_ROOTS."""
+    from faithguard.lexical import wordnet
+
+    words = [w.lower() for w in re.findall(r"[A-Za-z]+", clause_before)]
+    while words and words[-1] in _DETERMINERS:
+        words.pop()
+    if not words:
+        return False
+    if len(words) >= 2 and wordnet.knows_verb(wordnet.phrasal(words[-2], words[-1])):
+        return bool(wordnet.verb_sense_under(wordnet.phrasal(words[-2], words[-1]), wordnet.OMISSION_ROOTS))
+    return bool(wordnet.verb_sense_under(words[-1], wordnet.OMISSION_ROOTS))
+
+
 def detect_no_comma(text: str) -> list[VerifiableSpec]:
     """punctuation:no_comma: 'do not use any commas', 'commas are not allowed'."""
     for m in _COMMA.finditer(text):
@@ -522,6 +540,7 @@ def detect_no_comma(text: str) -> list[VerifiableSpec]:
         if (
             m.group(0).lower() == "comma-free"
             or _NEG.search(before)
+            or _omits(clause_before)
             or re.search(r"(?i)\b(?:zero|0)\s+$", before)  # "with zero commas": a count of none
             or re.match(r"(?i)\s+(?:are|is)\s+(?:not\s+allowed|forbidden|prohibited|banned)", after)
         ):
