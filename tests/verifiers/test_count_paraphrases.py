@@ -299,3 +299,34 @@ def test_a_verb_of_omission_bans_commas(text: str) -> None:
 @pytest.mark.parametrize("text", ["Use commas sparingly in the essay.", "Add commas where the pauses fall."])
 def test_other_verbs_before_commas_ban_nothing(text: str) -> None:
     assert "punctuation:no_comma" not in _found(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Does a toast usually end with 'Cheers to you both'?",  # a question
+        "My sermon closes with 'Go in peace.' Is that old-fashioned?",  # how the user's text ends, told
+        "Write a hymn whose last verse ends with 'Amen, amen.'",  # a part of the text, in a relative clause
+        "We always finish our calls with 'Talk soon' and I wonder why.",  # the user's habit
+    ],
+)
+def test_an_ending_told_of_something_is_no_end_phrase(text: str) -> None:
+    assert "startend:end_checker" not in _found(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase"),
+    [
+        ("Make sure the reply ends with 'See you Friday.'", "See you Friday."),
+        ("Close the letter with 'Warm regards, Ines'.", "Warm regards, Ines"),
+    ],
+)
+def test_an_ending_asked_is_an_end_phrase(text: str, phrase: str) -> None:
+    assert _found(text).get("startend:end_checker") == {"end_phrase": phrase}
+
+
+@pytest.mark.parametrize(
+    "text", ["I'm just short of 300 words on my report. What could I add?", "My draft came in shy of 90 words."]
+)
+def test_falling_short_said_of_the_users_own_text_asks_nothing(text: str) -> None:
+    assert "length_constraints:number_words" not in _found(text)

@@ -56,12 +56,15 @@ def _restates(spec: VerifiableSpec, per_unit: VerifiableSpec) -> bool:
     return bool(key) and key in _values(spec.params)
 
 
-#: A sentence describing text the user already has ("My essay has three paragraphs.", "I wrote 200 words"):
-#: a first-person or demonstrative subject with a finite have/be/write verb and no modal or directive.
+#: A sentence describing text the user already has ("My essay has three paragraphs.", "I wrote 200 words", "My draft
+#: came in just shy of 500 words", "I'm just short of 80 words"): a first-person or demonstrative subject with a
+#: finite have/be/write verb, or a verb of amounting to ("came in at", "runs to"), and no modal or directive.
 _DESCRIBES_OWN = re.compile(
     r"(?i)^(?:(?:my|our|this|these|that|the\s+(?:attached|above|following))\s+(?:[\w'-]+\s+){0,3}?"
-    r"(?:has|have|had|contains?|contained|consists?\s+of|is|was|are|were)"
-    r"|(?:i|we)\s+(?:(?:have|had|just)\s+)?(?:wrote|written|drafted|made|have|had|got))\b"
+    r"(?:has|have|had|contains?|contained|consists?\s+of|is|was|are|were|came|comes|runs|ran)"
+    r"|(?:i|we)\s+(?:(?:have|had|just)\s+)?(?:wrote|written|drafted|made|have|had|got)"
+    # the user's own state, not what the user is doing ("I'm pasting it into a CMS, so I need 4 paragraphs")
+    r"|(?:i'm|i\s+am|we're|we\s+are|i\s+was|we\s+were)(?!\s+\w+ing\b))\b"
 )
 _DIRECTIVE = re.compile(r"(?i)\b(?:must|should|need(?:s)?\s+to|has\s+to|have\s+to|make\s+sure|ensure|please|keep)\b")
 #: Whole-response counts; a per-unit or content statement never yields one.
