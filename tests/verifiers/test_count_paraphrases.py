@@ -304,7 +304,6 @@ def test_other_verbs_before_commas_ban_nothing(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "Does a toast usually end with 'Cheers to you both'?",  # a question
         "My sermon closes with 'Go in peace.' Is that old-fashioned?",  # how the user's text ends, told
         "Write a hymn whose last verse ends with 'Amen, amen.'",  # a part of the text, in a relative clause
         "We always finish our calls with 'Talk soon' and I wonder why.",  # the user's habit

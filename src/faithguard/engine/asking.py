@@ -230,9 +230,9 @@ def _opener(sent: Any) -> Any | None:
 def _only_verb(tok: Any) -> bool:
     """A word WordNet knows only as a verb, whatever the tagger made of it ("Respond only with ...", tagged a proper
     noun at the start of its sentence)."""
-    from faithguard.lexical import wordnet
+    from faithguard.lexical import wordnet_verbs
 
-    return bool(tok.is_alpha and wordnet.only_verb(tok.text))
+    return bool(tok.is_alpha and wordnet_verbs.only_verb(tok.text))
 
 
 def _imperative(verb: Any, opens: bool = False) -> bool:
@@ -352,7 +352,7 @@ def orders_production(doc: Any, quotes: tuple[tuple[int, int], ...] = ()) -> boo
     files as creation ("Can you write ...?", "Could you draft ...?"). Someone else's rule told in such a request
     may be relayed for what is made ("Our SEO guy says 'cozy' must appear 3 times"); in a request that only asks
     ("Is that limit fair?") it is the topic. Verbs inside ``quotes`` (character spans) are the quotation's own."""
-    from faithguard.lexical import wordnet
+    from faithguard.lexical import wordnet_verbs
 
     for sent in doc.sents:
         question = sent.text.rstrip().endswith("?")
@@ -363,7 +363,7 @@ def orders_production(doc: Any, quotes: tuple[tuple[int, int], ...] = ()) -> boo
                 return True
             if question and _requests(verb) and not _wh_question(sent):
                 return True  # "Could you help me with my cover letter?", "Can you summarize Hamlet?"
-            if _requests(verb) and wordnet.creates(verb.lemma_):
+            if _requests(verb) and wordnet_verbs.creates(verb.lemma_):
                 return True
         if question and not _wh_question(sent) and any(_asked_of_you(t) for t in sent):
             return True  # the same, wherever the parser hung it ("Could you write a review of ...?")

@@ -157,10 +157,10 @@ def _ordered_object(before: list[str]) -> bool:
     verb = before[spots[-1] - 1]
     if not (verb.isalpha() and get_wordnet().is_verb(verb)) or _FIRST_PERSON_RE.search(" ".join(before)):
         return False
-    from faithguard.lexical import wordnet
+    from faithguard.lexical import wordnet_verbs
 
     # a verb that communicates works on material ("summarize the report", "translate the letter"): not made
-    return wordnet.verb_file(verb) != "verb.communication"
+    return wordnet_verbs.verb_file(verb) != "verb.communication"
 
 
 @lru_cache(maxsize=8)

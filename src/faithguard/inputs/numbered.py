@@ -7,6 +7,7 @@ some content must come with it. Fixtures: ``tests/inputs/test_numbered_items.py`
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from faithguard.inputs.content_kinds import known_noun, lexname_test
@@ -17,7 +18,7 @@ from faithguard.inputs.vocab import GAP_STOP, kind_of
 if TYPE_CHECKING:
     from faithguard.inputs.references import Reference
 
-__all__ = ["GIVEN_AFTER", "numbered_item_refs"]
+__all__ = ["GIVEN_AFTER", "numbered_item_refs", "numbered_part_refs"]
 
 #: The reference's own content right after its noun, as an apposition: a quotation (after an optional colon or comma)
 #: that closes, or a run of at least three numbers ("the numbers 4, 8, 15 and 16"). Fixtures:
@@ -92,3 +93,36 @@ def _measure_first(noun: str) -> bool:
     senses = wn.senses(noun.lower())
     first = wn.synset(senses[0]) if senses else None
     return first is not None and first.lexname in _MEASURE_FILES
+
+
+#: A numbered part of a determined whole: "clause 4 of the lease", "section 5.2 of my thesis", "page iv of this".
+_NUMBERED_PART_RE = re.compile(
+    r"\b(?P<part>[A-Za-z]+)\s+(?P<num>\d{1,3}(?:\.\d{1,3})*[a-z]?|[ivxlc]{1,6})\s+(?:of|from|in|on)\s+"
+    r"(?P<det>the|this|that|my|our|your)\s+(?P<gap>(?:[\w'’-]+\s+){0,2}?)(?P<noun>[\w'’-]+)\b"
+)
+
+
+def numbered_part_refs(masked: str, text: str, sents: list[tuple[int, int]], source: str) -> list[Reference]:
+    """'clause 4 of the lease': the numbering presupposes a specific text, so the whole is a reference.
+
+    The part noun must name a piece of text in WordNet (a 'part' lexname test: clause, page, section, line),
+    not of an event or place ("day 3 of the trip", "room 4 of the house"); a capitalised whole is a named work.
+    """
+    from faithguard.inputs.content_kinds import classify_noun
+    from faithguard.inputs.references import Reference, _is_capitalised
+
+    out: list[Reference] = []
+    for m in _NUMBERED_PART_RE.finditer(masked):
+        part, noun = m.group("part"), m.group("noun")
+        if not (kind_of(part) is not None or lexname_test("part", part)):
+            continue
+        sent = _sentence_of(sents, m.start())
+        if noun[:1].isupper() or any(_is_capitalised(w, m.start(), sent[0], text) for w in m.group("gap").split()):
+            continue
+        if noun.lower() in GAP_STOP or not noun.isalpha():
+            continue
+        cls = classify_noun(noun)
+        kind = "image" if cls is not None and not cls.inline else "document"
+        ref = Reference(m.group(), kind, 1, m.start(), m.end(), sent, source, True, None, m.start("noun"))
+        out.append(replace(ref, part_number=m.group("num")))
+    return out

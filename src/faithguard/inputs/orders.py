@@ -102,17 +102,18 @@ def asks_for_text(sentence: str) -> bool:
     communicates ("Outline the risks", "Describe the mood"), that creates a text ("Draft a response"), or that
     works on the material itself, named by a pronoun ("make it sound less robotic").
 
-    Provenance: WordNet's lexicographer file of the verb's first sense (``lexical.wordnet.verb_file``; a verb with a
-    communication sense further down, "put" as in "put into words", stays an everyday order); the object must have a
-    communication sense among its first three; the pronouns are "it" and "them". Everyday orders quoted as material
-    ("Close the door", "Bake the cake for an hour") and messages to the writer ("Call me tomorrow") are not ours.
+    Provenance: WordNet's lexicographer file of the verb's first sense (``lexical.wordnet_verbs.verb_file``; a verb
+    with a communication sense further down, "put" as in "put into words", stays an everyday order); the object must
+    have a communication sense among its first three; the pronouns are "it" and "them". Everyday orders quoted as
+    material ("Close the door", "Bake the cake for an hour") and messages to the writer ("Call me tomorrow") are not
+    ours.
     Fixtures: tests/inputs/test_orders.py.
     """
     s = sentence.strip()
     if not s or not parsed_for_orders(s):
         return False
     from faithguard.errors import ConfigError
-    from faithguard.lexical import wordnet
+    from faithguard.lexical import wordnet_verbs
     from faithguard.nlp import parse
 
     try:
@@ -123,7 +124,7 @@ def asks_for_text(sentence: str) -> bool:
         lead = _lead(sent)
         if lead is None or not _imperative(lead) or any(t.lower_ in _WRITER_OBJECTS for t in sent):
             continue
-        filed = wordnet.verb_file(lead.lemma_)
+        filed = wordnet_verbs.verb_file(lead.lemma_)
         if filed == "verb.communication":
             return True
         if any(_works_on_text(c, makes=filed == "verb.creation") for c in lead.children):

@@ -15,7 +15,7 @@ from faithguard.inputs.discourse import sentence_of as _sentence_of
 from faithguard.inputs.discourse import sentences as _sentences
 from faithguard.inputs.references import Reference, _class_kind
 from faithguard.inputs.vocab import CREATION_VERBS, kind_of
-from faithguard.lexical import wordnet
+from faithguard.lexical import wordnet_verbs
 
 __all__ = [
     "DEICTIC_TRIGGER",
@@ -269,7 +269,7 @@ def pointer_refs(refs: list[Reference], doc: Any, masked: str, source: str = "qu
         if tok.tag_ == "WP":
             # a free relative, "sum up what my landlord sent me": the clause is the reference, when its verb is
             # one of communication (WordNet); "guess what my dad bought me" is a thing
-            if not wordnet.communicates(tok.head.lemma_):
+            if not wordnet_verbs.communicates(tok.head.lemma_):
                 continue
             end = max(t.idx + len(t.text) for t in tok.head.subtree)
             start = min(t.idx for t in tok.head.subtree)

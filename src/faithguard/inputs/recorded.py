@@ -71,13 +71,13 @@ def _topic_after(tok: Any) -> bool:
 def _reported(tok: Any) -> bool:
     """Whether the request asks what was said or decided at the event."""
     from faithguard.inputs.content_kinds import names_information
-    from faithguard.lexical import wordnet
+    from faithguard.lexical import wordnet_verbs
 
     if tok.dep_ == "dobj":
         verb = tok.head
         subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
         addressed = (not subjects and verb.tag_ == "VB") or any(c.lower_ in ("you", "u") for c in subjects)
-        return addressed and bool(wordnet.communicates(verb.lemma_))
+        return addressed and bool(wordnet_verbs.communicates(verb.lemma_))
     head = tok.head.head
     if head.pos_ == "NOUN":
         return head.tag_ == "NNS" and names_information(head.text)  # "the decisions from the conference"

@@ -15,7 +15,7 @@ from faithguard.inputs.discourse import (
 )
 from faithguard.inputs.discourse import sentence_of as _sentence_of
 from faithguard.inputs.discourse import sentences as _sentences
-from faithguard.inputs.numbered import GIVEN_AFTER, numbered_item_refs
+from faithguard.inputs.numbered import GIVEN_AFTER, numbered_item_refs, numbered_part_refs
 from faithguard.inputs.supply import is_instruction
 from faithguard.inputs.vocab import (
     COMPARE_RE,
@@ -258,7 +258,7 @@ def find_references(text: str, masked: str, source: str = "query") -> list[Refer
         sent = _sentence_of(sents, m.start())
         refs.append(Reference(m.group(), kind, max(nums), m.start(), m.end(), sent, source, True, max(nums), m.start()))
     refs.extend(_label_id_refs(text, masked, sents, source))
-    refs.extend(_numbered_part_refs(masked, text, sents, source))
+    refs.extend(numbered_part_refs(masked, text, sents, source))
     refs.extend(numbered_item_refs(masked, text, sents, source))
     refs.extend(_coordinated_ordinal_refs(masked, sents, source))
     return _drop_overlaps(refs)
@@ -287,35 +287,7 @@ def _coordinated_ordinal_refs(masked: str, sents: list[tuple[int, int]], source:
     return out
 
 
-#: A numbered part of a determined whole: "clause 4 of the lease", "section 5.2 of my thesis", "page iv of this".
-_NUMBERED_PART_RE = re.compile(
-    r"\b(?P<part>[A-Za-z]+)\s+(?P<num>\d{1,3}(?:\.\d{1,3})*[a-z]?|[ivxlc]{1,6})\s+(?:of|from|in|on)\s+"
-    r"(?P<det>the|this|that|my|our|your)\s+(?P<gap>(?:[\w'’-]+\s+){0,2}?)(?P<noun>[\w'’-]+)\b"
-)
 _PART_OF_AFTER = re.compile(r"^\s*(?:of|from|in|on)\s+(?:the|this|that|my|our|your)\s", re.I)
-
-
-def _numbered_part_refs(masked: str, text: str, sents: list[tuple[int, int]], source: str) -> list[Reference]:
-    """'clause 4 of the lease': the numbering presupposes a specific text, so the whole is a reference.
-
-    The part noun must name a piece of text in WordNet (a 'part' lexname test: clause, page, section, line),
-    not of an event or place ("day 3 of the trip", "room 4 of the house"); a capitalised whole is a named work.
-    """
-    out: list[Reference] = []
-    for m in _NUMBERED_PART_RE.finditer(masked):
-        part, noun = m.group("part"), m.group("noun")
-        if not (kind_of(part) is not None or lexname_test("part", part)):
-            continue
-        sent = _sentence_of(sents, m.start())
-        if noun[:1].isupper() or any(_is_capitalised(w, m.start(), sent[0], text) for w in m.group("gap").split()):
-            continue
-        if noun.lower() in GAP_STOP or not noun.isalpha():
-            continue
-        cls = classify_noun(noun)
-        kind = "image" if cls is not None and not cls.inline else "document"
-        ref = Reference(m.group(), kind, 1, m.start(), m.end(), sent, source, True, None, m.start("noun"))
-        out.append(replace(ref, part_number=m.group("num")))
-    return out
 
 
 def _label_id_refs(text: str, masked: str, sents: list[tuple[int, int]], source: str) -> list[Reference]:

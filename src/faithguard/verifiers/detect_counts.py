@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
-from faithguard.lexical import wordnet
+from faithguard.lexical import wordnet_verbs
 from faithguard.verifiers.refusal import refused
 from faithguard.verifiers.spec import REL, number, relation_of
 from faithguard.verifiers.spec import N as _SPEC_N
@@ -91,7 +91,7 @@ def _patterns(unit: str) -> _Patterns:
         rf"(?i)(?:\b{REL}\s+)?{_num('n')}(?:\s+(?:is|'s)\s+(?:the\s+|my\s+)?(?P<post>{_AFTER_BOUND}))?\s*[.!]\s+"
         rf"{u}\s*[,.]",
         # an adjective of falling short before the count: "keep it shy of five sentences", "just short of 80 words"
-        # (read through WordNet: lexical.wordnet.falls_short)
+        # (read through WordNet: lexical.wordnet_verbs.falls_short)
         rf"(?i)\b(?P<lack>[a-z]+)\s+of\s+{_num('n')}\s+{_FILL}{u}",
     )
     return (
@@ -175,7 +175,7 @@ def find_counts(text: str, unit: str) -> list[CountMatch]:
                 post_word = re.sub(r"\s+", " ", post_word.lower()).removeprefix("or ")
                 post_word = "more" if post_word in {"+", "plus"} else post_word
             if i == _SHORT_OF:
-                rel = ("less than", n) if wordnet.falls_short(m.group("lack")) else None
+                rel = ("less than", n) if wordnet_verbs.falls_short(m.group("lack")) else None
             else:
                 rel = ("at least", n) if i == 4 else relation_of(rel_word, n, post_word)
             if rel is None and i in _ELLIPTICAL and not rel_word and not post_word:

@@ -131,7 +131,7 @@ def _verse_form(text: str) -> list[VerifiableSpec]:
     if not _WRITE_GATE.search(text):
         return []
     from faithguard.errors import ConfigError
-    from faithguard.lexical import wordnet
+    from faithguard.lexical import wordnet, wordnet_verbs
     from faithguard.nlp import parse
 
     try:
@@ -148,7 +148,7 @@ def _verse_form(text: str) -> list[VerifiableSpec]:
         if not any(c.dep_ == "det" and c.lower_ in ("a", "an", "one") for c in tok.children):
             continue  # "this sonnet", "the sonnet above": a text that exists, not one to write
         verb = obj.head
-        if not wordnet.creates(verb.lemma_) or _negated(verb) or _more_asked(verb):
+        if not wordnet_verbs.creates(verb.lemma_) or _negated(verb) or _more_asked(verb):
             continue
         n = wordnet.verse_lines(tok.lemma_)
         if n is not None:
@@ -175,10 +175,10 @@ def _more_asked(verb: Any) -> bool:
     """The answer holds more than the poem: another verb of writing or telling (WordNet's creation and
     communication verbs) joined to this one ("Write a sonnet and then explain its rhyme scheme") or ordering a
     later sentence ("Then translate it."); "Keep it clean" asks nothing more."""
-    from faithguard.lexical import wordnet
+    from faithguard.lexical import wordnet_verbs
 
     def produces(v: Any) -> bool:
-        return v.pos_ == "VERB" and bool(wordnet.creates(v.lemma_) or wordnet.communicates(v.lemma_))
+        return v.pos_ == "VERB" and bool(wordnet_verbs.creates(v.lemma_) or wordnet_verbs.communicates(v.lemma_))
 
     if any(c.dep_ in ("conj", "dep", "advcl") and produces(c) for c in verb.children):
         return True  # "and then explain ...", "..., then translate it" (the small parser's dep)

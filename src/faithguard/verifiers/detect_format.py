@@ -472,15 +472,12 @@ _END_READ = re.compile(
 
 
 def _tells_how_something_ends(text: str, m: re.Match[str]) -> bool:
-    """Whether an "end with" is told of something, not asked of the answer: a question ("Should a cover letter end
-    with ...?"; opened by an auxiliary or a question word, since the phrase itself may end in "?"), how the user's or
-    someone's own text ends ("my speech ends with ...", "a song whose chorus ends with ..."), or the user's own habit
-    ("I always end my emails with ...")."""
-    start = sentence_span(text, m.start())[0]
-    before = text[start : m.start()]
-    if re.match(r"(?i)\s*(?:should|does|do|did|is|are|can|could|would|why|how|what|when)\b", before):
-        return True
-    if re.search(r"(?i)\b(?:my|our|his|her|their|whose|which|that)\s+(?:[\w'-]+\s+){0,2}$", before):
+    """Whether an "end with" is told of something, not asked of the answer: how the user's or someone's own text ends
+    ("my speech ends with ...", "a song whose chorus ends with ..."), or the user's own habit ("I always end my emails
+    with ..."). Questions are left to the engine's reading of requests (``engine/asking.py``): "Is it possible to have
+    the response end with ...?" asks, "Should a cover letter end with ...?" is read tentatively there."""
+    before = text[sentence_span(text, m.start())[0] : m.start()]
+    if re.search(r"(?i)\b(?:my|our|his|her|their|whose|which)\s+(?:[\w'-]+\s+){0,2}$", before):
         return True
     return re.search(r"(?i)\b(?:i|we)\s+(?:\w+\s+)?$", before) is not None
 

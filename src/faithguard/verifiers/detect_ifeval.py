@@ -516,17 +516,18 @@ _DETERMINERS = frozenset({"the", "all", "any", "every", "those", "these", "of", 
 
 def _omits(clause_before: str) -> bool:
     """Whether the verb right before a mark (past determiners) leaves it out, read through WordNet's roots of
-    omission ("skip commas", "leave out the commas", "ditch all commas"): lexical.wordnet.OMISSION_ROOTS."""
-    from faithguard.lexical import wordnet
+    omission ("skip commas", "leave out the commas", "ditch all commas"): lexical.wordnet_verbs.OMISSION_ROOTS."""
+    from faithguard.lexical import wordnet_verbs
 
     words = [w.lower() for w in re.findall(r"[A-Za-z]+", clause_before)]
     while words and words[-1] in _DETERMINERS:
         words.pop()
     if not words:
         return False
-    if len(words) >= 2 and wordnet.knows_verb(wordnet.phrasal(words[-2], words[-1])):
-        return bool(wordnet.verb_sense_under(wordnet.phrasal(words[-2], words[-1]), wordnet.OMISSION_ROOTS))
-    return bool(wordnet.verb_sense_under(words[-1], wordnet.OMISSION_ROOTS))
+    verb = words[-1]
+    if len(words) >= 2 and wordnet_verbs.knows_verb(wordnet_verbs.phrasal(words[-2], words[-1])):
+        verb = wordnet_verbs.phrasal(words[-2], words[-1])  # "leave out"
+    return bool(wordnet_verbs.verb_sense_under(verb, wordnet_verbs.OMISSION_ROOTS))
 
 
 def detect_no_comma(text: str) -> list[VerifiableSpec]:

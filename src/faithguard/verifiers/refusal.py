@@ -1,7 +1,7 @@
 """A count bound on what a verb refuses: "the portal rejects any description shorter than 300 words" asks for at
 least 300 words, the opposite of the bound the words "shorter than 300 words" state.
 
-The refusing verb is found by WordNet (``wordnet.REFUSAL_ROOTS``: its most frequent sense is a rejection, refusal,
+The refusing verb is found by WordNet (``wordnet_verbs.REFUSAL_ROOTS``: its most frequent sense is a rejection, refusal,
 ban, discarding, removal, expulsion, disqualification or penalty, phrasal verbs included: "turn down", "throw out";
 or an acceptance verb, ``ACCEPTANCE_ROOTS``, negated: "are not accepted") and placed by the sentence's tokens rather
 than its dependency tree, which the small model often gets wrong around such verbs ("The portal rejects descriptions
@@ -28,7 +28,7 @@ from bisect import bisect_left
 from functools import lru_cache
 from typing import Any, Literal
 
-from faithguard.lexical import wordnet
+from faithguard.lexical import wordnet_verbs
 from faithguard.verifiers.spec import sentence_span
 
 __all__ = ["Reading", "refused"]
@@ -51,7 +51,7 @@ _BREAKS = frozenset({";", ":"})
 _CONDITIONS = frozenset({"if", "when", "whenever", "once"})
 #: Particles that make a phrasal verb of refusal ("turn down", "throw out", "toss out").
 _PARTICLES = frozenset({"down", "out", "back", "off"})
-_ROOTS = wordnet.REFUSAL_ROOTS | wordnet.ACCEPTANCE_ROOTS
+_ROOTS = wordnet_verbs.REFUSAL_ROOTS | wordnet_verbs.ACCEPTANCE_ROOTS
 
 
 @lru_cache(maxsize=8)  # a run-on sentence holding many counts is read once
@@ -59,8 +59,8 @@ def _may_refuse(sentence: str) -> bool:
     """Cheap test before any parse: some word of the sentence (or a word and the particle after it: "throw out") is
     a refusal or acceptance verb by WordNet."""
     words = [w.lower() for w in _WORD.findall(sentence)]
-    pairs = {wordnet.phrasal(a, b) for a, b in itertools.pairwise(words) if b in _PARTICLES}
-    return any(wordnet.verb_sense_under(w, _ROOTS) for w in {*words, *pairs})
+    pairs = {wordnet_verbs.phrasal(a, b) for a, b in itertools.pairwise(words) if b in _PARTICLES}
+    return any(wordnet_verbs.verb_sense_under(w, _ROOTS) for w in {*words, *pairs})
 
 
 def _verb_form(tok: Any) -> str:
@@ -69,8 +69,8 @@ def _verb_form(tok: Any) -> str:
     word = str(tok.lower_).rsplit("-", 1)[-1]
     nxt = tok.nbor(1) if tok.i + 1 < len(tok.doc) else None
     if nxt is not None and nxt.lower_ in _PARTICLES:
-        pair = wordnet.phrasal(word, nxt.lower_)  # the key the pre-test looked up too
-        if wordnet.knows_verb(pair):
+        pair = wordnet_verbs.phrasal(word, nxt.lower_)  # the key the pre-test looked up too
+        if wordnet_verbs.knows_verb(pair):
             return pair
     return word
 
@@ -79,9 +79,9 @@ def _kind(tok: Any) -> str | None:
     """'refuse' or 'accept' for a token that is such a verb by WordNet (whatever the tagger made of it), else
     'verb' for another verb, else None."""
     form = _verb_form(tok)
-    if wordnet.verb_sense_under(form, wordnet.REFUSAL_ROOTS):
+    if wordnet_verbs.verb_sense_under(form, wordnet_verbs.REFUSAL_ROOTS):
         return "refuse"
-    if wordnet.verb_sense_under(form, wordnet.ACCEPTANCE_ROOTS) and tok.tag_.startswith("VB"):
+    if wordnet_verbs.verb_sense_under(form, wordnet_verbs.ACCEPTANCE_ROOTS) and tok.tag_.startswith("VB"):
         return "accept"
     if tok.tag_.startswith("VB") and tok.lemma_.lower() not in _CARRIERS:
         return "verb"
