@@ -180,6 +180,32 @@ def test_a_count_said_apart_from_its_unit(text: str, verifier: str, params: dict
 
 
 @pytest.mark.parametrize(
+    ("text", "verifier", "params"),
+    [
+        (
+            "Retell the fable. Sentences - six at most.",
+            "length_constraints:number_sentences",
+            {"relation": "less than", "num_sentences": 7},
+        ),
+        (
+            "Ideas for a rainy day, as bullets, four exactly.",
+            "detectable_format:number_bullet_lists",
+            {"num_bullets": 4},
+        ),
+        (
+            "Describe the storm. At least 40 - words, not letters.",
+            "length_constraints:number_words",
+            {"relation": "at least", "num_words": 40},
+        ),
+    ],
+)
+def test_a_count_set_off_by_a_dash_or_followed_by_its_bound(
+    text: str, verifier: str, params: dict[str, object]
+) -> None:
+    assert _found(text).get(verifier) == params
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "Use bullet points, 3 of which should be in bold.",  # the count is of something else

@@ -84,12 +84,13 @@ def _patterns(unit: str) -> _Patterns:
         rf"(?i)\b(?:a|an|the)\s+{_num('n')}\s*-\s*{u}",
         # the count said after the unit, as a fragment of its own: "as bullets, half a dozen", "Bullet points
         # please. Exactly nine of them." (nothing but "of them" may follow the count in its clause)
-        rf"(?i)\b{u}(?:\s+please)?\s*[,.;:]\s*(?:please\s*[,.]?\s*)?(?:{REL}\s+)?{_num('n')}(?:\s+of\s+them)?"
-        r"(?=\s*(?:[,.;!?)]|$))",
+        # (a dash may set it off, and a bound or "exactly" may follow it: "Sentences - four at most", "five exactly")
+        rf"(?i)\b{u}(?:\s+please)?\s*(?:[,.;:]|\s[-–—]+)\s*(?:please\s*[,.]?\s*)?(?:{REL}\s+)?{_num('n')}"
+        rf"(?:\s+of\s+them|\s+(?P<post>{_AFTER_BOUND}|exactly))?(?=\s*(?:[,.;!?)]|$))",
         # the unit said after the count, as a clarifying fragment: "Eight is the max. Sentences, I mean.", "Aim for
-        # at least 90. Words, that is."
-        rf"(?i)(?:\b{REL}\s+)?{_num('n')}(?:\s+(?:is|'s)\s+(?:the\s+|my\s+)?(?P<post>{_AFTER_BOUND}))?\s*[.!]\s+"
-        rf"{u}\s*[,.]",
+        # at least 90. Words, that is.", "No more than 100 - words, not characters."
+        rf"(?i)(?:\b{REL}\s+)?{_num('n')}(?:\s+(?:is|'s)\s+(?:the\s+|my\s+)?(?P<post>{_AFTER_BOUND}))?"
+        rf"\s*(?:[.!]\s+|\s[-–—]+\s*){u}\s*[,.]",
         # an adjective of falling short before the count: "keep it shy of five sentences", "just short of 80 words"
         # (read through WordNet: lexical.wordnet_verbs.falls_short)
         rf"(?i)\b(?P<lack>[a-z]+)\s+of\s+{_num('n')}\s+{_FILL}{u}",
@@ -178,7 +179,7 @@ def find_counts(text: str, unit: str) -> list[CountMatch]:
                 rel = ("less than", n) if wordnet_verbs.falls_short(m.group("lack")) else None
             else:
                 rel = ("at least", n) if i == 4 else relation_of(rel_word, n, post_word)
-            if rel is None and i in _ELLIPTICAL and not rel_word and not post_word:
+            if rel is None and i in _ELLIPTICAL and not rel_word and post_word in (None, "exactly"):
                 rel = ("exactly", n)  # a bare count said apart from its unit: "as bullets, half a dozen"
             if rel is not None:
                 add(rel[0], rel[1], m)
