@@ -27,7 +27,8 @@ __all__ = [
     "tells_apart",
 ]
 
-#: ISO 639-1 code -> English name, for the languages this module can tell apart.
+#: ISO 639-1 code -> English name, for the languages a request may ask for by name (the verifiers' and the engine's
+#: readings of "answer in X"); the model tells apart more of them (:func:`tells_apart`).
 LANGUAGE_NAMES: dict[str, str] = {
     "en": "English",
     "es": "Spanish",
