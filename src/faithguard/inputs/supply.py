@@ -43,7 +43,10 @@ _OPEN_TAG_RE = re.compile(r"<(?P<tag>[A-Za-z][\w-]{0,30})(?:\s[^<>]*)?>")
 _EMPTY_QUOTE_RE = re.compile(r"(\"\"\"|''')[ \t\r\n]*\1")
 _FENCE_RE = re.compile(r"```[^\n`]*\n?(?P<body>.*?)```", re.S)
 _QUOTE_RE = re.compile(
-    r"\"\"\"(?P<b1>.+?)\"\"\"|'''(?P<b2>.+?)'''|\"(?P<b3>[^\"\n]{3,3000})\"|“(?P<b4>[^”]{3,3000})”", re.S
+    r"\"\"\"(?P<b1>.+?)\"\"\"|'''(?P<b2>.+?)'''|\"(?P<b3>[^\"\n]{3,3000})\"|“(?P<b4>[^”]{3,3000})”"
+    # single quotes: an apostrophe between two letters stays inside ('Please send me the files, I can't wait.')
+    r"|(?<![\w'])'(?P<b5>(?:[^'\n]|(?<=\w)'(?=\w)){3,3000})'(?![\w'])",
+    re.S,
 )
 _BRACE_RE = re.compile(r"\$?\{\{?\s*\$?(?P<name>[A-Za-z_][\w.\- ]{0,40}?)\s*\}\}?")
 _BRACKET_RE = re.compile(r"\[(?P<inner>[^\[\]\n]{1,60})\](?!\()")
