@@ -25,8 +25,9 @@ def test_inline_items_supply_the_count(query: str) -> None:
 @pytest.mark.parametrize(
     "query",
     [
-        # markers that do not count up from one, or only one item: not the promised two
-        "Do these two claims agree? (2) 'The bakery opens at seven.' (4) 'Nobody can buy bread before nine.'",
+        # markers that do not count up from one, or only one item: not the promised two (unquoted: two quoted claims
+        # are two supplied texts whatever their markers, tests/inputs/test_quoted_material.py)
+        "Do these two claims agree? (2) The bakery opens at seven. (4) Nobody can buy bread before nine.",
         "Do these two claims agree? (1) 'The bakery opens at seven.'",
     ],
 )

@@ -29,3 +29,10 @@ def test_single_quoted_material_is_supplied(query: str) -> None:
 
 def test_a_short_quoted_phrase_is_no_document() -> None:
     assert _flagged("Summarize the attached file about the 'new budget'.")
+
+
+def test_a_part_or_aspect_of_a_text_is_one_item_with_it() -> None:
+    # "the spelling of the following line": the spelling is the line's, not a second text
+    assert not _flagged("Correct the spelling of the following line: 'We'll meet at the libary after the show.'")
+    assert not _flagged("Check the punctuation of the paragraph below.\n\nWe left early, the rain had stopped.")
+    assert _flagged("Improve the tone of the email below.")  # the aspect's text is still needed

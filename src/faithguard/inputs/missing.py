@@ -120,8 +120,9 @@ def _needs(refs: list[Reference]) -> dict[str, tuple[int, list[Reference]]]:
         if wholes and len(wholes) < len(kinds):
             kinds = wholes  # "continue the essay from the last paragraph": the paragraph is part of the essay
         # "what does the witness say in the transcript": the witness's words are that transcript, so a person beside
-        # a text counts no item of its own (it still asks for the text: it stays among the references)
-        texts = {k: r for k, r in kinds.items() if not r.speaker}
+        # a text counts no item of its own (it still asks for the text: it stays among the references); so does a
+        # part or aspect of the text named right after it ("the spelling of this line")
+        texts = {k: r for k, r in kinds.items() if not (r.speaker or r.within)}
         counted = texts if texts and len(texts) < len(kinds) else kinds
         total = sum(r.expected for r in counted.values())
         if len(counted) > 1:
