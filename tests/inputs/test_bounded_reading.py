@@ -98,3 +98,64 @@ def test_introductions_read_once_answer_every_position_as_the_scan_did(words: li
     masked = " ".join(words) + " the jokes"
     for m in re.finditer(r"\S+", masked):
         assert introduced_earlier("jokes", masked, m.start()) == _introduced_by_scan("jokes", masked, m.start())
+
+
+_PIECES = [
+    "write",
+    "a",
+    "an",
+    "another",
+    "poem",
+    "report",
+    "essay",
+    "and",
+    "then",
+    "make",
+    "please",
+    "the",
+    ",",
+    ".",
+    "3",
+]
+
+
+def _text_and_cuts(words: list[str]) -> tuple[str, list[int]]:
+    text = (" ".join(words) + " the end").replace(" ,", ",").replace(" .", ".")  # marks close up: "poem, and"
+    return text, [i for i in range(1, len(text) + 1) if text[i - 1] == " "]  # cuts after a space, as references stand
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=30))
+def test_a_creation_opening_read_once_answers_every_cut_as_the_scan_did(words: list[str]) -> None:
+    from faithguard.inputs import discourse
+
+    text, cuts = _text_and_cuts(words)
+    for k in cuts:
+        assert discourse.opens_creation(text, k) == (discourse._CREATION_OPENING.search(text[:k]) is not None)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=30))
+def test_the_coordinated_verb_found_in_the_last_words_is_the_one_the_whole_search_finds(words: list[str]) -> None:
+    from faithguard.inputs import discourse
+
+    text, cuts = _text_and_cuts(words)
+    for k in cuts:
+        before = text[:k]
+        tail = before.rsplit(None, 4)
+        bounded = discourse._COORDINATED_VERB.search(before, len(tail[0]) if len(tail) == 5 else 0)
+        whole = discourse._COORDINATED_VERB.search(before)
+        assert (bounded and bounded.span()) == (whole and whole.span())
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=30))
+def test_the_first_indefinite_mention_answers_every_cut_as_the_scan_did(words: list[str]) -> None:
+    import re
+
+    text, cuts = _text_and_cuts(words)
+    forms = ("report", "essay")
+    scan_re = re.compile(r"\b(?:a|an|another)\s+(?:[\w'’-]+\s+){0,3}?(?:report|essay)\b", re.I)
+    first = references._first_indefinite_end(forms, text)
+    for k in cuts:
+        assert (first is not None and first <= k) == (scan_re.search(text[:k]) is not None)

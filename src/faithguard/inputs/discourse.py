@@ -20,6 +20,7 @@ __all__ = [
     "OUTPUT_AFTER",
     "coordinated_part_of_creation",
     "introduced_earlier",
+    "opens_creation",
     "part_of_creation",
     "sentence_of",
     "sentences",
@@ -67,9 +68,23 @@ def part_of_creation(kind: str, noun: str, earlier: str) -> bool:
     test (a unit of textual matter: stanza, heading, line). Fixtures: tests/inputs/test_generalize.py
     (spec part_of_created_text).
     """
-    if not earlier.strip() or not _CREATION_OPENING.search(earlier):
+    if not earlier.strip() or not opens_creation(earlier, len(earlier)):
         return False
     return kind in PART_KINDS or lexname_test("text_part", noun)
+
+
+@lru_cache(maxsize=64)
+def _first_opening_end(text: str) -> int | None:
+    found = _CREATION_OPENING.search(text)
+    return found.end() if found is not None else None
+
+
+def opens_creation(text: str, end: int) -> bool:
+    """Whether ``text[:end]`` holds a clause that creates a text (:data:`_CREATION_OPENING`), read once per text: it
+    does exactly when the first such clause in ``text`` ends by ``end`` (a clause ending earlier would be found
+    first), so a request of n phrases is not searched n times over everything before each (quadratic)."""
+    first = _first_opening_end(text)
+    return first is not None and first <= end
 
 
 #: The reference opens the object of a second verb coordinated after the creation clause ("Write a poem and make
@@ -77,15 +92,19 @@ def part_of_creation(kind: str, noun: str, earlier: str) -> bool:
 _COORDINATED_VERB = re.compile(r"(?:,\s*|\s)(?:and|then)\s+(?:then\s+)?(?P<verb>[a-z]+)\s+$", re.I)
 
 
-def coordinated_part_of_creation(kind: str, noun: str, before: str) -> bool:
+def coordinated_part_of_creation(kind: str, noun: str, sentence: str, at: int) -> bool:
     """A part of a text ('the second verse') as the object of a verb coordinated after a clause that creates a
     text, in the same sentence ("Write a poem and make the second verse sad"). Unlike a part named inside the
     creation clause ("Write a reply that quotes the second paragraph", "Write a summary of the first chapter"),
-    the part then belongs to the new text. ``before`` is the sentence up to the reference. The word after
+    the part then belongs to the new text. The reference stands at ``at`` in ``sentence``. The word after
     "and"/"then" must be a WordNet verb lemma ("and also the ..." is not). Fixtures: tests/inputs/
     test_generalize.py (spec part_of_created_text)."""
-    m = _COORDINATED_VERB.search(before)
-    if m is None or not _CREATION_OPENING.search(before[: m.start()]):
+    before = sentence[:at]
+    # the verb and its "and"/"then" end the text: only its last four words can hold them ("poem, and then make"),
+    # so the search starts there rather than trying every position of a long sentence
+    words = before.rsplit(None, 4)
+    m = _COORDINATED_VERB.search(before, len(words[0]) if len(words) == 5 else 0)
+    if m is None or not opens_creation(sentence, m.start()):
         return False
     from faithguard.lexical.wordnet_mmap import get_wordnet
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -141,6 +142,14 @@ _PROFORM_RE = re.compile(
 
 
 @lru_cache(maxsize=64)
+def _proforms(sentence: str) -> tuple[tuple[int, int, bool], ...]:
+    """(start, end, set beside by a linking word) of each pro-form "one" in a sentence (:data:`_PROFORM_RE`), read
+    once per sentence: a run-on sentence of n phrases scanned once per phrase was quadratic (25k characters, ~900
+    phrases: 2 s)."""
+    return tuple((p.start(), p.end(), bool(p.group("link"))) for p in _PROFORM_RE.finditer(sentence))
+
+
+@lru_cache(maxsize=64)
 def _compares(sentence: str) -> bool:
     """Whether a sentence asks for a comparison (read once per sentence, not once per phrase in it)."""
     return COMPARE_RE.search(sentence) is not None
@@ -277,10 +286,13 @@ def _mark_within(refs: list[Reference], masked: str) -> list[Reference]:
     """Mark a reference followed right away by "of"/"from" and another reference (``within``): "the spelling of this
     line", "the findings of the report" name a part or an aspect of that text, one item with it. Fixtures:
     tests/inputs/test_quoted_material.py."""
+    by_start = sorted(refs, key=lambda o: o.start)
+    starts = [o.start for o in by_start]
     out = []
     for r in refs:
-        after = [o for o in refs if o is not r and o.source == r.source and r.end < o.start <= r.end + 10]
-        if any(_WITHIN_GAP.fullmatch(masked, r.end, o.start) for o in after):
+        # the references starting within a few characters after this one (found by bisection: linear in run-ons)
+        after = by_start[bisect.bisect_right(starts, r.end) : bisect.bisect_right(starts, r.end + 10)]
+        if any(o.source == r.source and _WITHIN_GAP.fullmatch(masked, r.end, o.start) for o in after):
             r = replace(r, within=True)
         out.append(r)
     return out
@@ -411,15 +423,17 @@ def _definite(
             expected = max(expected, int(w))
     if det == "both" or chosen:
         expected = max(expected, 2)
+    sentence = masked[sent[0] : sent[1]]
+    compares = _compares(sentence)
     if expected == 1 and index is None:
         # "compare the reports"; "does the new report contradict the original one", "is it better than my previous
         # one", "merge it with the one from last year": a pro-form "one" set beside the noun is a second item
-        rest = masked[sent[0] : m.start()] + " " + masked[m.end() : sent[1]]
-        compares = _compares(masked[sent[0] : sent[1]])
-        if (compares and _plural(noun)) or any(compares or p.group("link") for p in _PROFORM_RE.finditer(rest)):
+        lo, hi = m.start() - sent[0], m.end() - sent[0]
+        beside = [linked for start, end, linked in _proforms(sentence) if end <= lo or start >= hi]
+        if (compares and _plural(noun)) or any(compares or linked for linked in beside):
             expected = 2
     noun_start = m.start("noun")
-    speaker = lexname_test("owner", noun) and not _compares(masked[sent[0] : sent[1]])
+    speaker = lexname_test("owner", noun) and not compares
     ref = Reference(m.group(), kind, expected, m.start(), m.end(), sent, source, strong, index, noun_start, speaker)
     if not strong and _non_reference(ref, m, masked, text, sent):
         return None
@@ -614,17 +628,28 @@ def _non_reference(ref: Reference, m: re.Match[str], masked: str, text: str, sen
         return True  # "the lyrics you write": the assistant's own output
     if part_of_creation(ref.kind, noun, masked[: sent[0]]):
         return True  # "Write a poem. ... Separate the stanzas": parts of the text being written
-    if coordinated_part_of_creation(ref.kind, noun, masked[sent[0] : m.start()]):
+    if coordinated_part_of_creation(ref.kind, noun, masked[sent[0] : sent[1]], m.start() - sent[0]):
         return True  # "Write a poem and make the second verse sad": the same, in one sentence
     sentence = masked[sent[0] : sent[1]]
     if ref.kind in _PROGRAMMING_KINDS and ref.index is None and _PROGRAMMING.search(sentence):
         return True  # "read the file in Python" (an ordinal still picks out a held item: "the third study's method")
     if _HOWTO.match(sentence):
         return True
-    forms = [re.escape(f) for f, k in CONTENT_NOUNS.items() if k == ref.kind] or [re.escape(noun)]
-    earlier = masked[: m.start()]
+    forms = tuple(re.escape(f) for f, k in CONTENT_NOUNS.items() if k == ref.kind) or (re.escape(noun),)
+    first = _first_indefinite_end(forms, masked)
+    return (first is not None and first <= m.start()) or _has_antecedent(m, masked)
+
+
+@lru_cache(maxsize=64)
+def _first_indefinite_end(forms: tuple[str, ...], masked: str) -> int | None:
+    """Where the first indefinite mention of one of ``forms`` ("a report", "another essay") ends in ``masked``.
+
+    A phrase has an indefinite antecedent exactly when that first mention ends before it (a later match that ends
+    before the phrase would make the first one end no later), so the text is searched once per kind, not once per
+    phrase over everything before it (quadratic in a run-on request)."""
     anaphora = re.compile(r"\b(?:a|an|another)\s+(?:[\w'’-]+\s+){0,3}?(?:" + "|".join(forms) + r")\b", re.I)
-    return bool(anaphora.search(earlier)) or _has_antecedent(m, masked)
+    found = anaphora.search(masked)
+    return found.end() if found is not None else None
 
 
 def _has_antecedent(m: re.Match[str], masked: str) -> bool:
