@@ -10,7 +10,6 @@ the subject-"be" syntax of a role line) and masked with blanks so character offs
 from __future__ import annotations
 
 import re
-import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -288,27 +287,13 @@ OTHER_LANGUAGE_MIN_PROB = 0.5
 #: ...and it has at least this many words (shorter texts give unstable language ids).
 LANGUAGE_MIN_WORDS = 4
 
-_langid: dict[str, Any] = {}
-_langid_lock = threading.Lock()
-
-
-def _load_langid() -> None:
-    from faithguard.lexical.langid import load_model
-
-    _langid["model"] = load_model()
-
 
 def load_language_id(wait: bool = True) -> None:
-    """Load py3langid's model (BSD-3-Clause, ~4 MB, ~0.4 s; shared with ``faithguard.lexical.langid``); without
-    ``wait``, in a daemon thread."""
-    with _langid_lock:
-        if "model" in _langid or "thread" in _langid:
-            thread = _langid.get("thread")
-        else:
-            thread = _langid["thread"] = threading.Thread(target=_load_langid, name="faithguard-langid", daemon=True)
-            thread.start()
-    if wait and thread is not None:
-        thread.join()
+    """Load py3langid's model (BSD-3-Clause, ~4 MB, ~0.4 s; ``faithguard.lexical.langid.load_model``, shared with the
+    verifiers and the term checks); without ``wait``, in a daemon thread."""
+    from faithguard.lexical.langid import load_model
+
+    load_model(wait=wait)
 
 
 def language_of(text: str) -> tuple[str, float, float] | None:
@@ -316,11 +301,9 @@ def language_of(text: str) -> tuple[str, float, float] | None:
 
     None when py3langid is not installed or its model is still loading (a load is then started).
     """
-    from faithguard.lexical.langid import model_ranking
+    from faithguard.lexical.langid import load_model, model_ranking
 
-    if _langid.get("model") is None:
-        if "model" not in _langid:
-            load_language_id(wait=False)
+    if load_model(wait=False) is None:
         return None
     ranked = model_ranking(text)
     english = next((p for lang, p in ranked if lang == "en"), 0.0)

@@ -173,21 +173,33 @@ def identify(text: str) -> Identification:
 #: 2,000 characters 1 of 89 differed). Fixture: tests/verifiers/test_language_check.py.
 MODEL_CHARS = 3000
 
-_model: dict[str, Any] = {}
+_model: dict[str, Any] = {}  # "model" once loaded (None without py3langid); "thread" while a load runs
 _model_lock = threading.Lock()
 
 
-def load_model() -> Any | None:
-    """py3langid's model, loaded once a process (~0.4 s; thread-safe); None when py3langid is not installed."""
-    with _model_lock:
-        if "model" not in _model:
-            try:
-                from py3langid.langid import MODEL_FILE, LanguageIdentifier  # type: ignore[import-untyped]
-            except ImportError:
-                _model["model"] = None
-            else:
-                _model["model"] = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+def _load() -> None:
+    try:
+        from py3langid.langid import MODEL_FILE, LanguageIdentifier  # type: ignore[import-untyped]
+    except ImportError:
+        _model["model"] = None
+        return
+    _model["model"] = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+
+
+def load_model(wait: bool = True) -> Any | None:
+    """py3langid's model, loaded once a process (~0.4 s, in a daemon thread; thread-safe); None when py3langid is
+    not installed. Without ``wait``, the model if it is loaded, else None with the load started: the engine's
+    checks go on without it while it loads."""
+    if "model" in _model:
         return _model["model"]
+    with _model_lock:
+        thread = _model.get("thread")
+        if thread is None and "model" not in _model:
+            thread = _model["thread"] = threading.Thread(target=_load, name="faithguard-langid", daemon=True)
+            thread.start()
+    if wait and thread is not None:
+        thread.join()
+    return _model.get("model")
 
 
 @lru_cache(maxsize=64)  # a pure function of the text: the engine and the verifiers ask it of the same answer
