@@ -32,6 +32,10 @@ Sets (``benchmarks/data``, written for this project, none copied from an evaluat
   2026-11-24 ~11:35 UTC, same spec, asked for negations and limits, conditions and preferences, counts split over two
   sentences, approximate number words, instructions after a sign-off or in requirement lists, non-native English and
   numbers that are not instructions). Committed before being scored; its first score is its unseen figure.
+- ``paraphrase_fresh4.jsonl`` (80 requests, 16 with none; 124 gold instructions), written blind (helper 69,
+  2026-11-24 ~13:50 UTC, same spec, asked for students, parents, support agents, scientists and non-native writers,
+  terse and chatty requests and limits stated in unusual ways); committed before being scored; never read. First
+  scored at the session-13 start code 94608ad.
 - ``paraphrase_study3.jsonl`` (100 requests, 20 with none; 130 gold instructions), the third STUDY set (helper
   bw15, 2026-11-24 ~04:50 UTC, same spec, asked for instructions inside long requests, sub-clauses, complaints
   about an earlier answer and requirement lists): read.
@@ -66,6 +70,7 @@ SETS = (
     ("paraphrase_fresh1.jsonl", "generalization: fresh paraphrases #1 (blind, never read)", True),
     ("paraphrase_fresh2.jsonl", "generalization: fresh paraphrases #2 (blind, never read)", True),
     ("paraphrase_fresh3.jsonl", "generalization: fresh paraphrases #3 (blind, never read)", True),
+    ("paraphrase_fresh4.jsonl", "generalization: fresh paraphrases #4 (blind, never read)", True),
 )
 TARGETS = {"recall": 0.97, "params": 0.97, "false_per_prompt": 0.03}
 
