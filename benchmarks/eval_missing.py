@@ -34,6 +34,12 @@ Sets (all written for this project, none copied from an evaluation set); every l
 - ``missing_content_fresh10.jsonl`` (fresh #10, 70 requests, 35 missing) and ``misinterpretation_fresh10.jsonl``
   (30 pairs): written blind by helper bw14 at the same time from the same spec; committed before being scored;
   never read: the generalization set of session 9.
+- ``missing_content_fresh11.jsonl`` (fresh #11, 100 requests, 50 missing) and ``misinterpretation_fresh11.jsonl``
+  (40 pairs): written by helper 66 (2026-11-24 ~13:50 UTC) from the written spec, reading nothing of the project; the
+  STUDY set of session 13 (committed before it was scored: its first score is its unseen figure; then read).
+- ``missing_content_fresh12.jsonl`` (fresh #12, 70 requests, 35 missing) and ``misinterpretation_fresh12.jsonl``
+  (30 pairs): written blind by helper 67 at the same time from the same spec; committed before being scored; never
+  read: the generalization set of session 13.
 
 Run from the repo root: PYTHONPATH=src python benchmarks/eval_missing.py [-v]
 """
@@ -382,6 +388,10 @@ FRESH8 = "fresh #8 (written blind by bw8 2026-11-24 00:50 UTC; first scored 0.71
 FRESH9 = "fresh #9 (written by bw13 2026-11-24 ~04:50 UTC from a spec, read nothing of the project; STUDY, read)"
 #: Session 9's blind set (helper bw14, same spec and time), committed before it was scored.
 FRESH10 = "fresh #10 (written blind by bw14 2026-11-24 ~04:50 UTC; never read)"
+#: Session 13's study set (helper 66, read nothing of the project, from the written spec): read and tuned on.
+FRESH11 = "fresh #11 (written by helper 66 2026-11-24 ~13:50 UTC from the spec; STUDY, read after its first score)"
+#: Session 13's blind set (helper 67, same spec and time), committed before it was scored.
+FRESH12 = "fresh #12 (written blind by helper 67 2026-11-24 ~13:50 UTC; never read)"
 
 #: (file, split label) of the input sets, in print order. The split says what the set may be used for.
 INPUT_SETS = (
@@ -402,6 +412,8 @@ INPUT_SETS = (
     ("missing_content_fresh8.jsonl", f"generalization: {FRESH8}"),
     ("missing_content_fresh9.jsonl", f"study: {FRESH9}"),
     ("missing_content_fresh10.jsonl", f"generalization: {FRESH10}"),
+    ("missing_content_fresh11.jsonl", f"study: {FRESH11}"),
+    ("missing_content_fresh12.jsonl", f"generalization: {FRESH12}"),
 )
 MISREAD_SETS = (
     (
@@ -415,6 +427,8 @@ MISREAD_SETS = (
     ("misinterpretation_fresh8.jsonl", f"generalization: {FRESH8} responses"),
     ("misinterpretation_fresh9.jsonl", f"study: {FRESH9} responses"),
     ("misinterpretation_fresh10.jsonl", f"generalization: {FRESH10} responses"),
+    ("misinterpretation_fresh11.jsonl", f"study: {FRESH11} responses"),
+    ("misinterpretation_fresh12.jsonl", f"generalization: {FRESH12} responses"),
 )
 
 

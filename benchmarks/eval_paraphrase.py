@@ -32,6 +32,10 @@ Sets (``benchmarks/data``, written for this project, none copied from an evaluat
   2026-11-24 ~11:35 UTC, same spec, asked for negations and limits, conditions and preferences, counts split over two
   sentences, approximate number words, instructions after a sign-off or in requirement lists, non-native English and
   numbers that are not instructions). Committed before being scored; its first score is its unseen figure.
+- ``paraphrase_study6.jsonl`` (100 requests, 20 with none; 156 gold instructions), the sixth STUDY set (helper 68,
+  2026-11-24 ~13:50 UTC, same spec, asked for marketing staff, teachers, hobby writers, job seekers and developers,
+  requirements mid-message, as afterthoughts or numbered rules, numbers in words). Committed before being scored; its
+  first score is its unseen figure.
 - ``paraphrase_fresh4.jsonl`` (80 requests, 16 with none; 124 gold instructions), written blind (helper 69,
   2026-11-24 ~13:50 UTC, same spec, asked for students, parents, support agents, scientists and non-native writers,
   terse and chatty requests and limits stated in unusual ways); committed before being scored; never read. First
@@ -67,6 +71,7 @@ SETS = (
     ("paraphrase_study3.jsonl", "study: paraphrases #3 (read; detection fixed from it)", False),
     ("paraphrase_study4.jsonl", "study: paraphrases #4 (read; first scored unseen 0.876/0.962/0.130)", False),
     ("paraphrase_study5.jsonl", "study: paraphrases #5 (written 2026-11-24 ~11:35 UTC by helper 64; read)", False),
+    ("paraphrase_study6.jsonl", "study: paraphrases #6 (written 2026-11-24 ~13:50 UTC by helper 68; read)", False),
     ("paraphrase_fresh1.jsonl", "generalization: fresh paraphrases #1 (blind, never read)", True),
     ("paraphrase_fresh2.jsonl", "generalization: fresh paraphrases #2 (blind, never read)", True),
     ("paraphrase_fresh3.jsonl", "generalization: fresh paraphrases #3 (blind, never read)", True),
