@@ -124,7 +124,53 @@ SPECS += [
             Case("Pull the dates out of the press release.", True, wordnet=True),
             Case("List the quotes in the press release.", False, (PROSE,), wordnet=True),
             Case("What does the warning light on a tractor mean?", False, wordnet=True),
+            # the closed spelling WordNet lists ("bookclub", "songbook"): the first noun only modifies the second
+            Case("Suggest three novels for my book club to read this winter.", False, wordnet=True),
+            # the parser reads "club" as an apposition here: only the compound lemma keeps "my book" out
+            Case(
+                "Can you outline Middlemarch in four sentences? It's for my book club - we're all nurses.",
+                False,
+                wordnet=True,
+            ),
+            Case("Recommend a warm-up for our song book evening.", False, wordnet=True),
+            Case("Suggest three novels like my book.", True, wordnet=True),
         ],
+    ),
+    Spec(
+        "portion_beside_whole",
+        "a noun naming a portion ('the relevant bit') beside the whole it is part of counts no item of its own",
+        [
+            Case(
+                "Going by the spreadsheet (I've pasted the relevant bit below), which month had the highest spend?"
+                "\n\n| Month | Spend |\n|---|---|\n| January | 420 |\n| February | 515 |\n| March | 388 |",
+                False,
+                wordnet=True,
+            ),
+            Case(
+                "Going by the spreadsheet (I've pasted the relevant bit below), which month had the highest spend?",
+                True,
+                wordnet=True,
+            ),
+        ],
+    ),
+    Spec(
+        "answer_field",
+        "an empty label ending the request after a filled label is the template's answer field, not a missing input",
+        [
+            Case(
+                "Label the tone of the customer message below as calm, annoyed or furious.\n\nMessage: I have been "
+                "waiting eleven days for a refund and nobody answers the phone. Sort it out today.\n\nTone:",
+                False,
+            ),
+            Case(
+                "Write a summary of the article.\n\nArticle: The council approved the new cycle lanes on Tuesday "
+                "after a long debate about parking on the high street.\n\nSummary:",
+                False,
+            ),
+            Case("Label the tone of the customer message as calm, annoyed or furious.\n\nMessage:\n\nTone:", True),
+            Case("Summarize the background.\n\nBackground:", True),
+        ],
+        docs_clear=False,
     ),
     Spec(
         "generic_noun_phrase",

@@ -208,6 +208,15 @@ SPECS = [
             Case("Interpret the warning I keep seeing on boot: fan speed low.", False, wordnet=True),
             Case("Where should I plant the shrub I just bought?", False, wordnet=True),
             Case("Write a limerick about the parcel I never received.", False, wordnet=True),
+            # an indefinite object of a creation verb is the answer's own output, whoever will use it
+            Case("Draft a polite refusal letter my assistant can reuse for vendors.", False, wordnet=True),
+            Case(  # flagged before the rule
+                "Write a short, upbeat response template my staff can adapt when we get a late delivery.",
+                False,
+                wordnet=True,
+            ),
+            Case("Compose a short speech I can give at the retirement lunch.", False, wordnet=True),
+            Case("Draft a reply to the letter my assistant forwarded.", True, wordnet=True),
         ],
     ),
     Spec(

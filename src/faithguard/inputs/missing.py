@@ -30,7 +30,7 @@ from faithguard.inputs.parsed import (
 from faithguard.inputs.parts import absent_part_findings
 from faithguard.inputs.recorded import EVENT_TRIGGER, recorded_refs
 from faithguard.inputs.references import Reference, find_references
-from faithguard.inputs.supply import Block, Scan, free_units, scan, word_count
+from faithguard.inputs.supply import Block, Scan, ends_with_answer_field, free_units, scan, word_count
 from faithguard.inputs.vocab import CONTENT_NOUNS, PART_KINDS, SMALL_KINDS, STRONG_KINDS, group_of, kind_of
 from faithguard.inputs.voice import candidate_sentences, voice_spans
 from faithguard.models import DetectorResult, Severity, Verdict, VerdictKind
@@ -106,8 +106,21 @@ def _add_scan(
             supply.small_para += 1  # a short line of content: enough for "the sentence below"
 
 
+def _portion(r: Reference) -> bool:
+    """Whether the reference's noun names a portion of something ("the relevant bit", "this snippet")."""
+    from faithguard.inputs.content_kinds import lexname_test
+
+    words = r.text.split()
+    return bool(words) and lexname_test("portion", words[-1].strip(".,;:!?'\"").lower())
+
+
 def _needs(refs: list[Reference]) -> dict[str, tuple[int, list[Reference]]]:
     """Per group: how many items the request needs, and the references that ask for them."""
+    # "the org chart (I typed the relevant bit below)": a portion named beside a whole in the same sentence is part
+    # of that whole and counts no item of its own
+    portions = {i for i, r in enumerate(refs) if _portion(r)}
+    beside = {(r.source, r.sentence) for i, r in enumerate(refs) if i not in portions}
+    refs = [r for i, r in enumerate(refs) if i not in portions or (r.source, r.sentence) not in beside]
     per_sentence: dict[tuple[str, tuple[int, int], str], dict[str, Reference]] = {}
     for r in refs:
         bucket = per_sentence.setdefault((r.source, r.sentence, group_of(r.kind)), {})
@@ -229,6 +242,8 @@ def _empty_findings(sc: Scan, refs: list[Reference], where: str) -> list[dict[st
             b.kind in STRONG_KINDS or b.kind == "context" or b.index is not None or b.kind in referenced or b.slot
         ):
             continue
+        if b.origin in ("label", "section") and not sc.text[b.end :].strip() and ends_with_answer_field(sc):
+            continue
         out.append(_empty_finding(b, where))
     return out
 
@@ -299,7 +314,8 @@ def analyse(ctx: CallContext, parser: Callable[[str], Any] | None = None) -> lis
         findings = [f for f in findings if not f.get("section")]
     if not has_docs:
         findings += _link_findings(ctx.query or "", parser)
-        if not findings and not ctx.history and (ctx.query or "").rstrip().endswith((":", "：")):
+        ends = (ctx.query or "").rstrip().endswith((":", "："))
+        if not findings and not ctx.history and ends and not ends_with_answer_field(q):
             findings.append(
                 _empty_finding(Block("colon", None, 0, 0, 0, " ".join((ctx.query or "").split()[-5:])), "request")
             )

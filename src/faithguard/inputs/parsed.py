@@ -233,6 +233,12 @@ def sent_elsewhere(noun: Any) -> bool:
     )
 
 
+def _made_by_answer(tok: Any) -> bool:
+    """Whether ``tok`` heads an indefinite direct object ("a ...") of a verb WordNet files as creation."""
+    indefinite = any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in tok.children)
+    return tok.dep_ == "dobj" and indefinite and bool(wordnet_verbs.creates(tok.head.lemma_))
+
+
 def pointer_refs(refs: list[Reference], doc: Any, masked: str, source: str = "query") -> list[Reference]:
     """References the syntax shows point at items the user holds ('the stack trace I just got').
 
@@ -254,6 +260,9 @@ def pointer_refs(refs: list[Reference], doc: Any, masked: str, source: str = "qu
         for o in offs
         if not any(c.dep_ == "neg" for k in at[o].children for c in k.children if k.dep_ in ("relcl", "acl"))
     }
+    # "Write a reply template my staff can adapt": an indefinite object of a creation verb is what the answer makes,
+    # whatever clause describes its later use
+    offs = {o for o in offs if not _made_by_answer(at[o])}
     # received by the user ("the card my aunt sent me"): material only when the request acts on it
     found = anchors(doc)
     others = set().union(*(v for k, v in found.items() if k != "recipient_clause"))

@@ -523,8 +523,9 @@ def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: 
             if i + 1 < len(words) and wordnet_compound(word, words[i + 1].group()):
                 continue  # "the warning light", "the press release": the first word modifies a WordNet compound
             cls = classify_noun(word)
-            if i > 0 and wordnet_compound(words[i - 1].group(), word):
-                cls = classify_noun(f"{words[i - 1].group()} {word}", as_written=True)
+            listed = wordnet_compound(words[i - 1].group(), word) if i > 0 else None
+            if listed is not None:
+                cls = classify_noun(listed, as_written=True)
                 if cls is None:
                     break  # the compound as a whole is not content ("the warning light" is a light)
             if (

@@ -15,6 +15,7 @@ __all__ = [
     "FULL_WORDS",
     "Block",
     "Scan",
+    "ends_with_answer_field",
     "free_units",
     "is_instruction",
     "orders_reader",
@@ -316,6 +317,18 @@ def _empty_sections(clean: str, result: Scan) -> None:
         if not mention.search(clean, pos + len(line)) and not mention.search(clean, 0, pos):
             continue
         result.empties.append(Block("section", name.lower(), pos, pos + len(line), 0, line.strip(), None, True))
+
+
+def ends_with_answer_field(sc: Scan) -> bool:
+    """Whether the text ends with an empty label line after a filled label ("Review: <text>" ... "Sentiment:"): the
+    answer field of an input/output template or of a few-shot prompt's last item, which the reply fills, not a slot
+    the user left empty. Fixtures: tests/inputs/test_generalize.py (spec answer_field)."""
+    body = sc.text.rstrip()
+    start = body.rfind("\n") + 1
+    last = _EMPTY_HEAD_RE.match(body[start:])
+    if last is None or last.group("c") is None:
+        return False  # a markdown heading closes a document's outline, not an input/output template
+    return any(t.origin == "label" and t.words > 0 and t.end <= start for t in sc.typed)
 
 
 _LINE_ALL_RE = re.compile(r"[^\n]*")

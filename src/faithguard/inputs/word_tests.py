@@ -50,13 +50,22 @@ def ordinal_item(before: list[re.Match[str]], noun: str) -> bool:
     return any(w.group().lower() in ORDINAL_WORDS for w in before) and lexname_test("cited", noun)
 
 
-def wordnet_compound(first: str, second: str) -> bool:
-    """Whether two nouns form one WordNet compound lemma ("press release", "warning light", "thesis statement")."""
+def wordnet_compound(first: str, second: str) -> str | None:
+    """The WordNet lemma two nouns form as one compound ("press release", "warning light", "thesis statement"), as
+    WordNet spells it, or None.
+
+    English writes a compound open, hyphenated or closed, and WordNet lists one spelling: the open pair is also
+    looked up closed ("book club" is WordNet's "bookclub", "web site" its "website").
+    """
     from faithguard.lexical.wordnet_mmap import get_wordnet
 
     if not (first.isalpha() and second.isalpha()):
-        return False
-    return bool(get_wordnet().senses(f"{first}_{second}".lower()))
+        return None
+    wn = get_wordnet()
+    for lemma in (f"{first} {second}".lower(), f"{first}{second}".lower()):
+        if wn.senses(lemma.replace(" ", "_")):
+            return lemma
+    return None
 
 
 def group_modifier(word: str) -> bool:
