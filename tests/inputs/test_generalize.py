@@ -173,6 +173,21 @@ SPECS += [
         docs_clear=False,
     ),
     Spec(
+        "plural_entry_object",
+        "as the request's object, a plural with its own WordNet entry is read by it ('the minutes': a record)",
+        [
+            Case("Condense the minutes into five bullet points for the chair.", True, wordnet=True),
+            Case("Translate the instructions into Polish for my neighbour.", True, wordnet=True),
+            Case(
+                "Translate the instructions into Polish: remove the lid, stir the soup well and serve it cold.",
+                False,
+                wordnet=True,
+            ),
+            Case("Count the minutes until the bus comes and write a haiku about waiting.", False, wordnet=True),
+            Case("How many minutes does the walk to the station take?", False, wordnet=True),
+        ],
+    ),
+    Spec(
         "generic_noun_phrase",
         "a superlative or a prepositional phrase about an indefinite makes the phrase a kind ('the best recipe for')",
         [

@@ -388,6 +388,8 @@ def _definite(
     wn_cls = cls or classify_noun(noun)
     if wn_cls is None and gap_lower and group_modifier(gap_lower[-1]):
         wn_cls = classify_noun(noun, as_written=True)  # "the board minutes": a record, not "minute"
+    if wn_cls is None and det == "the" and request_object(before) and not _AS_WRITTEN_STOP.match(after):
+        wn_cls = classify_noun(noun, as_written=True)  # "Condense the minutes": the request's object is the record
     strong_kind = kind in STRONG_KINDS or (wn_cls is not None and wn_cls.strength == "strong")
     if strong_kind and kind not in STRONG_KINDS and wn_cls is not None and wn_cls.brief:
         # strong by its communication share only: a reference in a sentence of the request, not about a topic
@@ -548,6 +550,18 @@ def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: 
                 small = True  # of any length: a short colon tail supplies it ("the warning I see: fan speed low")
             if (cls is None or cls.strength == "weak") and ordinal_item(words[:i], word):
                 cls = ContentClass("strong", True)  # "the third study": a numbered item the user holds
+            if (
+                cls is None
+                and i + 1 == len(words)
+                and m.group("det").lower() == "the"
+                and request_object(_sentence_prefix(masked, sents, m.start()))
+                and not _AS_WRITTEN_STOP.match(masked, w.end())
+            ):
+                # "Translate the instructions": as the request's object, a plural with its own WordNet entry (a
+                # manual, a record of a meeting) is read by that entry, not by its singular ("instruction"); like any
+                # object of a request, a short colon tail supplies it
+                cls = classify_noun(word, as_written=True)
+                small = cls is not None
             if cls is None and i > 0 and group_modifier(words[i - 1].group()):
                 # "the board minutes": a compound modifier picks the form's own sense (a record, not "minute")
                 cls = classify_noun(word, as_written=True)
@@ -583,6 +597,13 @@ def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: 
 
 #: A topic after the noun makes it generic, not a text at hand ("the debate over nuclear power", "the joke about ...").
 _TOPIC_AFTER = re.compile(r"\s+(?:about|over|on|of|regarding|concerning|between|behind|around)\b", re.I)
+#: After a plural read by its own WordNet entry as the request's object: a topic ("the minutes of history"), or a
+#: span of time (English temporal prepositions, a closed class: "count the minutes until the bus") that shows the
+#: singular's sense. Fixtures: tests/inputs/test_generalize.py (spec plural_entry_object).
+_AS_WRITTEN_STOP = re.compile(
+    r"\s+(?:about|over|on|of|regarding|concerning|between|behind|around|until|till|before|after|since|left|remaining)\b",
+    re.I,
+)
 #: What follows a participle used as a verb ("asking to fix", "asking for", "asking them").
 _VERB_COMPLEMENT = re.compile(r"\s+(?:to|for|about|that|if|whether|me|him|her|them|us|you|the|a|an)\b", re.I)
 
