@@ -188,6 +188,18 @@ SPECS += [
         ],
     ),
     Spec(
+        "empty_list_items",
+        "two or more list items with nothing after their bullet or number are a list left to fill",
+        [
+            Case("Going by my scores below, which course should I drop?\n\nmy scores:\n- \n- \n- \n\ncheers", True),
+            Case("Which of my options is cheapest?\n\nOptions:\n-\n-", True),
+            Case("Which of my options is cheapest?\n\nOptions:\n- bus pass 40\n- bike 120", False),
+            Case("Make a packing list with five bullets:\n-\n-", False),  # the answer's own outline
+            Case("Write a haiku.\n\n---\n\nThen a limerick about tea.", False),  # a rule, not a list
+        ],
+        docs_clear=False,
+    ),
+    Spec(
         "generic_noun_phrase",
         "a superlative or a prepositional phrase about an indefinite makes the phrase a kind ('the best recipe for')",
         [

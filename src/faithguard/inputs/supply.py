@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from faithguard.inputs.orders import WORD_RE as _WORD_RE
 from faithguard.inputs.orders import asks_for_text, is_instruction, orders_reader, parsed_for_orders, word_count
 from faithguard.inputs.vocab import kind_of
+from faithguard.inputs.word_tests import imperative
 
 __all__ = [
     "FULL_WORDS",
@@ -156,6 +157,16 @@ def scan(text: str) -> Scan:
         n = word_count(m.group("body")) + len(re.findall(r"[^\w\s]", m.group("body")))
         block = Block("fence", "code", m.start(), m.end(), n, "```")
         (result.untyped if m.group("body").strip() else result.empties).append(block)
+        spans.append((m.start(), m.end()))
+    for m in _EMPTY_ITEMS_RE.finditer(clean):
+        if _taken(spans, m.start(), m.end()):
+            continue  # list markers inside a code block are code
+        # bullets or numbers with nothing after them: a list the user meant to fill ("my stats:\n- \n- \n- ")
+        head = clean[: m.start()].rstrip().rsplit("\n", 1)[-1].strip()
+        if is_instruction(head) or imperative(head):
+            continue  # "Make a packing list with five bullets:" then empty bullets: the answer's own outline
+        label = head if head.endswith((":", "：")) else m.group().strip()
+        result.empties.append(Block("placeholder", "content", m.start(), m.end(), 0, label))
         spans.append((m.start(), m.end()))
     for m in _EMPTY_QUOTE_RE.finditer(clean):
         if _taken(spans, m.start(), m.end()):
@@ -331,6 +342,10 @@ def ends_with_answer_field(sc: Scan) -> bool:
     return any(t.origin == "label" and t.words > 0 and t.end <= start for t in sc.typed)
 
 
+#: Two or more consecutive list items with no text: a bullet or a number ("1." / "2)") alone on its line. A
+#: horizontal rule ("---", "***") is one mark of three or more, never a list item. Fixtures:
+#: tests/inputs/test_generalize.py (spec empty_list_items).
+_EMPTY_ITEMS_RE = re.compile(r"(?m)^[ \t]*(?:[-*•+]|\d{1,2}[.)])[ \t]*(?:\n[ \t]*(?:[-*•+]|\d{1,2}[.)])[ \t]*)+$")
 _LINE_ALL_RE = re.compile(r"[^\n]*")
 #: A heading line ("## Background") or a label line with nothing after its colon ("Background:").
 _EMPTY_HEAD_RE = re.compile(
