@@ -17,6 +17,9 @@ MISSING = [
     "Rewrite the paragraph I sent you earlier. Formal tone please, thanks.",
     "Can you explain the letter my bank sent me? Apparently we missed a payment, but I am sure we paid on time.",
     "Why does this keep crashing at startup? I already reinstalled the package and we cleared the cache.",
+    # a gerund main verb with no subject: the "I" left out (spec user_voice_ellipsis)
+    "Can you check the tone of my cover letter? Hoping to send it to the bakery on the high street before the owner "
+    "closes up tonight.",
 ]
 
 #: The material is there: pasted in its own paragraph, after a colon, after a forward pointer, or the sentence
@@ -27,6 +30,8 @@ SUPPLIED = [
     "Proofread the following paragraph. I has been working at the bakery for two year and I likes it.",
     "Summarize this review. The hotel was spotless, the staff were kind and the breakfast was generous.",
     "Reply to her email.\n\nDear Sam, we loved your proposal and would like to meet next week to talk it over.",
+    # a gerund as the subject, not the main verb: still the review's own sentence
+    "Summarize this review. Booking the cabin was easy and the staff were lovely throughout our stay.",
 ]
 
 

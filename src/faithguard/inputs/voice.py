@@ -4,7 +4,8 @@ A request often says something about the material it points to, in the same para
 quote: "Reply to her message. Something polite but firm - I don't want to go." The scan counts any sentence that
 does not open like an instruction as content, so such a comment used to stand for the missing message. Here the
 parse decides (specs ``user_voice_*`` in ``specs/syntax.json``, role ``voice``): a sentence with a first-person
-subject, or a verbless sentence with an interjection ("Median please, not the mean."), is the user speaking.
+subject, a gerund main verb with no subject ("Thinking of printing it."), or a verbless sentence with an interjection
+("Median please, not the mean."), is the user speaking.
 
 Only sentences of a paragraph that holds a reference's sentence are read, never a paragraph after a colon, a quote
 or a blank line (those are where material is pasted), and never when the reference points ahead ("the following",
@@ -22,6 +23,10 @@ from faithguard.inputs.forward import FORWARD_TRIGGER
 from faithguard.inputs.supply import PARA_RE, is_instruction, sentence_spans
 
 __all__ = ["candidate_sentences", "voice_spans"]
+
+
+#: Dependency labels of a clause's subject (spaCy's English scheme).
+_SUBJECTS = frozenset({"nsubj", "nsubjpass", "csubj", "expl"})
 
 
 def _overlaps(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:
@@ -54,11 +59,14 @@ def voice_spans(doc: Any, candidates: Sequence[tuple[int, int]]) -> list[tuple[i
     found = anchors(doc)
     subjects = found.get("user_voice_subject", set())
     interjections = found.get("user_voice_interjection", set())
+    ellipses = found.get("user_voice_ellipsis", set())
     out: list[tuple[int, int]] = []
     for a, b in candidates:
         toks = [t for t in doc if a <= t.idx < b]
         if any(t.idx in subjects for t in toks):
             out.append((a, b))  # "I've been staring at it for an hour": the user, not the material
+        elif any(t.idx in ellipses and not any(c.dep_ in _SUBJECTS for c in t.children) for t in toks):
+            out.append((a, b))  # "Thinking of printing it on mugs.": the user, the "I" left out
         elif any(t.idx in interjections for t in toks) and not any(t.pos_ in ("VERB", "AUX") for t in toks):
             out.append((a, b))  # "Population SD please, not sample.": an aside to the reader
     return out
