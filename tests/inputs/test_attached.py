@@ -21,6 +21,13 @@ POSITIVE = [
     "We uploaded the floor plan this morning; which room gets the most light?",
     "I pasted the lyrics, what is the song about?",
     "I've attached my CV to this message, is it too long?",
+    # the verbs of putting text in place, and "both" for the items just named
+    "I've copied the tenancy terms in below. Can I keep a cat?",
+    "I put the old rota first and then the new one. Who lost shifts?",
+    "Had two offers from movers and pasted both. Which is cheaper overall?",
+    # the user's own talk in the claim's paragraph (a question, a first-person sentence) is not the material
+    "Had two offers from movers and pasted both. Which one is the better deal once insurance and packing are counted in?",
+    "I've copied the club rules in below. I want to know if guests can use the pool on weekends without a member.",
 ]
 NEGATIVE = [
     "How do I attach a spreadsheet to an email in Outlook?",
@@ -36,6 +43,10 @@ NEGATIVE = [
     "Should I write 'please find attached' or 'attached please find' to a client?",
     "Is \u201cplease find attached\u201d too formal for a note to my landlord?",
     "I uploaded a draft to the university portal yesterday. How long does marking usually take?",
+    "I put the kettle on; which tea goes best with lemon cake?",
+    "I've copied my manager on the thread. How should I word a polite reminder?",
+    "I've included a risk section in my grant plan. What else do funders usually expect?",
+    "I've copied the tenancy terms in below. Can I keep a cat?\n\n" + PROSE,
 ]
 
 

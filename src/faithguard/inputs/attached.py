@@ -8,17 +8,18 @@ prose). With earlier turns that hold content nothing is claimed: which turn carr
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any
 
 from faithguard.inputs.content_kinds import classify_noun, names_information
 from faithguard.inputs.forward import MAX_CHARS
-from faithguard.inputs.supply import FULL_WORDS, Scan, free_units
+from faithguard.inputs.supply import FULL_WORDS, PARA_RE, Scan, free_units, sentence_spans
 
 __all__ = ["ATTACHMENT_TRIGGER", "attachment_findings"]
 
 #: The stems the spec anchors on: the parse runs only when one of them is in the request.
-ATTACHMENT_TRIGGER = re.compile(r"\b(?:attach|upload|enclos|past)\w*", re.I)
+ATTACHMENT_TRIGGER = re.compile(r"\b(?:attach|upload|enclos|past|cop(?:y|ie)|includ|insert|put)\w*", re.I)
 #: A straight quotation mark that is not an apostrophe (not between two letters or digits).
 _STRAIGHT_QUOTE = re.compile(r"\"|(?<![^\W_])'|'(?![^\W_])")
 #: Only the first claims are read: a request that claims many attachments and carries the first ones carries the
@@ -49,7 +50,8 @@ def attachment_findings(doc: Any, q: Scan, *, earlier_content: bool) -> list[dic
             break  # bounded work: each claim reads the whole request once
         sent = (verb.sent.start_char, verb.sent.end_char)
         pictured = item.pos_ in ("NOUN", "PROPN") and _pictured(item.text)
-        inline = sum(u.words >= FULL_WORDS or u.full for u in free_units(q, [sent])) + len(q.typed)
+        talk = [sent, *_talk_beside(doc, q, sent)]
+        inline = sum(u.words >= FULL_WORDS or u.full for u in free_units(q, talk)) + len(q.typed)
         if inline and not pictured:
             continue
         shown = " ".join(q.text[sent[0] : sent[1]].split()[:8])
@@ -63,6 +65,25 @@ def attachment_findings(doc: Any, q: Scan, *, earlier_content: bool) -> list[dic
             }
         ]
     return []
+
+
+def _talk_beside(doc: Any, q: Scan, claim: tuple[int, int]) -> list[tuple[int, int]]:
+    """The sentences of the claim's own paragraph that are the user talking, not the pasted material: questions to
+    the reader and sentences the parse reads as the user's voice ("I want to know what changed", spec
+    ``user_voice_*``). Pasted material starts its own paragraph or follows a colon; a paragraph with a colon is left
+    as it is."""
+    from faithguard.inputs.voice import voice_spans
+
+    bounds = [0, *(m.end() for m in PARA_RE.finditer(q.masked)), len(q.masked) + 1]
+    start, end = next(((a, b) for a, b in itertools.pairwise(bounds) if a <= claim[0] < b), (0, 0))
+    para = q.masked[start:end]
+    if ":" in para:
+        return []
+    others = [
+        (start + a, start + b) for a, b in sentence_spans(para) if not (start + a < claim[1] and claim[0] < start + b)
+    ]
+    asked = [(a, b) for a, b in others if q.masked[a:b].rstrip().endswith("?")]
+    return asked + voice_spans(doc, [span for span in others if span not in asked])
 
 
 def _claimed_item(verb: Any) -> Any | None:
@@ -81,8 +102,9 @@ def _claimed_item(verb: Any) -> Any | None:
         return None  # "The shelf is attached ...": a state of a thing
     if subjects and subjects[0].tag_ != "PRP" and objects:
         return None  # "My sister uploaded a video": someone else's act
-    if objects and objects[0].pos_ == "PRON" and not {"Prs", "Dem"} & set(objects[0].morph.get("PronType")):
-        return None  # "I've attached nothing", "something": no item named
+    named = objects and (objects[0].tag_ == "DT" or {"Prs", "Dem"} & set(objects[0].morph.get("PronType")))
+    if objects and objects[0].pos_ == "PRON" and not named:
+        return None  # "I've attached nothing", "something": no item named ("both", "these": the items just named)
     if objects:
         item = objects[0]
     elif subjects and subjects[0].tag_ != "PRP":
@@ -100,16 +122,19 @@ def _claimed_item(verb: Any) -> Any | None:
 def _fastened_elsewhere(verb: Any) -> bool:
     """A destination other than this chat: "to the wall", "to the client portal" (not "to this message", "to
     you", "here")."""
-    for c in verb.children:
-        if c.dep_ != "prep" or c.lower_ not in ("to", "onto", "into"):
+    objects = [c for c in verb.children if c.dep_ == "dobj"]
+    # the place may hang on the verb or on its object ("included a budget section in my grant plan")
+    for c in [*verb.children, *(g for o in objects for g in o.children)]:
+        if c.dep_ != "prep" or c.lower_ not in ("to", "onto", "into", "in"):
             continue
         target = next((g for g in c.children if g.dep_ == "pobj"), None)
         if target is None or target.lower_ in ("you", "u", "here"):
             continue
-        if any(d.dep_ == "det" and d.lower_ in ("this", "my") for d in target.children) and names_information(
-            target.text
-        ):
-            continue  # "to this message", "to my email": the message itself
+        # "to this message", "to my email": the message itself; put "in" something, only "this" one is ("included
+        # it in this message"; "in my grant plan" is the user's own document)
+        owners = ("this",) if c.lower_ == "in" else ("this", "my")
+        if any(d.dep_ == "det" and d.lower_ in owners for d in target.children) and names_information(target.text):
+            continue
         return True
     return False
 
