@@ -26,7 +26,8 @@ POSITIVE = [
     "I put the old rota first and then the new one. Who lost shifts?",
     "Had two offers from movers and pasted both. Which is cheaper overall?",
     # the user's own talk in the claim's paragraph (a question, a first-person sentence) is not the material
-    "Had two offers from movers and pasted both. Which one is the better deal once insurance and packing are counted in?",
+    "Had two offers from movers and pasted both. Which one is the better deal once insurance and packing are "
+    "counted in?",
     "I've copied the club rules in below. I want to know if guests can use the pool on weekends without a member.",
 ]
 NEGATIVE = [
