@@ -1,0 +1,76 @@
+"""A response to a request whose material is missing that gives general guidance about such material does not
+proceed as if it had the item (inputs/followup.py ``_general_guidance``); an inability to read the item notes its
+absence (``_absent``). Sentences written for this project."""
+
+from __future__ import annotations
+
+import pytest
+
+from faithguard.inputs.followup import classify_followup
+
+
+@pytest.mark.parametrize(
+    ("response", "reference"),
+    [
+        (
+            "Leases usually run for twelve months, and break clauses typically need two months' notice in writing. "
+            "Check the dates against your own copy before you sign anything.",
+            "my lease",
+        ),
+        (
+            "A reply along these lines often works: 'Dear [name], thank you for your note about [topic]. I will get "
+            "back to you by Friday.' Keep it short and polite.",
+            "her email",
+        ),
+    ],
+)
+def test_general_guidance_is_not_proceeding(response: str, reference: str) -> None:
+    decision, reason = classify_followup(response, (reference,))
+    assert decision == "undecided", reason
+
+
+@pytest.mark.parametrize(
+    ("response", "reference"),
+    [
+        # the item named as read, as a subject or a possessor: proceeding, however hedged
+        (
+            "Your lease usually would allow subletting, but its clause 4 forbids it, and the break clause typically "
+            "applies after six months.",
+            "my lease",
+        ),
+        (
+            "The report often repeats itself and generally lacks a conclusion; cut the second section and merge the "
+            "tables.",
+            "the report",
+        ),
+        # one mark only: not enough to read the answer as general
+        (
+            "Charts like that usually show growth when the line climbs to the right, so sales rose over the year.",
+            "the chart",
+        ),
+    ],
+)
+def test_an_answer_about_the_item_still_proceeds(response: str, reference: str) -> None:
+    assert classify_followup(response, (reference,))[0] == "proceeds"
+
+
+def test_unable_to_read_the_item_notes_its_absence() -> None:
+    text = "I can't read the invoice from here - only your question arrived. Could you type out the total and the date?"
+    assert classify_followup(text, ("the invoice",))[0] == "asks"
+
+
+@pytest.mark.parametrize(
+    ("response", "reference"),
+    [
+        (
+            "I can't fault the essay: the argument is clear, the sources are strong and the ending lands well.",
+            "the essay",
+        ),
+        (
+            "I can't recommend the recipe highly enough: the lemon glaze is perfect and the sponge stays moist.",
+            "the recipe",
+        ),
+    ],
+)
+def test_a_negated_verb_of_saying_says_something_of_the_item(response: str, reference: str) -> None:
+    assert classify_followup(response, (reference,))[0] == "proceeds"
