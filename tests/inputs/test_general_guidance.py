@@ -74,3 +74,35 @@ def test_unable_to_read_the_item_notes_its_absence() -> None:
 )
 def test_a_negated_verb_of_saying_says_something_of_the_item(response: str, reference: str) -> None:
     assert classify_followup(response, (reference,))[0] == "proceeds"
+
+
+@pytest.mark.parametrize(
+    ("response", "only"),
+    [
+        # asking the user to tell or give, and offering to do the task then, is still only asking
+        (
+            "Could you paste the invoice here? Let me know the total and the due date as well, and I can draft the "
+            "reminder for you straight away.",
+            True,
+        ),
+        (
+            "Could you attach the photo of the stain again? If the upload keeps failing, describe the stain's colour "
+            "and size instead.",
+            True,
+        ),
+        # a judgement delivered anyway, or instructions of another task, is more than asking
+        (
+            "Could you paste the invoice? I would say the total is probably about four hundred dollars, due in March.",
+            False,
+        ),
+        (
+            "Could you paste the invoice? Meanwhile, whisk two eggs with sugar, fold in the flour and bake the batter "
+            "for twenty minutes.",
+            False,
+        ),
+    ],
+)
+def test_only_asks_reads_requests_and_offers_by_syntax(response: str, only: bool) -> None:
+    from faithguard.inputs.followup import only_asks
+
+    assert only_asks(response, ("the invoice", "the photo")) is only, response

@@ -221,13 +221,52 @@ def only_asks(response: str, references: tuple[str, ...] = ()) -> bool:
     text = response or ""
     if _ITEM_LINE.search(text):
         return False
+    rest: list[str] = []
     for sentence in _SENTENCES.split(text):
         s = sentence.strip()
         if not s or "?" in s or len(s.split()) <= _COURTESY_WORDS:
             continue
         if _reference_request(s, references) is None and not any(rx.search(s) for rx in _ASK_RE):
-            return False
-    return True
+            rest.append(s)
+    if not rest or len(rest) > MAX_ABSENCE_SENTENCES:
+        return not rest
+    from faithguard.nlp import parse_many
+
+    return all(_asks_user(doc) or _offers(doc) for doc in parse_many(rest))
+
+
+#: WordNet 3.0 verb lexicographer files of telling and giving (32 verb.communication, 40 verb.possession): an
+#: imperative of one asks the user for information ("describe its colours", "tell me the error code").
+_TELLING_FILES = (32, 40)
+#: ... and of knowing, perceiving and having, after "let me" ("let me know what it says", "let me see it").
+_LEARNING_FILES = (31, 39, 40)
+
+
+def _asks_user(doc: Any) -> bool:
+    """Whether a sentence of the answer asks the user for information: an imperative of a verb of telling or giving
+    ("If that fails, describe the bird's size and colours"), or "let me/us" with a verb of knowing ("let me know").
+    Fixtures: tests/inputs/test_general_guidance.py."""
+    from faithguard.lexical.senses import verb_lexfiles_share
+
+    for root in (t for t in doc if t.dep_ == "ROOT"):
+        if root.tag_ != "VB" or any(c.dep_ in ("nsubj", "nsubjpass") for c in root.children):
+            return False  # not an imperative
+        if root.lemma_.lower() == "let":
+            learned = [c for c in root.children if c.dep_ in ("ccomp", "xcomp") and c.tag_ == "VB"]
+            return any(verb_lexfiles_share(c.lemma_, _LEARNING_FILES) >= HOLDING_SHARE for c in learned)
+        return verb_lexfiles_share(root.lemma_, _TELLING_FILES) >= HOLDING_SHARE
+    return False
+
+
+def _offers(doc: Any) -> bool:
+    """Whether a sentence is the answer's own offer to do the task once it has the input: a first-person subject with
+    a modal ("I can narrow it down", "we'll draft it then"). Fixtures: tests/inputs/test_general_guidance.py."""
+    for root in (t for t in doc if t.dep_ == "ROOT"):
+        first = any(c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in root.children)
+        # ability or future ("can", "will", "'ll"); not "would": "I'd give it a seven" delivers a judgement
+        modal = any(c.tag_ == "MD" and c.lemma_.lower() in ("can", "could", "will", "shall") for c in root.children)
+        return first and modal
+    return False
 
 
 def classify_followup(response: str, references: tuple[str, ...] = ()) -> tuple[Decision, str]:
