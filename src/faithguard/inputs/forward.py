@@ -182,9 +182,34 @@ def _followed(tok: Any, phrase: tuple[int, int], text: str, masked: str, *, stri
     after = scan(tail)
     # "Answer the following question. Why ...?": a pointer to questions is followed by a question
     asks = kind_of(_head(tok).text) == "query"
-    units = len(after.typed) + sum(1 for u in free_units(after, questions=asks, promised=True) if u.words)
+    talk = [] if asks else [(a - sent_end, b - sent_end) for a, b in _talk_after(tok, text, sent_end)]
+    units = len(after.typed) + sum(1 for u in free_units(after, talk, questions=asks, promised=True) if u.words)
     # "Here are three slogans ... We're going for cozy.": a counted promise needs as many pieces
     return units >= max(1, _promised(_head(tok)))
+
+
+def _talk_after(tok: Any, text: str, sent_end: int) -> list[tuple[int, int]]:
+    """Sentences right after the pointer's sentence, in its own paragraph, that are the user talking rather than the
+    promised material: a question to the reader ("What's causing it?"), then sentences the parse reads as the user's
+    voice ("I've lost a dozen orders today", spec ``user_voice_*``). Material pasted after a pointer starts its own
+    paragraph or follows a colon (a colon tail is read before this); the first sentence that is neither ends the talk,
+    and what follows it is read as before. Fixtures: tests/inputs/test_forward_talk.py."""
+    from faithguard.inputs.supply import sentence_spans
+    from faithguard.inputs.voice import voice_spans
+
+    end = text.find("\n\n", sent_end)
+    para = text[sent_end : len(text) if end < 0 else end]
+    spans = [(sent_end + a, sent_end + b) for a, b in sentence_spans(para)]
+    voiced = set(voice_spans(tok.doc, [span for span in spans if not text[span[0] : span[1]].rstrip().endswith("?")]))
+    talk: list[tuple[int, int]] = []
+    for a, b in spans:
+        asked = text[a:b].rstrip().endswith("?")
+        # the talk opens with a question to the reader: a first-person sentence right after the pointer may be the
+        # material itself ("Proofread the following paragraph. I has been working ...")
+        if not (asked or (talk and (a, b) in voiced)):
+            break
+        talk.append((a, b))
+    return talk
 
 
 def _promised(noun: Any) -> int:
