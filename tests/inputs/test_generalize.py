@@ -200,6 +200,15 @@ SPECS += [
         docs_clear=False,
     ),
     Spec(
+        "relative_that",
+        "a relative 'that' introduces a clause about the noun before it; only a demonstrative 'that' is material",
+        [
+            Case("Write a riddle about a gadget that you would like to sell.", False),
+            Case("Draft an ad for a bike that my neighbour wants to sell. Keep it upbeat.", False),
+            Case("Can you translate that into Spanish?", True),
+        ],
+    ),
+    Spec(
         "generic_noun_phrase",
         "a superlative or a prepositional phrase about an indefinite makes the phrase a kind ('the best recipe for')",
         [
