@@ -40,6 +40,9 @@ Sets (all written for this project, none copied from an evaluation set); every l
 - ``missing_content_fresh12.jsonl`` (fresh #12, 70 requests, 35 missing) and ``misinterpretation_fresh12.jsonl``
   (30 pairs): written blind by helper 67 at the same time from the same spec; committed before being scored; never
   read: the generalization set of session 13.
+- ``misinterpretation_fresh13.jsonl`` (60 pairs: 20 proceeding, 20 asking, 20 general answers): written by helper 71
+  (2026-11-24 ~14:10 UTC) from the same spec, reading nothing of the project, asked for varied asking and general
+  answers; a STUDY set of session 13 for the follow-up classifier (committed before it was scored; then read).
 
 Run from the repo root: PYTHONPATH=src python benchmarks/eval_missing.py [-v]
 """
@@ -390,6 +393,8 @@ FRESH9 = "fresh #9 (written by bw13 2026-11-24 ~04:50 UTC from a spec, read noth
 FRESH10 = "fresh #10 (written blind by bw14 2026-11-24 ~04:50 UTC; never read)"
 #: Session 13's study set (helper 66, read nothing of the project, from the written spec): read and tuned on.
 FRESH11 = "fresh #11 (written by helper 66 2026-11-24 ~13:50 UTC from the spec; STUDY, read after its first score)"
+#: Session 13's follow-up study set (helper 71, from the spec, read nothing of the project): read and tuned on.
+FRESH13 = "fresh #13 follow-ups (written by helper 71 2026-11-24 ~14:10 UTC; STUDY, read after its first score)"
 #: Session 13's blind set (helper 67, same spec and time), committed before it was scored.
 FRESH12 = "fresh #12 (written blind by helper 67 2026-11-24 ~13:50 UTC; never read)"
 
@@ -429,6 +434,7 @@ MISREAD_SETS = (
     ("misinterpretation_fresh10.jsonl", f"generalization: {FRESH10} responses"),
     ("misinterpretation_fresh11.jsonl", f"study: {FRESH11} responses"),
     ("misinterpretation_fresh12.jsonl", f"generalization: {FRESH12} responses"),
+    ("misinterpretation_fresh13.jsonl", f"study: {FRESH13}"),
 )
 
 
