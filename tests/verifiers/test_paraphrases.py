@@ -204,6 +204,27 @@ def test_a_comma_after_the_noun_opens_no_keyword_list() -> None:
         ("Repeat this request first, then answer it briefly: Where do puffins nest?", "Where do puffins nest?"),
         # a longer label whose noun is the one the instruction used for the text
         ("Copy my question word for word before you answer. My question: Why do owls hoot?", "Why do owls hoot?"),
+        # a label that is a clause with a copula or a contraction (paraphrase study #6)
+        (
+            "Say the question back to me exactly as I asked it, word for word, then reply. The question is: Why do "
+            "cats purr?",
+            "Why do cats purr?",
+        ),
+        (
+            "Copy my question word for word before answering it. Here's the question: How are rainbows formed?",
+            "How are rainbows formed?",
+        ),
+        # a label after the instruction names the text even with words before it (paraphrase study #6) ...
+        (
+            "Help me get ready for a quiz about volcanoes — what makes a volcano erupt? Repeat my question word for "
+            "word first, then answer. Question: What makes a volcano erupt?",
+            "What makes a volcano erupt?",
+        ),
+        # ... but a label with another noun does not
+        (
+            "Why do leaves change colour? Repeat my question word for word, then answer. Note: keep it short.",
+            "Why do leaves change colour?",
+        ),
     ],
 )
 def test_repeat_the_request_in_other_words(query: str, prompt: str) -> None:

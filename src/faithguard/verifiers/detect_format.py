@@ -539,8 +539,18 @@ _REPEAT_SENT = re.compile(
 _LEADING_LABEL = re.compile(r"^(?:request|question|prompt|query|text|task)\s*:\s*", re.IGNORECASE)
 #: A short label opening the text to repeat ("My question:", "The request:"); it is dropped when its last word is
 #: the noun the instruction itself used for that text ("copy my question ..."), so the label is a pointer to it.
-_NAMED_LABEL = re.compile(r"^(?:[A-Za-z]+\s+){0,2}(?P<noun>[A-Za-z]+)\s*:\s+")
+#: The label may be a clause ending in a copula ("The question is:", "Here's the question:"; paraphrase study #6).
+_NAMED_LABEL = re.compile(r"^(?:[A-Za-z']+\s+){0,2}(?P<noun>(?!(?:is|was)\b)[A-Za-z]+)(?:\s+(?:is|was))?\s*:\s+")
 _SPLIT = re.compile(r"(?<=[.!?)\]])\s+(?=[A-Z(\"'])|\n+")
+
+
+def _names_text(text: str, instruction: str) -> re.Match[str] | None:
+    """The label opening ``text`` when its noun is the one the instruction used for the text to repeat."""
+    label = _LEADING_LABEL.match(text) or _NAMED_LABEL.match(text)
+    noun = label.group("noun") if label is not None and label.re is _NAMED_LABEL else None
+    if label is None or (noun is not None and not re.search(rf"(?i)\b{noun}\b", instruction)):
+        return None
+    return label
 
 
 def detect_repeat(text: str) -> list[VerifiableSpec]:
@@ -577,15 +587,15 @@ def detect_repeat(text: str) -> list[VerifiableSpec]:
     if (below or not before) and not after and colon > 0:
         # "repeat the following question ..., then answer it: How do ...?"; "Repeat this request ...: What is ...?"
         instruction, after = instruction[:colon], instruction[colon + 2 :].strip()
-    if below or (not before and after):
-        prompt = after
+    if below or (not before and after) or _names_text(after, instruction):
+        prompt = after  # a label after the instruction names the text it means, even with words before (study #6)
     elif re.search(r"(?i)\bfirst\s+line\b", instruction) and before:
         prompt = before
     else:
         prompt = before
     prompt = _LEADING_LABEL.sub("", prompt, count=1)
-    label = _NAMED_LABEL.match(prompt)
-    if label is not None and re.search(rf"(?i)\b{re.escape(label.group('noun'))}\b", instruction):
+    label = _names_text(prompt, instruction)
+    if label is not None:
         prompt = prompt[label.end() :]  # "My question: Why ...?": the label names what the instruction named
     if not prompt:
         return []
