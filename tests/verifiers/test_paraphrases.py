@@ -123,12 +123,28 @@ def test_words_described_by_their_case_are_not_a_keyword_list() -> None:
             "Three paragraphs separated by blank lines, and the 1st paragraph should begin with 'Ocean'.",
             {"num_paragraphs": 3, "nth_paragraph": 1, "first_word": "ocean"},
         ),
+        # the verb as a participle after "with" (paraphrase study #6)
+        (
+            "Write a cover letter. It needs at least three hundred words, in four paragraphs separated by blank "
+            "lines, with the first paragraph starting with 'Honestly'.",
+            {"num_paragraphs": 4, "nth_paragraph": 1, "first_word": "honestly"},
+        ),
+        (
+            "Give me 3 paragraphs about tea, separated by blank lines, the second paragraph beginning with the word "
+            "Steeping.",
+            {"num_paragraphs": 3, "nth_paragraph": 2, "first_word": "steeping"},
+        ),
     ],
 )
 def test_paragraph_first_word_in_other_orders(query: str, params: dict[str, object]) -> None:
     found = [s.params for s in detect(query) if s.verifier == "length_constraints:nth_paragraph_first_word"]
     assert found == [params]
     assert not any(s.verifier == "keywords:existence" for s in detect(query))  # the first word is no keyword
+
+
+def test_a_participle_start_told_of_the_user_s_own_text_asks_nothing() -> None:
+    query = "I wrote 3 paragraphs with the first paragraph starting with 'Once'. Is that a cliché?"
+    assert "length_constraints:nth_paragraph_first_word" not in {s.verifier for s in detect(query)}
 
 
 def test_without_blank_lines_a_verb_first_paragraph_start_stays_per_unit() -> None:

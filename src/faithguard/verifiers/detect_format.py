@@ -398,7 +398,8 @@ _NTH = re.compile(
 )
 #: The first word, a word (inner apostrophes kept: "don't"), without the quote marks around it.
 _FIRST_WORD = r"(?:word\s+)?[\"'“‘]?(?P<w>[\w-]+(?:'\w+)*)"
-_STARTS = re.compile(rf"(?i)^[^.]{{0,40}}?\b(?:start|begin)s?\s+with\s+(?:the\s+)?{_FIRST_WORD}")
+#: Any inflection of the verb ("the first paragraph starting with 'X'"; paraphrase study #6).
+_STARTS = re.compile(rf"(?i)^[^.]{{0,40}}?\b(?:start(?:s|ing)?|begin(?:s|ning)?)\s+with\s+(?:the\s+)?{_FIRST_WORD}")
 #: The verb first: "Start the 4th paragraph with 'Meanwhile'", "Kick off paragraph 3 with the word Surprisingly".
 _VERB_NTH = re.compile(
     rf"(?i)\b(?:start|begin|open|kick\s+off|lead\s+off)\s+(?:the\s+|your\s+)?(?:(?P<ord>{ORDINAL_RE})\s+paragraph|"
