@@ -287,6 +287,30 @@ def test_an_apostrophe_inside_a_single_quoted_phrase_is_kept(text: str, phrase: 
 
 
 @pytest.mark.parametrize(
+    ("text", "phrase"),
+    [
+        # a remark after an unquoted end phrase that nothing may follow it (paraphrase study #6)
+        (
+            "Draft the closing notice; it must end with the exact phrase STAY SAFE OUT THERE — no words after that.",
+            "STAY SAFE OUT THERE",
+        ),
+        ("Write a toast and finish with the line Here's to us, and nothing more.", "Here's to us"),
+        # a tag named by its kind (paraphrase study #6)
+        (
+            "Write a tweet for our bakery's birthday and end with the hashtag #TenYearsOfCrumbs, nothing after it.",
+            "#TenYearsOfCrumbs",
+        ),
+        # negatives: a negative word that is the phrase's own
+        ("Write a bedtime story and end with the words No more monsters tonight.", "No more monsters tonight."),
+        ("Write a speech and end with the phrase Nothing else matters.", "Nothing else matters."),
+        ("Write a post and end with Thanks for reading, no spam ever.", "Thanks for reading, no spam ever."),
+    ],
+)
+def test_an_unquoted_end_phrase_loses_what_only_describes_it(text: str, phrase: str) -> None:
+    assert _found(text).get("startend:end_checker") == {"end_phrase": phrase}
+
+
+@pytest.mark.parametrize(
     ("text", "params"),
     [
         (

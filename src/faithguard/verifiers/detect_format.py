@@ -498,6 +498,16 @@ def _tells_how_something_ends(text: str, m: re.Match[str]) -> bool:
     return re.search(r"(?i)\b(?:i|we)\s+(?:\w+\s+)?$", before) is not None
 
 
+#: A remark after an unquoted end phrase that nothing may follow it ("..., nothing after it.", "— no more words
+#: after that"): not part of the phrase (paraphrase study #6).
+_NOTHING_AFTER = re.compile(
+    r"\s*(?:,|;|\s[-–—]{1,2}|[–—])\s*(?:and\s+)?(?:nothing|no|not|none)\b[^.!?]{0,40}?"
+    r"\b(?:after|afterwards|else|more|following|further|beyond)\b[^.!?]{0,20}[.!?]$"
+)
+#: The kind of an unquoted tag before it ("the hashtag #X", "the handle @y"): the tag is the phrase (study #6).
+_KIND_BEFORE_TAG = re.compile(r"^[a-z]+\s+(?=[#@]\w)")
+
+
 def detect_startend(text: str) -> list[VerifiableSpec]:
     """startend:end_checker ('End with the exact phrase ...') and startend:quotation."""
     specs: list[VerifiableSpec] = []
@@ -516,7 +526,7 @@ def detect_startend(text: str) -> list[VerifiableSpec]:
             um = re.match(r"\s*(.+?[.!?])(?=\s|$)", rest)
             if not um:
                 continue
-            phrase = um.group(1).strip()
+            phrase = _NOTHING_AFTER.sub("", _KIND_BEFORE_TAG.sub("", um.group(1).strip()))
         if not phrase or len(phrase.split()) > 25:
             continue
         specs.append(make_spec("startend:end_checker", {"end_phrase": phrase}, sentence_at(text, m.start())))
