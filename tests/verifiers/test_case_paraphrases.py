@@ -56,3 +56,30 @@ def test_no_capitals_is_lowercase(text: str) -> None:
 )
 def test_no_capitals_of_other_senses_and_negated_all_caps_ask_no_case(text: str) -> None:
     assert not [s for s in detect(text) if s.verifier.startswith("change_case:english")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # capitals asked of a part, or told of something else (paraphrase study #6)
+        "Write a product blurb, and put the key features in all caps.",
+        "Our designer wants every label in title case, but the source strings come in all caps from the CMS. Why?",
+    ],
+)
+def test_capitals_of_a_part_or_of_other_things_are_not_all_caps(text: str) -> None:
+    assert "change_case:english_capital" not in _ids(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Write your whole answer in all caps.",
+        "Give me a packing checklist: exactly six bullets, all in capital letters.",  # every unit, by "all"
+        "Write three slogans in all caps.",  # counted units make up the text
+        "Write an ad for a local bakery IN ALL CAPS.",  # the phrase hung on the nearest noun by the parser
+        "Describe the race for my club, the whole thing in capital letters please.",
+        "Tell my team that the server is back, in ALL CAPS like a siren.",  # an afterthought after a comma
+    ],
+)
+def test_capitals_of_the_text_or_of_every_unit_stay_all_caps(text: str) -> None:
+    assert "change_case:english_capital" in _ids(text)

@@ -287,6 +287,30 @@ def test_an_apostrophe_inside_a_single_quoted_phrase_is_kept(text: str, phrase: 
 
 
 @pytest.mark.parametrize(
+    ("text", "phrase"),
+    [
+        # a remark after an unquoted end phrase that nothing may follow it (paraphrase study #6)
+        (
+            "Draft the closing notice; it must end with the exact phrase STAY SAFE OUT THERE — no words after that.",
+            "STAY SAFE OUT THERE",
+        ),
+        ("Write a toast and finish with the line Here's to us, and nothing more.", "Here's to us"),
+        # a tag named by its kind (paraphrase study #6)
+        (
+            "Write a tweet for our bakery's birthday and end with the hashtag #TenYearsOfCrumbs, nothing after it.",
+            "#TenYearsOfCrumbs",
+        ),
+        # negatives: a negative word that is the phrase's own
+        ("Write a bedtime story and end with the words No more monsters tonight.", "No more monsters tonight."),
+        ("Write a speech and end with the phrase Nothing else matters.", "Nothing else matters."),
+        ("Write a post and end with Thanks for reading, no spam ever.", "Thanks for reading, no spam ever."),
+    ],
+)
+def test_an_unquoted_end_phrase_loses_what_only_describes_it(text: str, phrase: str) -> None:
+    assert _found(text).get("startend:end_checker") == {"end_phrase": phrase}
+
+
+@pytest.mark.parametrize(
     ("text", "params"),
     [
         (
@@ -297,6 +321,16 @@ def test_an_apostrophe_inside_a_single_quoted_phrase_is_kept(text: str, phrase: 
             "Mark the stages Stage 1, Stage 2 or Stage 3 in bold headings.",
             {"section_spliter": "Stage", "num_sections": 3},
         ),
+        # the labels in lower case after the cue, and a range of labels (paraphrase study #6)
+        (
+            "Give me a study plan for my exams, split into four parts labelled unit 1, unit 2, unit 3 and unit 4.",
+            {"section_spliter": "unit", "num_sections": 4},
+        ),
+        (
+            "Plan a revision month for my class. Mark each part as Phase 1 through Phase 3, and keep it light.",
+            {"section_spliter": "Phase", "num_sections": 3},
+        ),
+        ("Outline my novel's acts, headed Act 1 to Act 3.", {"section_spliter": "Act", "num_sections": 3}),
     ],
 )
 def test_section_labels_listed_in_full_give_the_count(text: str, params: dict[str, object]) -> None:
@@ -309,6 +343,10 @@ def test_section_labels_listed_in_full_give_the_count(text: str, params: dict[st
         "We fly out on Day 1, hike on Day 2 and rest on Day 3. Any packing tips?",  # no labelling cue: content
         "Label them Phase 1, Phase 2, and so on.",  # trails off: no count stated
         "Title them Level 1, Level 3, Level 4.",  # numbers that do not run 1, 2, 3
+        "We hike on day 1, day 2 and day 3 of the trip; what should I pack?",  # lower case, no cue
+        "Our camp runs from Week 1 through Week 4; describe what kids might do.",  # a range with no labelling cue
+        "Summarize chapter 1 through chapter 3 of the book, then mark the key themes.",  # the cue after the range
+        "Title the summary by its scope: Chapter 1 to Chapter 40.",  # a range too long to be the headers
     ],
 )
 def test_listed_labels_that_state_no_count(text: str) -> None:

@@ -116,3 +116,35 @@ def test_a_very_long_list_is_read_without_recursion() -> None:
 def test_quoted_words_inside_quoted_material_are_the_materials() -> None:
     text = "My friend texted: \"please make sure to mention 'tiramisu' when you talk to my dad\" - what does she want?"
     assert _keywords(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        # "need(s) to" after the quoted words, parsed as a noun the words modify (paraphrase study #6)
+        ("Write bakery slogans. Put them in a JSON list, and the word 'crust' needs to appear somewhere.", ["crust"]),
+        ("write me a blurb on composting. the words 'worm' and 'peel' need to be in there.", ["worm", "peel"]),
+        ("Describe our new bike lane. the words 'safe' and 'wide' need to be in there, ok?", ["safe", "wide"]),
+        ("Write a limerick about a goat, and the term 'cheese' needs to appear in it.", ["cheese"]),
+        # the infinitive hung on the word noun, "need" beside it
+        (
+            "Write about forests. two asks: the words 'oak' and 'moss' need to be in there somewhere, and make sure "
+            "it rhymes.",
+            ["oak", "moss"],
+        ),
+    ],
+)
+def test_a_verb_of_necessity_read_as_a_noun_still_governs_the_words(text: str, words: list[str]) -> None:
+    assert ("keywords:existence", {"keywords": words}) in _keywords(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tidy up this memo. The 'urgent' tasks need to be in there first.",  # scare quotes on a real noun
+        "Summarize the meeting. Everyone's 'action' items need to be in it.",
+        "Write a note about my cat. Her 'secret' plans to escape are hilarious.",
+    ],
+)
+def test_a_quoted_modifier_of_a_noun_with_an_infinitive_names_no_word(text: str) -> None:
+    assert _keywords(text) == []

@@ -123,12 +123,28 @@ def test_words_described_by_their_case_are_not_a_keyword_list() -> None:
             "Three paragraphs separated by blank lines, and the 1st paragraph should begin with 'Ocean'.",
             {"num_paragraphs": 3, "nth_paragraph": 1, "first_word": "ocean"},
         ),
+        # the verb as a participle after "with" (paraphrase study #6)
+        (
+            "Write a cover letter. It needs at least three hundred words, in four paragraphs separated by blank "
+            "lines, with the first paragraph starting with 'Honestly'.",
+            {"num_paragraphs": 4, "nth_paragraph": 1, "first_word": "honestly"},
+        ),
+        (
+            "Give me 3 paragraphs about tea, separated by blank lines, the second paragraph beginning with the word "
+            "Steeping.",
+            {"num_paragraphs": 3, "nth_paragraph": 2, "first_word": "steeping"},
+        ),
     ],
 )
 def test_paragraph_first_word_in_other_orders(query: str, params: dict[str, object]) -> None:
     found = [s.params for s in detect(query) if s.verifier == "length_constraints:nth_paragraph_first_word"]
     assert found == [params]
     assert not any(s.verifier == "keywords:existence" for s in detect(query))  # the first word is no keyword
+
+
+def test_a_participle_start_told_of_the_user_s_own_text_asks_nothing() -> None:
+    query = "I wrote 3 paragraphs with the first paragraph starting with 'Once'. Is that a cliché?"
+    assert "length_constraints:nth_paragraph_first_word" not in {s.verifier for s in detect(query)}
 
 
 def test_without_blank_lines_a_verb_first_paragraph_start_stays_per_unit() -> None:
@@ -204,6 +220,27 @@ def test_a_comma_after_the_noun_opens_no_keyword_list() -> None:
         ("Repeat this request first, then answer it briefly: Where do puffins nest?", "Where do puffins nest?"),
         # a longer label whose noun is the one the instruction used for the text
         ("Copy my question word for word before you answer. My question: Why do owls hoot?", "Why do owls hoot?"),
+        # a label that is a clause with a copula or a contraction (paraphrase study #6)
+        (
+            "Say the question back to me exactly as I asked it, word for word, then reply. The question is: Why do "
+            "cats purr?",
+            "Why do cats purr?",
+        ),
+        (
+            "Copy my question word for word before answering it. Here's the question: How are rainbows formed?",
+            "How are rainbows formed?",
+        ),
+        # a label after the instruction names the text even with words before it (paraphrase study #6) ...
+        (
+            "Help me get ready for a quiz about volcanoes — what makes a volcano erupt? Repeat my question word for "
+            "word first, then answer. Question: What makes a volcano erupt?",
+            "What makes a volcano erupt?",
+        ),
+        # ... but a label with another noun does not
+        (
+            "Why do leaves change colour? Repeat my question word for word, then answer. Note: keep it short.",
+            "Why do leaves change colour?",
+        ),
     ],
 )
 def test_repeat_the_request_in_other_words(query: str, prompt: str) -> None:

@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from faithguard.verifiers.detect_creative import detect_creative
-from faithguard.verifiers.detect_format import detect_format, detect_paragraphs, detect_repeat, detect_startend
+from faithguard.verifiers.detect_format import detect_format, detect_paragraphs, detect_startend
 from faithguard.verifiers.detect_ifbench import detect_ifbench
 from faithguard.verifiers.detect_ifeval import (
     detect_case,
@@ -24,6 +24,7 @@ from faithguard.verifiers.detect_ifeval import (
     detect_no_comma,
 )
 from faithguard.verifiers.detect_keyword_cues import is_keyword, keyword_cue_readings
+from faithguard.verifiers.detect_repeat import detect_repeat
 from faithguard.verifiers.spec import VerifiableSpec, sentence_span
 from faithguard.verifiers.spec_loader import run_specs
 from faithguard.verifiers.units import PER_UNIT

@@ -18,7 +18,7 @@ from faithguard.verifiers.spec import (
 )
 from faithguard.verifiers.text import ORDINAL_RE, parse_number
 
-__all__ = ["detect_format", "detect_paragraphs", "detect_repeat", "detect_startend"]
+__all__ = ["detect_format", "detect_paragraphs", "detect_startend"]
 
 
 #: Units counted here (declared: warm-up compiles their count patterns).
@@ -315,11 +315,21 @@ _NUMBERED_MARKER = re.compile(
 
 #: Section labels listed in full: "Label the sections 'Week 1', 'Week 2', 'Week 3'": a capitalised marker with 1,
 #: then the same marker with each next number, joined by commas / "and" / "or", quotes optional.
+#: The marker may be lower case after the cue ("labelled session 1, session 2 and session 3"; paraphrase study #6).
 _LISTED_LABELS = re.compile(
-    r"\b(?P<m>[A-Z][A-Za-z]+)\s+1\b(?P<rest>(?:[\"'”’]?\s*(?:,\s*and|,|and|or)\s*[\"'“‘]?(?P=m)\s+\d{1,2}\b)+)"
+    r"\b(?P<m>[A-Za-z][A-Za-z]+)\s+1\b(?P<rest>(?:[\"'”’]?\s*(?:,\s*and|,|and|or)\s*[\"'“‘]?(?P=m)\s+\d{1,2}\b)+)"
+)
+#: Labels given as a range of the same marker ("Week 1 through Week 4", "Unit 1 to Unit 5"; paraphrase study #6).
+_RANGE_LABELS = re.compile(
+    r"\b(?P<m>[A-Za-z][A-Za-z]+)\s+1[\"'”’]?\s*(?:through|thru|to|until|till|[-–—])\s*[\"'“‘]?(?P=m)\s+"
+    r"(?P<last>\d{1,2})\b"
 )
 #: A cue before the list that it names headings, not things of the content ("visit Day 1, Day 2 and Day 3").
 _LABEL_CUE = re.compile(r"(?i)\b(?:label\w*|section\w*|head\w*|title\w*|mark\w*|start\w*|begin\w*|call\w*)\b")
+
+
+#: Most sections a range of labels is read as (a range "Chapter 1 to Chapter 40" names material, not headers).
+MAX_LISTED_SECTIONS = 20
 
 
 def _listed_sections(text: str) -> VerifiableSpec | None:
@@ -333,6 +343,11 @@ def _listed_sections(text: str) -> VerifiableSpec | None:
             continue
         if _LABEL_CUE.search(text[max(0, m.start() - 80) : m.start()]):
             spec = {"section_spliter": m.group("m"), "num_sections": len(numbers)}
+            return make_spec("detectable_format:multiple_sections", spec, sentence_at(text, m.start()))
+    for m in _RANGE_LABELS.finditer(text):
+        last = int(m.group("last"))
+        if 2 <= last <= MAX_LISTED_SECTIONS and _LABEL_CUE.search(text[max(0, m.start() - 80) : m.start()]):
+            spec = {"section_spliter": m.group("m"), "num_sections": last}
             return make_spec("detectable_format:multiple_sections", spec, sentence_at(text, m.start()))
     return None
 
@@ -383,7 +398,8 @@ _NTH = re.compile(
 )
 #: The first word, a word (inner apostrophes kept: "don't"), without the quote marks around it.
 _FIRST_WORD = r"(?:word\s+)?[\"'“‘]?(?P<w>[\w-]+(?:'\w+)*)"
-_STARTS = re.compile(rf"(?i)^[^.]{{0,40}}?\b(?:start|begin)s?\s+with\s+(?:the\s+)?{_FIRST_WORD}")
+#: Any inflection of the verb ("the first paragraph starting with 'X'"; paraphrase study #6).
+_STARTS = re.compile(rf"(?i)^[^.]{{0,40}}?\b(?:start(?:s|ing)?|begin(?:s|ning)?)\s+with\s+(?:the\s+)?{_FIRST_WORD}")
 #: The verb first: "Start the 4th paragraph with 'Meanwhile'", "Kick off paragraph 3 with the word Surprisingly".
 _VERB_NTH = re.compile(
     rf"(?i)\b(?:start|begin|open|kick\s+off|lead\s+off)\s+(?:the\s+|your\s+)?(?:(?P<ord>{ORDINAL_RE})\s+paragraph|"
@@ -482,6 +498,16 @@ def _tells_how_something_ends(text: str, m: re.Match[str]) -> bool:
     return re.search(r"(?i)\b(?:i|we)\s+(?:\w+\s+)?$", before) is not None
 
 
+#: A remark after an unquoted end phrase that nothing may follow it ("..., nothing after it.", "— no more words
+#: after that"): not part of the phrase (paraphrase study #6).
+_NOTHING_AFTER = re.compile(
+    r"\s*(?:,|;|\s[-–—]{1,2}|[–—])\s*(?:and\s+)?(?:nothing|no|not|none)\b[^.!?]{0,40}?"
+    r"\b(?:after|afterwards|else|more|following|further|beyond)\b[^.!?]{0,20}[.!?]$"
+)
+#: The kind of an unquoted tag before it ("the hashtag #X", "the handle @y"): the tag is the phrase (study #6).
+_KIND_BEFORE_TAG = re.compile(r"^[a-z]+\s+(?=[#@]\w)")
+
+
 def detect_startend(text: str) -> list[VerifiableSpec]:
     """startend:end_checker ('End with the exact phrase ...') and startend:quotation."""
     specs: list[VerifiableSpec] = []
@@ -500,7 +526,7 @@ def detect_startend(text: str) -> list[VerifiableSpec]:
             um = re.match(r"\s*(.+?[.!?])(?=\s|$)", rest)
             if not um:
                 continue
-            phrase = um.group(1).strip()
+            phrase = _NOTHING_AFTER.sub("", _KIND_BEFORE_TAG.sub("", um.group(1).strip()))
         if not phrase or len(phrase.split()) > 25:
             continue
         specs.append(make_spec("startend:end_checker", {"end_phrase": phrase}, sentence_at(text, m.start())))
@@ -518,78 +544,6 @@ def detect_startend(text: str) -> list[VerifiableSpec]:
         ):
             specs.append(make_spec("startend:quotation", {}, sent))
     return specs
-
-
-#: Reproducing the request: "repeat", or another verb of copying with a word saying the copy is exact
-#: ("copy my request above exactly as I typed it", "restating that request verbatim").
-_COPY_EXACTLY = (
-    r"\b(?:cop(?:y|ying)|restat\w*|reproduc\w*|echo\w*|writ\w*\s+out)\s+(?:my|this|that|the|your)\s+"
-    r"(?:(?:original|exact|whole|full)\s+)?(?:request|prompt|question|instruction|message|query)\b[^.]{0,40}?"
-    r"\b(?:verbatim|exactly|word\s+(?:for|by)\s+word|as\s+(?:it\s+is\s+|i\s+)?(?:written|typed))"
-)
-#: Any form of the verb says the request mentions repeating; which sentences instruct it is _REPEAT_SENT's call,
-#: where only the base form counts ("... the refrain is repeated" inside the text to repeat is not the instruction).
-_REPEAT = re.compile(rf"(?i)\brepl?eat(?:s|ed|ing)?\b|\bword\s+(?:for|by)\s+word\b|{_COPY_EXACTLY}")
-_REPEAT_SENT = re.compile(
-    r"(?i)\brepl?eat\b|before\s+(?:repeating|that)|say\s+any\s*(?:thing|words?)|add\s+any\s+words?|"
-    r"should\s+start\s+with|word\s+(?:for|by)\s+word|then\s+(?:give|answer|reply|respond)|"
-    rf"request\s+you\s+need\s+to\s+repeat|do\s+not\s+change|without\s+(?:any\s+)?change|{_COPY_EXACTLY}"
-)
-#: A label opening the text to repeat ("Request: What is ...?"): the label names it, it is not part of it.
-_LEADING_LABEL = re.compile(r"^(?:request|question|prompt|query|text|task)\s*:\s*", re.IGNORECASE)
-#: A short label opening the text to repeat ("My question:", "The request:"); it is dropped when its last word is
-#: the noun the instruction itself used for that text ("copy my question ..."), so the label is a pointer to it.
-_NAMED_LABEL = re.compile(r"^(?:[A-Za-z]+\s+){0,2}(?P<noun>[A-Za-z]+)\s*:\s+")
-_SPLIT = re.compile(r"(?<=[.!?)\]])\s+(?=[A-Z(\"'])|\n+")
-
-
-def detect_repeat(text: str) -> list[VerifiableSpec]:
-    """combination:repeat_prompt: find the repeat instruction and extract the request to repeat."""
-    if not _REPEAT.search(text) or not re.search(r"(?i)request|prompt|question|text|line|instruction", text):
-        return []
-    pieces: list[tuple[int, int]] = []
-    pos = 0
-    for m in _SPLIT.finditer(text):
-        pieces.append((pos, m.start()))
-        pos = m.end()
-    pieces.append((pos, len(text)))
-    flags = [bool(_REPEAT_SENT.search(text[s:e])) for s, e in pieces]
-    if not any(flags):
-        return []
-    # The instruction is the run of repeat-related sentences at the end (or else the start) of the query.
-    if flags[-1]:
-        last = len(flags) - 1
-        first = last
-        while first > 0 and flags[first - 1]:
-            first -= 1
-    else:
-        first = flags.index(True)
-        last = first
-        while last + 1 < len(flags) and flags[last + 1]:
-            last += 1
-    instr_start = pieces[first][0]
-    instr_end = pieces[last][1]
-    instruction = text[instr_start:instr_end]
-    below = re.search(r"(?i)\bbelow\b|\bfollowing\b", instruction) and not re.search(r"(?i)\babove\b", instruction)
-    before = text[:instr_start].strip()
-    after = text[instr_end:].strip()
-    colon = instruction.rfind(": ")
-    if (below or not before) and not after and colon > 0:
-        # "repeat the following question ..., then answer it: How do ...?"; "Repeat this request ...: What is ...?"
-        instruction, after = instruction[:colon], instruction[colon + 2 :].strip()
-    if below or (not before and after):
-        prompt = after
-    elif re.search(r"(?i)\bfirst\s+line\b", instruction) and before:
-        prompt = before
-    else:
-        prompt = before
-    prompt = _LEADING_LABEL.sub("", prompt, count=1)
-    label = _NAMED_LABEL.match(prompt)
-    if label is not None and re.search(rf"(?i)\b{re.escape(label.group('noun'))}\b", instruction):
-        prompt = prompt[label.end() :]  # "My question: Why ...?": the label names what the instruction named
-    if not prompt:
-        return []
-    return [make_spec("combination:repeat_prompt", {"prompt_to_repeat": prompt}, instruction.strip())]
 
 
 def quoted_phrase(text: str) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from faithguard.lexical.frequency import stop_words
 from faithguard.lexical.langid import LANGUAGE_NAMES
@@ -503,9 +504,41 @@ def detect_case(text: str) -> list[VerifiableSpec]:
                 sent,
             ):
                 continue
+            if _caps_of_a_part(text, m):
+                continue
             specs.append(make_spec("change_case:english_capital", {}, sent))
             break
     return specs
+
+
+def _caps_of_a_part(text: str, m: re.Match[str]) -> bool:
+    """Whether capitals are asked of a part or told of something else, not of the whole text: "in all caps" hangs
+    on a verb whose object or subject is an uncounted noun WordNet does not file as a text ("put key skills in all
+    caps", "the strings come in all caps"; "write your answer in all caps" stays). Paraphrase study #6."""
+    from faithguard.lexical.senses import lexfile_share
+    from faithguard.nlp import parse
+    from faithguard.verifiers.detect_keyword_cues import TEXT_NOUN_SHARE
+
+    span = parse(text).char_span(m.start(), m.end(), alignment_mode="expand")
+    if span is None:
+        return False
+    root = span.root
+    if root.dep_ != "pobj" or root.head.lower_ not in ("in", "with"):
+        return False
+    prep = root.head
+    if prep.i > 0 and prep.doc[prep.i - 1].lower_ in ("all", "both", "each", ","):
+        # "five bullets, all in capital letters": a floating quantifier takes in every unit; "..., in all caps"
+        # set off by a comma is an afterthought about the whole, wherever the parser hangs it
+        return False
+    attach = prep.head
+
+    def part(tok: Any) -> bool:  # a counted unit ("five bullets in caps") makes up the whole text
+        counted = any(c.dep_ == "nummod" for c in tok.children)
+        return tok.pos_ == "NOUN" and not counted and lexfile_share(tok.lemma_.lower()) < TEXT_NOUN_SHARE
+
+    if attach.pos_ not in ("VERB", "AUX"):
+        return False  # the parser hangs the phrase on the nearest noun ("an ad for a gym in all caps")
+    return any(c.dep_ in ("dobj", "nsubj", "nsubjpass") and part(c) for c in attach.children)
 
 
 _COMMA = re.compile(r"(?i)\bcommas?\b|\bcomma-free\b")

@@ -195,6 +195,13 @@ def _clauses(text: str, quoted: list[_Quoted]) -> list[tuple[int, int]]:
     return [(a, b) for a, b in itertools.pairwise(bounds) if text[a:b].strip()]
 
 
+#: A word noun, then only quoted items and their joiners up to a quote ("the words 'X', 'Y' and |").
+_NAMED_LIST = re.compile(
+    r"(?i)\b(?:key)?(?:words?|terms?|phrases?|expressions?|names?)\s*"
+    r"(?:[\"“'‘][^\"“”«»\n]{1,40}?[\"”'’]\s*(?:,\s*)?(?:(?:and|or|nor|plus)\s+)?)*$"
+)
+
+
 def _scare_quoted(doc: Any, q: _Quoted) -> bool:
     """Quotes around a modifier of a noun after them, in its noun phrase ("her "future" forensics", "its "secret"
     workout plan"): the writer distances themselves from a word, they do not name one to use."""
@@ -204,6 +211,8 @@ def _scare_quoted(doc: Any, q: _Quoted) -> bool:
     if len(heads) != 1:
         return False
     head = heads.pop()
+    if _NAMED_LIST.search(doc.text[max(0, q.start - 300) : q.start]):
+        return False  # "the words 'worm' and 'peel' need to ...": a word noun names the list (paraphrase study #6)
     between = [t for t in doc[inside[-1].i + 1 : head.i] if t.idx >= q.end]
     return (
         head.idx >= q.end
@@ -237,7 +246,30 @@ def _chain(cue: Any, clause: tuple[int, int]) -> list[Any]:
         if not clause[0] <= head.idx < clause[1]:
             break  # a verb across a clause mark does not govern this one ("X is in the poem; what does it mean?")
         chain.append(head)
+    governor = _verb_read_as_noun(chain[-1])
+    if governor is not None:
+        chain.append(governor)
     return chain
+
+
+def _verb_read_as_noun(verb: Any) -> Any | None:
+    """The verb the parser took for a noun just before ``verb``'s "to": a word WordNet lists as a verb, with no
+    determiner or possessive pronoun (the quoted word may be read as its possessor), right after quoted words
+    ("the words 'X' and 'Y' need to be in there": "need" an apposition, "be" a clause of "words"; paraphrase
+    study #6)."""
+    if verb.dep_ not in ("acl", "relcl"):
+        return None
+    to = next((c for c in verb.children if c.dep_ == "aux" and c.lower_ == "to" and c.i == verb.i - 1), None)
+    if to is None or to.i < 2:
+        return None
+    head = verb.doc[to.i - 1]
+    if head.pos_ != "NOUN" or verb.doc[head.i - 1].tag_ != "''":
+        return None
+    if any(c.dep_ == "det" or c.tag_ == "PRP$" for c in head.children):
+        return None
+    from faithguard.lexical.wordnet_mmap import get_wordnet
+
+    return head if get_wordnet().is_verb(head.lemma_) else None
 
 
 def _modal(verb: Any) -> bool:
