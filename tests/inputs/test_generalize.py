@@ -167,6 +167,10 @@ SPECS += [
                 "after a long debate about parking on the high street.\n\nSummary:",
                 False,
             ),
+            # single line breaks, and labels of any name
+            Case("Tag the mood of the note.\nNote: Can't wait for the beach trip on Friday!\nMood:", False),
+            Case("Put it in German.\nEnglish: The library closes at six.\nGerman:", False),
+            Case("Tag the mood of the note.\nNote:\nMood:", True),
             Case("Label the tone of the customer message as calm, annoyed or furious.\n\nMessage:\n\nTone:", True),
             Case("Summarize the background.\n\nBackground:", True),
         ],
@@ -206,6 +210,27 @@ SPECS += [
             Case("Write a riddle about a gadget that you would like to sell.", False),
             Case("Draft an ad for a bike that my neighbour wants to sell. Keep it upbeat.", False),
             Case("Can you translate that into Spanish?", True),
+        ],
+    ),
+    Spec(
+        "identity_question",
+        "a question of identity about a bare demonstrative ('What bird is this?') asks about something shown",
+        [
+            Case("What bird is this?", True),
+            Case("Which typeface are these? Need a match for our flyer.", True, wordnet=True),
+            Case("What time is this meeting?", False),
+            Case("What bird is this?", False, ("A small brown bird with a red chest and a thin beak, seen in May.",)),
+        ],
+    ),
+    Spec(
+        "cited_source_opening",
+        "a sentence opening 'From the X,' or 'Going by the X,' cites the X as the request's source",
+        [
+            Case("From the table, which region grew fastest last year?", True, wordnet=True),
+            Case("Going by the chart, which month had the most returns?", True, wordnet=True),
+            Case("From the beginning, explain how photosynthesis works.", False, wordnet=True),
+            Case("From the book Dune, who is Paul's mother?", False, wordnet=True),
+            Case("Based on the book Dune, who is Paul's mother?", False, wordnet=True),
         ],
     ),
     Spec(

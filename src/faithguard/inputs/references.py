@@ -164,11 +164,11 @@ def _sentence_prefix(masked: str, sents: list[tuple[int, int]], pos: int) -> str
     return "_ " + masked[pos - PREFIX_CHARS : pos]
 
 
-#: "according to the minutes", "based on the data": the request cites it as its source (unless it is a named
-#: work: "according to the Bible").
+#: "according to the minutes", "based on the data", "From the table, ...", "Going by the chart, ...": the request
+#: cites it as its source (unless it is a named work: "according to the Bible").
 _CITED_BEFORE = re.compile(
     r"(?:\baccording\s+to|\bbased\s+on|\bas\s+(?:stated|described|shown|mentioned|given)\s+in|^\W*given|"
-    r"^\W*using)\s+$",
+    r"^\W*using|^\W*(?:going\s+)?(?:from|by))\s+$",
     re.I,
 )
 _STRONG_BEFORE = re.compile(
@@ -379,6 +379,7 @@ def _definite(
     strong = strong or (bool(_STRONG_BEFORE.search(before)) and det in ("the", "this", "these", "my"))
     if not strong and _CITED_BEFORE.search(before) and det in ("the", "this", "these", "my"):
         named = _is_capitalised(noun, m.start("noun"), sent[0], text) or any(w[:1].isupper() for w in gap_words)
+        named = named or bool(_TITLE_AFTER.match(after))  # "based on the book Dune": a work of the world
         # "write an article ... based on the article's content": citing the request's own new item supplies nothing
         strong = not named and not _has_antecedent(m, masked)
     # Explicit demonstratives and possessives (a determiner, or "the customer's") point at content too.
