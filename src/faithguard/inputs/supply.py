@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from faithguard.inputs.orders import WORD_RE as _WORD_RE
 from faithguard.inputs.orders import asks_for_text, is_instruction, orders_reader, parsed_for_orders, word_count
+from faithguard.inputs.tables import delimited_blocks
 from faithguard.inputs.vocab import kind_of
 from faithguard.inputs.word_tests import imperative
 
@@ -208,6 +209,12 @@ def scan(text: str) -> Scan:
             origin = "table" if is_table else "quote"
             result.untyped.append(Block(origin, None, m.start(), m.end(), n, origin))
             spans.append((m.start(), m.end()))
+    for start, end in delimited_blocks(clean):
+        # rows of cells split by one delimiter, pasted from a spreadsheet without markdown
+        if not _taken(spans, start, end):
+            body = clean[start:end]
+            result.untyped.append(Block("table", None, start, end, word_count(body) + body.count("\n") + 1, "table"))
+            spans.append((start, end))
     _scan_labels(clean, result, spans)
     _empty_sections(clean, result)
     for m in _QUOTE_RE.finditer(clean):
@@ -339,7 +346,15 @@ def ends_with_answer_field(sc: Scan) -> bool:
     last = _EMPTY_HEAD_RE.match(body[start:])
     if last is None or last.group("c") is None:
         return False  # a markdown heading closes a document's outline, not an input/output template
-    return any(t.origin == "label" and t.words > 0 and t.end <= start for t in sc.typed)
+    # a filled label line of any name before it ("English: Where is the station?", "Review: ..."), whether or not the
+    # scan typed it (a typed label's block may run on over the last line)
+    if any(t.origin == "label" and t.words > 0 and t.start < start for t in sc.typed):
+        return True
+    for m in _LABEL_RE.finditer(sc.text, 0, start):
+        line_end = sc.text.find("\n", m.end())
+        if m.group("name") and sc.text[m.end() : line_end if line_end >= 0 else len(sc.text)].strip():
+            return True
+    return False
 
 
 #: Two or more consecutive list items with no text: a bullet or a number ("1." / "2)") alone on its line. A
