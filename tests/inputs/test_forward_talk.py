@@ -22,6 +22,9 @@ def _missing(query: str) -> bool:
         "Here's the error message my printer shows. Why does it keep coming back? I've already restarted it twice "
         "this morning.",
         "Below is the warning my laptop shows at startup. What does it mean? I've only had the machine for a week.",
+        # a sentence with its "I" left out opens the talk as a question does
+        "Please trim the toast below. Giving it at my brother's retirement party on Friday.",
+        "Proofread the bio below. Hoping to post it on the club website tonight.",
     ],
 )
 def test_talk_after_a_pointer_is_not_the_material(query: str) -> None:
@@ -36,6 +39,7 @@ def test_talk_after_a_pointer_is_not_the_material(query: str) -> None:
         "cover B and remove the sheet.",
         "Here's the warning my laptop shows: disk almost full, free up space on drive C to keep updates running.",
         "Answer the following question in two lines. Why do cats purr when they are stroked by people they trust?",
+        "Please trim the toast below.\n\nGood evening all, and thank you for coming to see Dan off after forty years.",
     ],
 )
 def test_material_after_a_pointer_still_counts(query: str) -> None:

@@ -190,23 +190,26 @@ def _followed(tok: Any, phrase: tuple[int, int], text: str, masked: str, *, stri
 
 def _talk_after(tok: Any, text: str, sent_end: int) -> list[tuple[int, int]]:
     """Sentences right after the pointer's sentence, in its own paragraph, that are the user talking rather than the
-    promised material: a question to the reader ("What's causing it?"), then sentences the parse reads as the user's
-    voice ("I've lost a dozen orders today", spec ``user_voice_*``). Material pasted after a pointer starts its own
-    paragraph or follows a colon (a colon tail is read before this); the first sentence that is neither ends the talk,
-    and what follows it is read as before. Fixtures: tests/inputs/test_forward_talk.py."""
+    promised material: a question to the reader ("What's causing it?") or a sentence with its "I" left out ("Hoping
+    to send it tonight."), then sentences the parse reads as the user's voice ("I've lost a dozen orders today",
+    spec ``user_voice_*``). Material pasted after a pointer starts its own paragraph or follows a colon (a colon tail
+    is read before this); the first sentence that is neither ends the talk, and what follows it is read as before.
+    Fixtures: tests/inputs/test_forward_talk.py."""
     from faithguard.inputs.supply import sentence_spans
-    from faithguard.inputs.voice import voice_spans
+    from faithguard.inputs.voice import elided_spans, voice_spans
 
     end = text.find("\n\n", sent_end)
     para = text[sent_end : len(text) if end < 0 else end]
     spans = [(sent_end + a, sent_end + b) for a, b in sentence_spans(para)]
-    voiced = set(voice_spans(tok.doc, [span for span in spans if not text[span[0] : span[1]].rstrip().endswith("?")]))
+    stated = [span for span in spans if not text[span[0] : span[1]].rstrip().endswith("?")]
+    voiced, elided = set(voice_spans(tok.doc, stated)), set(elided_spans(tok.doc, stated))
     talk: list[tuple[int, int]] = []
     for a, b in spans:
-        asked = text[a:b].rstrip().endswith("?")
-        # the talk opens with a question to the reader: a first-person sentence right after the pointer may be the
-        # material itself ("Proofread the following paragraph. I has been working ...")
-        if not (asked or (talk and (a, b) in voiced)):
+        # the talk opens with a question to the reader or a sentence with its "I" left out ("Hoping to send it
+        # tonight."); a first-person sentence right after the pointer may be the material itself ("Proofread the
+        # following paragraph. I has been working ..."), so it only carries the talk on
+        opens = text[a:b].rstrip().endswith("?") or (a, b) in elided
+        if not (opens or (talk and (a, b) in voiced)):
             break
         talk.append((a, b))
     return talk

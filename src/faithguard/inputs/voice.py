@@ -22,11 +22,26 @@ from typing import Any
 from faithguard.inputs.forward import FORWARD_TRIGGER
 from faithguard.inputs.supply import PARA_RE, is_instruction, sentence_spans
 
-__all__ = ["candidate_sentences", "voice_spans"]
+__all__ = ["candidate_sentences", "elided_spans", "voice_spans"]
 
 
 #: Dependency labels of a clause's subject (spaCy's English scheme).
 _SUBJECTS = frozenset({"nsubj", "nsubjpass", "csubj", "expl"})
+
+
+def _elided(toks: Sequence[Any], ellipses: set[int]) -> bool:
+    """Whether the sentence's main verb is a gerund with no subject (spec ``user_voice_ellipsis``)."""
+    return any(t.idx in ellipses and not any(c.dep_ in _SUBJECTS for c in t.children) for t in toks)
+
+
+def elided_spans(doc: Any, candidates: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The candidate sentences whose main verb is a gerund with no subject ("Hoping to send it tonight."): chat with
+    the first person left out. Unlike a first-person sentence, never the material itself, so it may open the user's
+    talk right after a forward pointer (inputs/forward.py)."""
+    from faithguard.inputs.syntax import anchors
+
+    ellipses = anchors(doc).get("user_voice_ellipsis", set())
+    return [(a, b) for a, b in candidates if _elided([t for t in doc if a <= t.idx < b], ellipses)]
 
 
 def _overlaps(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:
@@ -65,7 +80,7 @@ def voice_spans(doc: Any, candidates: Sequence[tuple[int, int]]) -> list[tuple[i
         toks = [t for t in doc if a <= t.idx < b]
         if any(t.idx in subjects for t in toks):
             out.append((a, b))  # "I've been staring at it for an hour": the user, not the material
-        elif any(t.idx in ellipses and not any(c.dep_ in _SUBJECTS for c in t.children) for t in toks):
+        elif _elided(toks, ellipses):
             out.append((a, b))  # "Thinking of printing it on mugs.": the user, the "I" left out
         elif any(t.idx in interjections for t in toks) and not any(t.pos_ in ("VERB", "AUX") for t in toks):
             out.append((a, b))  # "Population SD please, not sample.": an aside to the reader
