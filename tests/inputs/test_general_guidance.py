@@ -106,3 +106,17 @@ def test_only_asks_reads_requests_and_offers_by_syntax(response: str, only: bool
     from faithguard.inputs.followup import only_asks
 
     assert only_asks(response, ("the invoice", "the photo")) is only, response
+
+
+@pytest.mark.parametrize(
+    ("response", "decision"),
+    [
+        # asking for the input and offering the task, nothing else: asks
+        ("Let me know the balance and the due date, and I can write the reminder.", "asks"),
+        ("Happy to help! If you tell me the amounts on it, I'll add them up.", "asks"),
+        # a judgement given as well: more than asking
+        ("I would say it is overdue. Let me know the due date if you want a reminder drafted.", "proceeds"),
+    ],
+)
+def test_an_answer_that_only_asks_or_offers_asks(response: str, decision: str) -> None:
+    assert classify_followup(response, ("the invoice",))[0] == decision

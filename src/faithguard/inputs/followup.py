@@ -242,6 +242,32 @@ _TELLING_FILES = (32, 40)
 _LEARNING_FILES = (31, 39, 40)
 
 
+def _asks_by_syntax(text: str) -> bool:
+    """Whether every sentence of the answer asks the user for information (:func:`_asks_user`), offers to do the task
+    once it comes (:func:`_offers`), asks the user a question, or is a greeting, and at least one does one of the first
+    three ("Let me know the total and I can draft the reminder."). Read for short answers only. Fixtures:
+    tests/inputs/test_general_guidance.py."""
+    sentences = [s.strip() for s in _SENTENCES.split(text or "") if s.strip()]
+    if not sentences or len(sentences) > MAX_ABSENCE_SENTENCES or _ITEM_LINE.search(text):
+        return False
+    from faithguard.nlp import parse_many
+
+    asked = False
+    for sentence, doc in zip(sentences, parse_many(sentences), strict=True):
+        if sentence.endswith("?") and _YOU_RE.search(sentence):
+            asked = True
+        elif _asks_user(doc) or (_offers(doc) and _YOU_RE.search(sentence)):
+            asked = True  # an offer counts with the user's part in it ("if you tell me the rate, I'll work it out")
+        elif len(sentence.split()) > _GREETING_WORDS:
+            return False  # a statement ("I would give it a seven."): more than asking
+    return asked
+
+
+#: Words of a greeting or thanks around an ask ("Sure!", "Happy to help.", "Thanks so much!"); a longer sentence that
+#: neither asks nor offers says something of its own.
+_GREETING_WORDS = 4
+
+
 def _asks_user(doc: Any) -> bool:
     """Whether a sentence of the answer asks the user for information: an imperative of a verb of telling or giving
     ("If that fails, describe the bird's size and colours"), or "let me/us" with a verb of knowing ("let me know").
@@ -265,7 +291,8 @@ def _offers(doc: Any) -> bool:
         first = any(c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in root.children)
         # ability or future ("can", "will", "'ll"); not "would": "I'd give it a seven" delivers a judgement
         modal = any(c.tag_ == "MD" and c.lemma_.lower() in ("can", "could", "will", "shall") for c in root.children)
-        return first and modal
+        # "I can't be certain, but ...": a negated modal hedges a guess, it offers nothing
+        return first and modal and not any(c.dep_ == "neg" for c in root.children)
     return False
 
 
@@ -301,6 +328,8 @@ def classify_followup(response: str, references: tuple[str, ...] = ()) -> tuple[
     words = word_count(text)
     if _question_first(text):
         return "asks", "opens by asking the user a question before giving any answer"
+    if _asks_by_syntax(text):
+        return "asks", "asks the user for the input or offers to do the task once it comes, and does nothing else"
     if words < _MIN_WORDS:
         # A short statement ("The warranty is two years.") answers as if the content were there;
         # a short question back, or a couple of words, cannot be told apart.
