@@ -25,6 +25,8 @@ def _missing(query: str) -> bool:
         # a sentence with its "I" left out opens the talk as a question does
         "Please trim the toast below. Giving it at my brother's retirement party on Friday.",
         "Proofread the bio below. Hoping to post it on the club website tonight.",
+        # the parser hangs the predicate adjective on "below" as its object: still the pointer
+        "Is the warranty clause below fair to the buyer?",
     ],
 )
 def test_talk_after_a_pointer_is_not_the_material(query: str) -> None:
@@ -40,6 +42,8 @@ def test_talk_after_a_pointer_is_not_the_material(query: str) -> None:
         "Here's the warning my laptop shows: disk almost full, free up space on drive C to keep updates running.",
         "Answer the following question in two lines. Why do cats purr when they are stroked by people they trust?",
         "Please trim the toast below.\n\nGood evening all, and thank you for coming to see Dan off after forty years.",
+        # "below" with an object of its own is a place or a level
+        "Is the water below freezing point safe to drink for a dog?",
     ],
 )
 def test_material_after_a_pointer_still_counts(query: str) -> None:

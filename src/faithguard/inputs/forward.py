@@ -101,8 +101,10 @@ def _pointer_phrase(tok: Any) -> tuple[int, int] | None:
             return None  # "the following president after Lincoln": the next in a series
         return _span(noun)
     if word == "below":
-        if any(c.dep_ == "pobj" and _same_clause(tok, c) for c in tok.children):
-            return None  # "below the bridge", "below zero": a place or a level (not a label on a later line)
+        if any(c.dep_ in ("pobj", "pcomp") and c.pos_ != "ADJ" and _same_clause(tok, c) for c in tok.children):
+            # "below the bridge", "below zero": a place or a level (not a label on a later line); an adjective is no
+            # object of "below" but the predicate the parser hung on it ("Is the clause below enforceable?")
+            return None
         # "the rubric below": the noun just before it, however the parser attached the adverb
         prev = tok.nbor(-1) if tok.i > tok.sent.start else None
         if prev is not None and prev.pos_ in ("NOUN", "PROPN"):
