@@ -27,6 +27,8 @@ UNITS = (
     "Here it is. Is the summary below fair? ",
     "Resume attached. I've uploaded the slides too. ",
     "Compare (1) the red one (2) the blue one. ",
+    # session 13: labels, empty ones and rows read for answer fields and pasted tables
+    "Note: fine\nMood:\nTone:\nJan | 4\n",
 )
 
 

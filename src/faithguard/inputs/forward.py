@@ -184,13 +184,13 @@ def _followed(tok: Any, phrase: tuple[int, int], text: str, masked: str, *, stri
     after = scan(tail)
     # "Answer the following question. Why ...?": a pointer to questions is followed by a question
     asks = kind_of(_head(tok).text) == "query"
-    talk = [] if asks else [(a - sent_end, b - sent_end) for a, b in _talk_after(tok, text, sent_end)]
+    talk = [] if asks else [(a - sent_end, b - sent_end) for a, b in _talk_after(tok, text, sent_end, window)]
     units = len(after.typed) + sum(1 for u in free_units(after, talk, questions=asks, promised=True) if u.words)
     # "Here are three slogans ... We're going for cozy.": a counted promise needs as many pieces
     return units >= max(1, _promised(_head(tok)))
 
 
-def _talk_after(tok: Any, text: str, sent_end: int) -> list[tuple[int, int]]:
+def _talk_after(tok: Any, text: str, sent_end: int, limit: int) -> list[tuple[int, int]]:
     """Sentences right after the pointer's sentence, in its own paragraph, that are the user talking rather than the
     promised material: a question to the reader ("What's causing it?") or a sentence with its "I" left out ("Hoping
     to send it tonight."), then sentences the parse reads as the user's voice ("I've lost a dozen orders today",
@@ -200,8 +200,8 @@ def _talk_after(tok: Any, text: str, sent_end: int) -> list[tuple[int, int]]:
     from faithguard.inputs.supply import sentence_spans
     from faithguard.inputs.voice import elided_spans, voice_spans
 
-    end = text.find("\n\n", sent_end)
-    para = text[sent_end : len(text) if end < 0 else end]
+    end = text.find("\n\n", sent_end, limit)  # read no further than the pointer's window: linear over many pointers
+    para = text[sent_end : limit if end < 0 else end]
     spans = [(sent_end + a, sent_end + b) for a, b in sentence_spans(para)]
     stated = [span for span in spans if not text[span[0] : span[1]].rstrip().endswith("?")]
     voiced, elided = set(voice_spans(tok.doc, stated)), set(elided_spans(tok.doc, stated))

@@ -237,12 +237,13 @@ def _index_present(r: Reference, supply: Supply) -> bool:
 def _empty_findings(sc: Scan, refs: list[Reference], where: str) -> list[dict[str, Any]]:
     referenced = {r.kind for r in refs} | {k for w in _MENTION_RE.findall(sc.masked) if (k := kind_of(w))}
     out: list[dict[str, Any]] = []
+    last = len(sc.text.rstrip())  # a block ending here ends the text (one measure, not a copy of the rest per block)
     for b in sc.empties:
         if b.origin == "label" and not (
             b.kind in STRONG_KINDS or b.kind == "context" or b.index is not None or b.kind in referenced or b.slot
         ):
             continue
-        if b.origin in ("label", "section") and not sc.text[b.end :].strip() and ends_with_answer_field(sc):
+        if b.origin in ("label", "section") and b.end >= last and ends_with_answer_field(sc):
             continue
         out.append(_empty_finding(b, where))
     return out

@@ -321,6 +321,15 @@ def _empty_sections(clean: str, result: Scan) -> None:
     Fixtures: tests/inputs/test_generalize.py (spec empty_section).
     """
     lines = [(m.start(), m.group()) for m in _LINE_ALL_RE.finditer(clean)]
+    # the first non-empty line after each line, found in one backward pass (a scan of the rest for every heading
+    # was quadratic in the number of lines)
+    following: list[str | None] = [None] * len(lines)
+    nxt: str | None = None
+    for i in range(len(lines) - 1, -1, -1):
+        following[i] = nxt
+        if lines[i][1].strip():
+            nxt = lines[i][1]
+    mentions: dict[str, list[tuple[int, int]]] = {}  # where "the <name>" stands, read once per name
     for i, (pos, line) in enumerate(lines):
         m = _EMPTY_HEAD_RE.match(line)
         if m is None:
@@ -328,11 +337,13 @@ def _empty_sections(clean: str, result: Scan) -> None:
         name = m.group("h") or m.group("c")
         if _label_kind(name.split()[-1]) is not None:
             continue  # a known content label: _scan_labels reads it
-        rest = [ln for _, ln in lines[i + 1 :] if ln.strip()]
-        if rest and not _LABEL_RE.match(rest[0]):
+        under = following[i]
+        if under is not None and not _LABEL_RE.match(under):
             continue  # something is under it
-        mention = re.compile(rf"\b(?:the|this|that)\s+{re.escape(name)}\b", re.I)
-        if not mention.search(clean, pos + len(line)) and not mention.search(clean, 0, pos):
+        if name.lower() not in mentions:
+            mention = re.compile(rf"\b(?:the|this|that)\s+{re.escape(name)}\b", re.I)
+            mentions[name.lower()] = [x.span() for x in mention.finditer(clean)]
+        if not any(a >= pos + len(line) or b <= pos for a, b in mentions[name.lower()]):
             continue
         result.empties.append(Block("section", name.lower(), pos, pos + len(line), 0, line.strip(), None, True))
 

@@ -41,7 +41,14 @@ def elided_spans(doc: Any, candidates: Sequence[tuple[int, int]]) -> list[tuple[
     from faithguard.inputs.syntax import anchors
 
     ellipses = anchors(doc).get("user_voice_ellipsis", set())
-    return [(a, b) for a, b in candidates if _elided([t for t in doc if a <= t.idx < b], ellipses)]
+    return [(a, b) for a, b in candidates if _elided(_tokens(doc, a, b), ellipses)]
+
+
+def _tokens(doc: Any, start: int, end: int) -> list[Any]:
+    """The tokens of ``doc`` between two character offsets, found by the span's bounds (not a scan of the whole
+    document for each sentence: a request of many sentences would cost its length squared)."""
+    span = doc.char_span(start, end, alignment_mode="expand")
+    return [t for t in span if start <= t.idx < end] if span is not None else []
 
 
 def _overlaps(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:
@@ -77,7 +84,7 @@ def voice_spans(doc: Any, candidates: Sequence[tuple[int, int]]) -> list[tuple[i
     ellipses = found.get("user_voice_ellipsis", set())
     out: list[tuple[int, int]] = []
     for a, b in candidates:
-        toks = [t for t in doc if a <= t.idx < b]
+        toks = _tokens(doc, a, b)
         if any(t.idx in subjects for t in toks):
             out.append((a, b))  # "I've been staring at it for an hour": the user, not the material
         elif _elided(toks, ellipses):
