@@ -223,6 +223,17 @@ SPECS += [
         ],
     ),
     Spec(
+        "deictic_judged",
+        "a demonstrative the request asks to be judged ('Is that correct?') stands for shown material",
+        [
+            Case("Is that grammatically correct?", True),
+            Case("Does this sound polite enough for my landlord?", True),
+            Case("My dog sleeps most of the day. Is that normal for a puppy?", False),  # the antecedent is there
+            Case("Is it true that owls can turn their heads all the way round?", False),
+            Case("Is that grammatically correct?", False, history=(("user", "Me and him goes to the market."),)),
+        ],
+    ),
+    Spec(
         "cited_source_opening",
         "a sentence opening 'From the X,' or 'Going by the X,' cites the X as the request's source",
         [

@@ -317,6 +317,7 @@ def deictic_refs(doc: Any, masked: str, source: str = "query") -> list[Reference
 
     offs = role_anchors(doc, "deictic")
     signified = anchors(doc).get("signified_subject", set())  # "what does this error mean": any noun
+    judged = anchors(doc).get("deictic_judged", set())  # "Is that correct?": the request asks for a judgement of it
     sents = _sentences(masked)
     out: list[Reference] = []
     for tok in doc:
@@ -339,6 +340,9 @@ def deictic_refs(doc: Any, masked: str, source: str = "query") -> list[Reference
             if kind_of(tok.lower_) == "thread" and _setting_of_talk(tok):
                 continue  # "How do I attach a file in this chat?": where the talk happens
             start = min([t.idx for t in tok.lefts if t.dep_ == "det"] + [tok.idx])
+        elif tok.idx in judged:
+            if any(c.dep_ == "ccomp" for c in tok.head.children):
+                continue  # "Is that true that cats purr?": the clause after it is what is judged
         elif tok.lower_ == "that" and not _asked_of_assistant(tok.sent.root):
             continue  # "Why do people say that?": 'that' is only material when the assistant is to act on it
         elif tok.lower_ == "it" and tok.dep_ == "nsubj" and not _asked_of_assistant(tok.head.head):
