@@ -9,7 +9,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from faithguard.inputs import references, syntax
+from faithguard.inputs import mention_context, references, syntax
 from faithguard.inputs.word_tests import request_object
 from faithguard.nlp import MAX_TREE_TOKENS, parse
 
@@ -31,12 +31,12 @@ def test_the_sentence_prefix_is_whole_when_short_and_bounded_when_long() -> None
     text = "Please translate the menu."
     sents = [(0, len(text))]
     pos = text.index("the menu")
-    assert references._sentence_prefix(text, sents, pos) == "Please translate "
-    assert request_object(references._sentence_prefix(text, sents, pos))
+    assert mention_context.sentence_prefix(text, sents, pos) == "Please translate "
+    assert request_object(mention_context.sentence_prefix(text, sents, pos))
     long_text = "word " * 60 + "according to the report"
     pos = long_text.index("the report")
-    prefix = references._sentence_prefix(long_text, [(0, len(long_text))], pos)
-    assert len(prefix) <= references.PREFIX_CHARS + 2
+    prefix = mention_context.sentence_prefix(long_text, [(0, len(long_text))], pos)
+    assert len(prefix) <= mention_context.PREFIX_CHARS + 2
     assert references._CITED_BEFORE.search(prefix)  # a citing phrase right before the noun is still read
     assert not request_object(prefix)  # the opening verb is far back: no request object
 
@@ -44,7 +44,7 @@ def test_the_sentence_prefix_is_whole_when_short_and_bounded_when_long() -> None
 def test_an_opening_word_far_back_does_not_match_mid_sentence() -> None:
     text = "Given " + "x " * 60 + "the figures"
     pos = text.index("the figures")
-    assert not references._CITED_BEFORE.search(references._sentence_prefix(text, [(0, len(text))], pos))
+    assert not references._CITED_BEFORE.search(mention_context.sentence_prefix(text, [(0, len(text))], pos))
 
 
 def _introduced_by_scan(noun: str, masked: str, at: int) -> bool:
@@ -156,6 +156,6 @@ def test_the_first_indefinite_mention_answers_every_cut_as_the_scan_did(words: l
     text, cuts = _text_and_cuts(words)
     forms = ("report", "essay")
     scan_re = re.compile(r"\b(?:a|an|another)\s+(?:[\w'’-]+\s+){0,3}?(?:report|essay)\b", re.I)
-    first = references._first_indefinite_end(forms, text)
+    first = mention_context._first_indefinite_end(forms, text)
     for k in cuts:
         assert (first is not None and first <= k) == (scan_re.search(text[:k]) is not None)

@@ -44,7 +44,8 @@ def numbered_item_refs(masked: str, text: str, sents: list[tuple[int, int]], sou
     capitalised name elsewhere in the sentence may be the work ("In Hamlet, what happens in act 3?"), the noun is a
     position ("index 3"), the word stands where the request's verb stands ("Please list 3 ..."), or the request
     writes the text (the parts of a text it asks for, as for ordinals)."""
-    from faithguard.inputs.references import Reference, _is_capitalised
+    from faithguard.inputs.mention_context import is_capitalised as _is_capitalised
+    from faithguard.inputs.references import Reference
 
     out: list[Reference] = []
     for m in _NUMBERED_ITEM_RE.finditer(masked):
@@ -109,7 +110,8 @@ def numbered_part_refs(masked: str, text: str, sents: list[tuple[int, int]], sou
     not of an event or place ("day 3 of the trip", "room 4 of the house"); a capitalised whole is a named work.
     """
     from faithguard.inputs.content_kinds import classify_noun
-    from faithguard.inputs.references import Reference, _is_capitalised
+    from faithguard.inputs.mention_context import is_capitalised as _is_capitalised
+    from faithguard.inputs.references import Reference
 
     out: list[Reference] = []
     for m in _NUMBERED_PART_RE.finditer(masked):

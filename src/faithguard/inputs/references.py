@@ -8,20 +8,21 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from faithguard.inputs.content_kinds import ContentClass, classify_noun, lexname_test
-from faithguard.inputs.discourse import (
-    OUTPUT_AFTER,
-    coordinated_part_of_creation,
-    introduced_earlier,
-    part_of_creation,
-)
 from faithguard.inputs.discourse import sentence_of as _sentence_of
 from faithguard.inputs.discourse import sentences as _sentences
+from faithguard.inputs.mention_context import (
+    POSSESSIVE,
+    TITLE_AFTER,
+    has_antecedent,
+    is_capitalised,
+    non_reference,
+    sentence_prefix,
+)
 from faithguard.inputs.numbered import GIVEN_AFTER, numbered_item_refs, numbered_part_refs
 from faithguard.inputs.supply import is_instruction
 from faithguard.inputs.vocab import (
     COMPARE_RE,
     CONTENT_NOUNS,
-    CREATION_VERBS,
     GAP_STOP,
     NUMBER_WORDS,
     ORDINAL_WORDS,
@@ -121,14 +122,8 @@ _STRONG_AFTER = re.compile(
     r"(?:that\s+|which\s+)?(?:i'm|i\s+am|we're|we\s+are|i\s+keep|i\s+kept)\s+(?:getting|seeing|receiving|running\s+into))\b",
     re.I,
 )
-#: Characters of a sentence before a noun phrase that the prefix tests read. Both need less: the request's opening
-#: verb ("Please translate ") and a citing phrase ("according to ", "as described in ") end right before the noun
-#: phrase. Reading the whole prefix made a run-on "sentence" of n definite noun phrases cost n^2 (50k characters:
-#: 4 s in one regex).
-PREFIX_CHARS = 80
 
 
-_AS_BEFORE = re.compile(r"\bas\s*$", re.I)
 #: "the original one", "the one from last year": a determiner and one or two modifiers before the pro-form "one", or
 #: "the one" with a modifier after it, standing for a noun named nearby. ``link``: a word that sets it beside another
 #: item ("better than the old one", "this draft or the earlier one", "merge it with the one I sent"); a comparing
@@ -155,15 +150,6 @@ def _compares(sentence: str) -> bool:
     return COMPARE_RE.search(sentence) is not None
 
 
-def _sentence_prefix(masked: str, sents: list[tuple[int, int]], pos: int) -> str:
-    """The sentence before ``pos``; of a longer one, its last characters behind a word ("_") that keeps the
-    tests anchored at the sentence start ("Given ...", "Please translate ...") from matching mid-sentence."""
-    start = _sentence_of(sents, pos)[0]
-    if pos - start <= PREFIX_CHARS:
-        return masked[start:pos]
-    return "_ " + masked[pos - PREFIX_CHARS : pos]
-
-
 #: "according to the minutes", "based on the data", "From the table, ...", "Going by the chart, ...": the request
 #: cites it as its source (unless it is a named work: "according to the Bible").
 _CITED_BEFORE = re.compile(
@@ -179,27 +165,7 @@ _STRONG_BEFORE = re.compile(
 #: "which of the", "which one of these": a choice among the items that follow. Fixtures: tests/inputs/
 #: test_generalize.py (spec choice_among_items).
 _WHICH_OF_BEFORE = re.compile(r"\bwhich\s+(?:one\s+|two\s+|three\s+)?of\s+$", re.I)
-#: "the report of ...", "the essay by Orwell", "the green light in The Great Gatsby" (round 7: "in" + a name, a
-#: part of a named work): a world entity. Fixtures: tests/inputs/test_world_parts.py.
-_OF_AFTER = re.compile(r"^(?:'s|’s)?\s*(?:(?i:of)\b|(?i:by|from|on|in)\s+(?:the\s+)?[A-Z])")
-#: A title, a quoted name or an identifier after the noun names a particular work ("the paper 'Attention...'",
-#: "the error code 404", "the form 1040"): a world entity, not the user's material ("2 paragraphs" is a unit).
-_TITLE_AFTER = re.compile(r"^\s+(?:[\"'“‘]|[A-Z][a-z]|\d+\b(?!\s+[a-z]+s\b))|^\s*[:,]?\s*[\"“]")
-_LETTER_AFTER = re.compile(r"^\s+[A-Za-z]\b(?!['’])")
 _NEG_AFTER = re.compile(r"^\s*(?:[\w'’]+\s+){0,3}?(?:never|not|n't|no\s+longer)\b", re.I)
-_CREATION_BEFORE = re.compile(
-    r"\b(?P<verb>" + "|".join(sorted(CREATION_VERBS, key=len, reverse=True)) + r")\s+(?:me\s+|us\s+|up\s+|out\s+)?$",
-    re.I,
-)  # "write the cover letter", "help me draft my essay"
-_PROGRAMMING = re.compile(
-    r"\b(?:python|javascript|java|typescript|c\+\+|c#|rust|golang|ruby|php|sql|bash|shell|excel|pandas|numpy|"
-    r"regex|function|method|api|library|module|html|css|json|linux|windows|terminal|command|variable|string)\b|\(\)",
-    re.I,
-)
-_HOWTO = re.compile(r"^\W*(?:how\s+(?:do|can|should|would|could)\s+(?:i|you|we|one)|how\s+to)\b", re.I)
-_PROGRAMMING_KINDS = frozenset(
-    {"file", "text", "data", "table", "image", "spreadsheet", "document", "list", "input", "sentence", "content"}
-)
 #: An item label with an id at the start of a line: "Proposal A:", "## Option 2", "Candidate #3 -".
 _ID_LABEL_RE = re.compile(
     r"(?m)^[ \t]*(?:[#*>\-]+[ \t]*)?(?P<name>[A-Z][a-z]+)[ \t]+#?(?P<idx>\d{1,2}|[A-H])\b"
@@ -220,16 +186,8 @@ _ATTACH_PARTICIPLES = frozenset(
 )
 _DET_RE = re.compile(rf"\b(?P<det>{_DET})\s+", re.I)
 _WORD_RE = re.compile(r"[\w'’-]+")
-_POSSESSIVE = re.compile(r"\w(?:'s|’s|s'|s’)$")
 #: Words after which a noun phrase cannot continue (supply markers and verbs of showing).
 _STRONG_GAP_ENDS = frozenset({"below", "above", "here", "attached", "shows", "show", "says", "say", "said"})
-
-
-def _is_capitalised(word: str, at: int, sent_start: int, text: str) -> bool:
-    """Title-case word that is not the first word of its sentence (a proper name)."""
-    if not word[:1].isupper() or (word.isupper() and len(word) <= 4):
-        return False
-    return text[sent_start:at].strip() != ""
 
 
 @lru_cache(maxsize=4096)
@@ -371,19 +329,19 @@ def _definite(
     gap_lower = [w.lower().strip("'’") for w in gap_words]
     if any(w in GAP_STOP for w in gap_lower):
         return None
-    before = _sentence_prefix(masked, sents, m.start())  # bounded: the tests below end right before the phrase
+    before = sentence_prefix(masked, sents, m.start())  # bounded: the tests below end right before the phrase
     after = masked[m.end() : m.end() + 100]
     if GIVEN_AFTER.match(after):
         return None  # "the review 'Great phone, bad battery'", "the numbers 4, 8 and 15": the noun's own content
     strong = any(w in _STRONG_GAP for w in gap_lower) or bool(_STRONG_AFTER.match(after))
     strong = strong or (bool(_STRONG_BEFORE.search(before)) and det in ("the", "this", "these", "my"))
     if not strong and _CITED_BEFORE.search(before) and det in ("the", "this", "these", "my"):
-        named = _is_capitalised(noun, m.start("noun"), sent[0], text) or any(w[:1].isupper() for w in gap_words)
-        named = named or bool(_TITLE_AFTER.match(after))  # "based on the book Dune": a work of the world
+        named = is_capitalised(noun, m.start("noun"), sent[0], text) or any(w[:1].isupper() for w in gap_words)
+        named = named or bool(TITLE_AFTER.match(after))  # "based on the book Dune": a work of the world
         # "write an article ... based on the article's content": citing the request's own new item supplies nothing
-        strong = not named and not _has_antecedent(m, masked)
+        strong = not named and not has_antecedent(m, masked)
     # Explicit demonstratives and possessives (a determiner, or "the customer's") point at content too.
-    possessive = det in ("this", "these", "my", "our", "both") or any(_POSSESSIVE.search(w) for w in gap_words)
+    possessive = det in ("this", "these", "my", "our", "both") or any(POSSESSIVE.search(w) for w in gap_words)
     # "the customer review": a modifier naming a person makes the message specific, like "the customer's"
     possessive = possessive or (det == "the" and any(lexname_test("owner", w) for w in gap_lower[-1:]))
     wn_cls = cls or classify_noun(noun)
@@ -438,7 +396,7 @@ def _definite(
     noun_start = m.start("noun")
     speaker = lexname_test("owner", noun) and not compares
     ref = Reference(m.group(), kind, expected, m.start(), m.end(), sent, source, strong, index, noun_start, speaker)
-    if not strong and _non_reference(ref, m, masked, text, sent):
+    if not strong and non_reference(ref, m, masked, text, sent):
         return None
     if _NEG_AFTER.match(after) and not re.match(r"^\s*(?:below|above|attached)", after, re.I):
         return None
@@ -491,7 +449,7 @@ def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: 
         for i, w in enumerate(words):
             word = w.group()
             small = False
-            owner = re.sub(r"(?:'s|’s|')$", "", word) if _POSSESSIVE.search(word) else ""
+            owner = re.sub(r"(?:'s|’s|')$", "", word) if POSSESSIVE.search(word) else ""
             oc = classify_noun(owner) if owner and kind_of(owner) is None else None
             if (
                 owner
@@ -511,7 +469,7 @@ def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: 
                 if ref is not None:
                     refs.append(ref)
                 break
-            if _POSSESSIVE.search(word) or word.lower() in _STRONG_GAP or kind_of(word) is not None:
+            if POSSESSIVE.search(word) or word.lower() in _STRONG_GAP or kind_of(word) is not None:
                 if kind_of(word) is not None:
                     break  # the kind table's own pattern reads this phrase
                 continue
@@ -543,7 +501,7 @@ def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: 
                 (cls is None or cls.strength == "weak")
                 and i + 1 == len(words)
                 and m.group("det").lower() == "the"
-                and request_object(_sentence_prefix(masked, sents, m.start()))
+                and request_object(sentence_prefix(masked, sents, m.start()))
                 and not _TOPIC_AFTER.match(masked, w.end())
                 and lexname_test("shown", word)
             ):
@@ -555,7 +513,7 @@ def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: 
                 cls is None
                 and i + 1 == len(words)
                 and m.group("det").lower() == "the"
-                and request_object(_sentence_prefix(masked, sents, m.start()))
+                and request_object(sentence_prefix(masked, sents, m.start()))
                 and not _AS_WRITTEN_STOP.match(masked, w.end())
             ):
                 # "Translate the instructions": as the request's object, a plural with its own WordNet entry (a
@@ -576,7 +534,7 @@ def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: 
                 cls is None
                 and (
                     any(x.group().lower() in _STRONG_GAP for x in words[:i])
-                    or _CITED_BEFORE.search(_sentence_prefix(masked, sents, m.start()))
+                    or _CITED_BEFORE.search(sentence_prefix(masked, sents, m.start()))
                 )
                 and lexname_test("cited", word)
             ):
@@ -607,75 +565,3 @@ _AS_WRITTEN_STOP = re.compile(
 )
 #: What follows a participle used as a verb ("asking to fix", "asking for", "asking them").
 _VERB_COMPLEMENT = re.compile(r"\s+(?:to|for|about|that|if|whether|me|him|her|them|us|you|the|a|an)\b", re.I)
-
-
-#: "the same ..." / "the very same ..." said of several things of the sentence ("no two words may share the same
-#: first letter", "every section uses the same layout"): an identity among the answer's own parts, not a pointer to
-#: material. Alone ("rewrite the same paragraph") it points back at an earlier one. Fixtures:
-#: tests/inputs/test_talk_and_links.py.
-_SAME_RE = re.compile(r"^(?:very\s+)?same\b", re.I)
-#: The quantifiers (a closed class of English determiners) that make "the same" an identity among several.
-_SHARED_BY = re.compile(r"\b(?:each|every|all|both|two|three)\b", re.I)
-
-
-def _non_reference(ref: Reference, m: re.Match[str], masked: str, text: str, sent: tuple[int, int]) -> bool:
-    """Pattern filters for mentions that name world entities, creations or generic things."""
-    after = masked[m.end() : m.end() + 100]
-    gap_start = m.start("gap")
-    deictic = m.group("det").lower() in ("this", "these", "my", "our")
-    for wm in re.finditer(r"[\w'’-]+", m.group("gap")):
-        word = wm.group()
-        if word.isupper() and len(word) > 1 and kind_of(word) is None and not deictic:
-            return True  # the IPCC report, the UN paper
-        if _is_capitalised(word, gap_start + wm.start(), sent[0], text) and not deictic:
-            return True  # the Mueller report (but "my LinkedIn summary", "this Python script" are the user's)
-    if m.group("det").lower() == "the" and _SAME_RE.match(m.group("gap")) and _SHARED_BY.search(masked, *sent):
-        return True  # "no two words may share the same first letter": an identity among the answer's own parts
-    noun = m.group("noun")
-    if _is_capitalised(noun, m.start("noun"), sent[0], text):
-        return True  # the Federalist Papers, the Stern Review
-    if _OF_AFTER.match(after) and not deictic:
-        return True  # the report of the Warren Commission (but "my letter of recommendation" is the user's)
-    if _TITLE_AFTER.match(after):
-        return True  # the paper 'Attention...'
-    if ref.kind == "letter" and _LETTER_AFTER.match(after):
-        return True
-    # the two tests below end right before the phrase: the bounded prefix reads the same (a run-on sentence read
-    # whole for each of its phrases was quadratic: 50k characters, ~1,000 phrases, 2 s)
-    before = _sentence_prefix(masked, [sent], m.start())
-    if _AS_BEFORE.search(before):
-        return True  # "speak as the narrator": a role, not a text
-    if _CREATION_BEFORE.search(before):
-        return True  # write the cover letter...
-    if OUTPUT_AFTER.match(after):
-        return True  # "the lyrics you write": the assistant's own output
-    if part_of_creation(ref.kind, noun, masked[: sent[0]]):
-        return True  # "Write a poem. ... Separate the stanzas": parts of the text being written
-    if coordinated_part_of_creation(ref.kind, noun, masked[sent[0] : sent[1]], m.start() - sent[0]):
-        return True  # "Write a poem and make the second verse sad": the same, in one sentence
-    sentence = masked[sent[0] : sent[1]]
-    if ref.kind in _PROGRAMMING_KINDS and ref.index is None and _PROGRAMMING.search(sentence):
-        return True  # "read the file in Python" (an ordinal still picks out a held item: "the third study's method")
-    if _HOWTO.match(sentence):
-        return True
-    forms = tuple(re.escape(f) for f, k in CONTENT_NOUNS.items() if k == ref.kind) or (re.escape(noun),)
-    first = _first_indefinite_end(forms, masked)
-    return (first is not None and first <= m.start()) or _has_antecedent(m, masked)
-
-
-@lru_cache(maxsize=64)
-def _first_indefinite_end(forms: tuple[str, ...], masked: str) -> int | None:
-    """Where the first indefinite mention of one of ``forms`` ("a report", "another essay") ends in ``masked``.
-
-    A phrase has an indefinite antecedent exactly when that first mention ends before it (a later match that ends
-    before the phrase would make the first one end no later), so the text is searched once per kind, not once per
-    phrase over everything before it (quadratic in a run-on request)."""
-    anaphora = re.compile(r"\b(?:a|an|another)\s+(?:[\w'’-]+\s+){0,3}?(?:" + "|".join(forms) + r")\b", re.I)
-    found = anaphora.search(masked)
-    return found.end() if found is not None else None
-
-
-def _has_antecedent(m: re.Match[str], masked: str) -> bool:
-    """The noun, or a possessor in its phrase ("the essay's argument"), was introduced earlier by the request."""
-    owners = [re.sub(r"(?:'s|’s|')$", "", w) for w in m.group("gap").split() if _POSSESSIVE.search(w)]
-    return any(introduced_earlier(w, masked, m.start()) for w in [m.group("noun"), *owners])
