@@ -87,6 +87,9 @@ def test_a_json_rule_told_of_someone_s_code_is_no_constraint() -> None:
         ("Italicize exactly two book titles in the review.", 2),
         ("Highlight the 4 main risks with markdown.", 4),
         ("Describe the trip in 200 words, and mark at least 3 place names in *italics*.", 3),
+        # joined highlighting verbs: the count is the object of the last one
+        ("Write a product blurb and bold or italicize at least five selling points with markdown.", 5),
+        ("Highlight and/or italicize two warnings in the safety note (markdown).", 2),
     ],
 )
 def test_a_highlight_count_as_the_verb_s_object_or_in_its_own_clause(text: str, n: int) -> None:
@@ -96,6 +99,11 @@ def test_a_highlight_count_as_the_verb_s_object_or_in_its_own_clause(text: str, 
 @pytest.mark.parametrize("text", ["Write a bold 3-act play.", "Emphasize 2 points about safety in the talk."])
 def test_no_markup_named_no_highlights(text: str) -> None:
     assert "detectable_format:number_highlighted_sections" not in _found(text)
+
+
+def test_a_count_after_another_verb_joined_by_and_is_that_verb_s() -> None:
+    found = _found("Bold and italicize the title in markdown, and write 3 paragraphs about tides.")
+    assert found.get("detectable_format:number_highlighted_sections") == {"num_highlights": 1}
 
 
 def test_a_count_of_another_ask_is_not_the_highlights() -> None:

@@ -255,6 +255,11 @@ def detect_format(text: str) -> list[VerifiableSpec]:
 #: tests/verifiers/test_count_paraphrases.py.
 MAX_HIGHLIGHTS = 20
 _DIRECT_COUNT = re.compile(rf"(?i)[ \t]+(?:{REL}\s+)?(?:the\s+|your\s+)?{N}\b")
+#: Another highlighting verb joined to the first ("bold or italicize", "highlight and/or bold"), whose object the count
+#: is. Fixtures: tests/verifiers/test_count_paraphrases.py (paraphrase study #6 class).
+_JOINED_VERB = re.compile(
+    r"(?i)\s*(?:,\s*|\s+)(?:or|and|and/or|/)\s+(?:highlight\w*|itali[cs]\w*|emphasi[sz]\w*|bold\w*)\b"
+)
 
 
 def _detect_highlights(text: str) -> list[VerifiableSpec]:
@@ -280,7 +285,11 @@ def _detect_highlights(text: str) -> list[VerifiableSpec]:
         after = text[m.start() : max(s_end, m.end())]
         if not (re.search(r"(?i)markdown|\*|\bitali|\bsection|\bpart", sent) or re.search(r"(?i)keyword", after)):
             continue  # "a bold 3-act play", "emphasize 2 points": no markup named
-        direct = _DIRECT_COUNT.match(text, m.end())
+        # "bold or italicize at least four terms": the count is the object of the last of the joined verbs
+        verb_end = m.end()
+        while (joined := _JOINED_VERB.match(text, verb_end)) is not None:
+            verb_end = joined.end()
+        direct = _DIRECT_COUNT.match(text, verb_end)
         window = after[:120]
         counts = find_counts(window, _HIGHLIGHTED)
         n = counts[0].n if counts else None
