@@ -340,6 +340,10 @@ SPECS += [
             Case("Check the bio I wrote for typos.", True, wordnet=True),
             Case("Check the bio I wrote for typos.", False, (PROSE,), wordnet=True),
             Case("Does the cake I baked need more sugar next time?", False, wordnet=True),
+            # a verb only a file or a page undergoes: whatever WordNet files the noun as (a page, a site)
+            Case("Can you summarise the page I linked for my team?", True, wordnet=True),
+            Case("What does the site we linked say about delivery times?", True, wordnet=True),
+            Case("Can you summarise the page I linked for my team?", False, (PROSE,), wordnet=True),
         ],
     ),
 ]

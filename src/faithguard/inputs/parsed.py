@@ -191,6 +191,13 @@ POINTER_TRIGGER = re.compile(
 )
 
 
+#: The verbs of that clause that only a file or a page can undergo ("the page I linked", "the site we uploaded"):
+#: whatever WordNet files the noun's first sense as (a page, a site), the item is digital material.
+_DIGITAL_HANDOVER = re.compile(
+    r"\s+(?:that\s+|which\s+)?(?:i|we)(?:['’]ve|\s+have|\s+just|\s+had|\s+already)*\s+"
+    r"(?:pasted|uploaded|attached|forwarded|linked)\b(?!\s+(?:to|off|out)\b)",
+    re.I,
+)
 #: A first-person clause that hands the item to the assistant ("the link I sent", "the thing we uploaded") or says the
 #: user wrote it ("the bio I wrote"): whatever the noun names, it was meant to arrive with the request; a destination
 #: after the verb ("sent to Berlin") is not this.
@@ -287,7 +294,9 @@ def pointer_refs(refs: list[Reference], doc: Any, masked: str, source: str = "qu
             continue
         cls = classify_noun(word)
         handed = bool(_HANDED_OVER.match(masked, off + len(word))) and (
-            lexname_test("handed", word) or not known_noun(word)
+            lexname_test("handed", word)
+            or not known_noun(word)
+            or bool(_DIGITAL_HANDOVER.match(masked, off + len(word)))
         )
         if kind_of(word) is None and cls is None and not lexname_test("pointer", word) and not handed:
             continue
