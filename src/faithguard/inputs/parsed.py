@@ -191,23 +191,23 @@ POINTER_TRIGGER = re.compile(
 )
 
 
-#: The verbs of that clause that only a file or a page can undergo ("the page I linked", "the site we uploaded"):
-#: whatever WordNet files the noun's first sense as (a page, a site), the item is digital material.
-_DIGITAL_HANDOVER = re.compile(
-    r"\s+(?:that\s+|which\s+)?(?:i|we)(?:['’]ve|\s+have|\s+just|\s+had|\s+already)*\s+"
-    r"(?:pasted|uploaded|attached|forwarded|linked)\b(?!\s+(?:to|off|out)\b)",
-    re.I,
-)
+#: The first-person subject of a clause after the noun ("that I've", "we just").
+_FIRST_PERSON = r"\s+(?:that\s+|which\s+)?(?:i|we)(?:['’]ve|\s+have|\s+just|\s+had|\s+already)*\s+"
 #: A first-person clause that hands the item to the assistant ("the link I sent", "the thing we uploaded") or says the
 #: user wrote it ("the bio I wrote"): whatever the noun names, it was meant to arrive with the request; a destination
 #: after the verb ("sent to Berlin") is not this.
 #: Fixtures: tests/inputs/test_generalize.py (spec handed_over_clause).
 _HANDED_OVER = re.compile(
-    r"\s+(?:that\s+|which\s+)?(?:i|we)(?:['’]ve|\s+have|\s+just|\s+had|\s+already)*\s+"
+    _FIRST_PERSON
     # handed over, or written by the user ("the bio I wrote", "the intro we drafted"): text the user holds
-    r"(?:sent|shared|pasted|uploaded|attached|forwarded|linked|posted|wrote|drafted|typed|composed)\b"
+    + r"(?:sent|shared|pasted|uploaded|attached|forwarded|linked|posted|wrote|drafted|typed|composed)\b"
     r"(?!\s+(?:to|off|out)\b)",
     re.I,
+)
+#: The verbs of that clause that only a file or a page can undergo ("the page I linked", "the site we uploaded"):
+#: whatever WordNet files the noun's first sense as (a page, a site), the item is digital material.
+_DIGITAL_HANDOVER = re.compile(
+    _FIRST_PERSON + r"(?:pasted|uploaded|attached|forwarded|linked)\b(?!\s+(?:to|off|out)\b)", re.I
 )
 
 
