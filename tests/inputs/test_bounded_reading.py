@@ -60,7 +60,7 @@ def _introduced_by_scan(noun: str, masked: str, at: int) -> bool:
         start = max(d.sentence_of(sents, wm.start())[0], wm.start() - d.CLAUSE_CHARS)
         clause = re.split(r"[,;:]", masked[start : wm.start()])[-1]
         before = [w.lower() for w in d._WORD_RE.findall(clause)][-4:]
-        if any(w in d._DEFINITE_BEFORE or d._POSSESSIVE.search(w) for w in before) and not d._ordered_object(before):
+        if any(w in d._DEFINITE_BEFORE or d.POSSESSIVE.search(w) for w in before) and not d._ordered_object(before):
             continue
         if d._FIRST_PERSON_RE.search(masked[start : wm.start()]):
             continue

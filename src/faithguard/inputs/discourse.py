@@ -18,6 +18,7 @@ from faithguard.numwords import CARDINALS
 
 __all__ = [
     "OUTPUT_AFTER",
+    "POSSESSIVE",
     "coordinated_part_of_creation",
     "introduced_earlier",
     "opens_creation",
@@ -28,7 +29,8 @@ __all__ = [
 
 _SENT_RE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)|\n", re.M)
 _WORD_RE = re.compile(r"[\w'’-]+")
-_POSSESSIVE = re.compile(r"\w(?:'s|’s|s'|s’)$")
+#: A possessive word ("the customer's", "the students'").
+POSSESSIVE = re.compile(r"\w(?:'s|’s|s'|s’)$")
 
 
 def sentences(text: str) -> list[tuple[int, int]]:
@@ -198,7 +200,7 @@ def _introductions(noun: str, masked: str) -> tuple[int, ...]:
         start = max(sentence_of(sents, pos)[0], pos - CLAUSE_CHARS)
         clause = re.split(r"[,;:]", masked[start:pos])[-1]
         before = [w.lower() for w in _WORD_RE.findall(clause)][-4:]
-        if any(w in _DEFINITE_BEFORE or _POSSESSIVE.search(w) for w in before) and not _ordered_object(before):
+        if any(w in _DEFINITE_BEFORE or POSSESSIVE.search(w) for w in before) and not _ordered_object(before):
             continue
         if _FIRST_PERSON_RE.search(masked[start:pos]):
             continue

@@ -274,26 +274,31 @@ def _asks_user(doc: Any) -> bool:
     Fixtures: tests/inputs/test_general_guidance.py."""
     from faithguard.lexical.senses import verb_lexfiles_share
 
-    for root in (t for t in doc if t.dep_ == "ROOT"):
-        if root.tag_ != "VB" or any(c.dep_ in ("nsubj", "nsubjpass") for c in root.children):
-            return False  # not an imperative
-        if root.lemma_.lower() == "let":
-            learned = [c for c in root.children if c.dep_ in ("ccomp", "xcomp") and c.tag_ == "VB"]
-            return any(verb_lexfiles_share(c.lemma_, _LEARNING_FILES) >= HOLDING_SHARE for c in learned)
-        return verb_lexfiles_share(root.lemma_, _TELLING_FILES) >= HOLDING_SHARE
-    return False
+    root = _root(doc)
+    if root is None or root.tag_ != "VB" or any(c.dep_ in ("nsubj", "nsubjpass") for c in root.children):
+        return False  # not an imperative
+    if root.lemma_.lower() == "let":
+        learned = [c for c in root.children if c.dep_ in ("ccomp", "xcomp") and c.tag_ == "VB"]
+        return any(verb_lexfiles_share(c.lemma_, _LEARNING_FILES) >= HOLDING_SHARE for c in learned)
+    return verb_lexfiles_share(root.lemma_, _TELLING_FILES) >= HOLDING_SHARE
 
 
 def _offers(doc: Any) -> bool:
     """Whether a sentence is the answer's own offer to do the task once it has the input: a first-person subject with
     a modal ("I can narrow it down", "we'll draft it then"). Fixtures: tests/inputs/test_general_guidance.py."""
-    for root in (t for t in doc if t.dep_ == "ROOT"):
-        first = any(c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in root.children)
-        # ability or future ("can", "will", "'ll"); not "would": "I'd give it a seven" delivers a judgement
-        modal = any(c.tag_ == "MD" and c.lemma_.lower() in ("can", "could", "will", "shall") for c in root.children)
-        # "I can't be certain, but ...": a negated modal hedges a guess, it offers nothing
-        return first and modal and not any(c.dep_ == "neg" for c in root.children)
-    return False
+    root = _root(doc)
+    if root is None:
+        return False
+    first = any(c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in root.children)
+    # ability or future ("can", "will", "'ll"); not "would": "I'd give it a seven" delivers a judgement
+    modal = any(c.tag_ == "MD" and c.lemma_.lower() in ("can", "could", "will", "shall") for c in root.children)
+    # "I can't be certain, but ...": a negated modal hedges a guess, it offers nothing
+    return first and modal and not any(c.dep_ == "neg" for c in root.children)
+
+
+def _root(doc: Any) -> Any | None:
+    """The main verb of a parsed sentence (its first root, if the parser split it)."""
+    return next((t for t in doc if t.dep_ == "ROOT"), None)
 
 
 def classify_followup(response: str, references: tuple[str, ...] = ()) -> tuple[Decision, str]:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from faithguard.inputs.discourse import (
     OUTPUT_AFTER,
+    POSSESSIVE,
     coordinated_part_of_creation,
     introduced_earlier,
     part_of_creation,
@@ -23,7 +24,6 @@ if TYPE_CHECKING:
     from faithguard.inputs.references import Reference
 
 __all__ = [
-    "POSSESSIVE",
     "PREFIX_CHARS",
     "TITLE_AFTER",
     "has_antecedent",
@@ -69,7 +69,6 @@ _HOWTO = re.compile(r"^\W*(?:how\s+(?:do|can|should|would|could)\s+(?:i|you|we|o
 _PROGRAMMING_KINDS = frozenset(
     {"file", "text", "data", "table", "image", "spreadsheet", "document", "list", "input", "sentence", "content"}
 )
-POSSESSIVE = re.compile(r"\w(?:'s|’s|s'|s’)$")
 
 
 def is_capitalised(word: str, at: int, sent_start: int, text: str) -> bool:

@@ -191,24 +191,20 @@ POINTER_TRIGGER = re.compile(
 )
 
 
-#: The first-person subject of a clause after the noun ("that I've", "we just").
-_FIRST_PERSON = r"\s+(?:that\s+|which\s+)?(?:i|we)(?:['’]ve|\s+have|\s+just|\s+had|\s+already)*\s+"
 #: A first-person clause that hands the item to the assistant ("the link I sent", "the thing we uploaded") or says the
 #: user wrote it ("the bio I wrote"): whatever the noun names, it was meant to arrive with the request; a destination
 #: after the verb ("sent to Berlin") is not this.
 #: Fixtures: tests/inputs/test_generalize.py (spec handed_over_clause).
 _HANDED_OVER = re.compile(
-    _FIRST_PERSON
+    r"\s+(?:that\s+|which\s+)?(?:i|we)(?:['’]ve|\s+have|\s+just|\s+had|\s+already)*\s+"
     # handed over, or written by the user ("the bio I wrote", "the intro we drafted"): text the user holds
-    + r"(?:sent|shared|pasted|uploaded|attached|forwarded|linked|posted|wrote|drafted|typed|composed)\b"
+    r"(?P<verb>sent|shared|pasted|uploaded|attached|forwarded|linked|posted|wrote|drafted|typed|composed)\b"
     r"(?!\s+(?:to|off|out)\b)",
     re.I,
 )
 #: The verbs of that clause that only a file or a page can undergo ("the page I linked", "the site we uploaded"):
 #: whatever WordNet files the noun's first sense as (a page, a site), the item is digital material.
-_DIGITAL_HANDOVER = re.compile(
-    _FIRST_PERSON + r"(?:pasted|uploaded|attached|forwarded|linked)\b(?!\s+(?:to|off|out)\b)", re.I
-)
+_DIGITAL_VERBS = frozenset({"pasted", "uploaded", "attached", "forwarded", "linked"})
 
 
 def _received(anchor: Any) -> bool:
@@ -293,10 +289,9 @@ def pointer_refs(refs: list[Reference], doc: Any, masked: str, source: str = "qu
             out.append(Reference(masked[start:end], "content", 1, start, end, sent, source, True, None, off))
             continue
         cls = classify_noun(word)
-        handed = bool(_HANDED_OVER.match(masked, off + len(word))) and (
-            lexname_test("handed", word)
-            or not known_noun(word)
-            or bool(_DIGITAL_HANDOVER.match(masked, off + len(word)))
+        clause = _HANDED_OVER.match(masked, off + len(word))
+        handed = clause is not None and (
+            lexname_test("handed", word) or not known_noun(word) or clause.group("verb").lower() in _DIGITAL_VERBS
         )
         if kind_of(word) is None and cls is None and not lexname_test("pointer", word) and not handed:
             continue

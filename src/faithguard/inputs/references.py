@@ -8,10 +8,10 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from faithguard.inputs.content_kinds import ContentClass, classify_noun, lexname_test
+from faithguard.inputs.discourse import POSSESSIVE
 from faithguard.inputs.discourse import sentence_of as _sentence_of
 from faithguard.inputs.discourse import sentences as _sentences
 from faithguard.inputs.mention_context import (
-    POSSESSIVE,
     TITLE_AFTER,
     has_antecedent,
     is_capitalised,
@@ -555,13 +555,11 @@ def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: 
 
 
 #: A topic after the noun makes it generic, not a text at hand ("the debate over nuclear power", "the joke about ...").
-_TOPIC_AFTER = re.compile(r"\s+(?:about|over|on|of|regarding|concerning|between|behind|around)\b", re.I)
+_TOPIC_WORDS = r"about|over|on|of|regarding|concerning|between|behind|around"
+_TOPIC_AFTER = re.compile(rf"\s+(?:{_TOPIC_WORDS})\b", re.I)
 #: After a plural read by its own WordNet entry as the request's object: a topic ("the minutes of history"), or a
 #: span of time (English temporal prepositions, a closed class: "count the minutes until the bus") that shows the
 #: singular's sense. Fixtures: tests/inputs/test_generalize.py (spec plural_entry_object).
-_AS_WRITTEN_STOP = re.compile(
-    r"\s+(?:about|over|on|of|regarding|concerning|between|behind|around|until|till|before|after|since|left|remaining)\b",
-    re.I,
-)
+_AS_WRITTEN_STOP = re.compile(rf"\s+(?:{_TOPIC_WORDS}|until|till|before|after|since|left|remaining)\b", re.I)
 #: What follows a participle used as a verb ("asking to fix", "asking for", "asking them").
 _VERB_COMPLEMENT = re.compile(r"\s+(?:to|for|about|that|if|whether|me|him|her|them|us|you|the|a|an)\b", re.I)

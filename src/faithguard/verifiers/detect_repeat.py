@@ -77,12 +77,8 @@ def detect_repeat(text: str) -> list[VerifiableSpec]:
     if (below or not before) and not after and colon > 0:
         # "repeat the following question ..., then answer it: How do ...?"; "Repeat this request ...: What is ...?"
         instruction, after = instruction[:colon], instruction[colon + 2 :].strip()
-    if below or (not before and after) or _names_text(after, instruction):
-        prompt = after  # a label after the instruction names the text it means, even with words before (study #6)
-    elif re.search(r"(?i)\bfirst\s+line\b", instruction) and before:
-        prompt = before
-    else:
-        prompt = before
+    # a label after the instruction names the text it means, even with words before (study #6)
+    prompt = after if below or (not before and after) or _names_text(after, instruction) else before
     prompt = _LEADING_LABEL.sub("", prompt, count=1)
     label = _names_text(prompt, instruction)
     if label is not None:
