@@ -43,6 +43,10 @@ Sets (all written for this project, none copied from an evaluation set); every l
 - ``misinterpretation_fresh13.jsonl`` (60 pairs: 20 proceeding, 20 asking, 20 general answers): written by helper 71
   (2026-11-24 ~14:10 UTC) from the same spec, reading nothing of the project, asked for varied asking and general
   answers; a STUDY set of session 13 for the follow-up classifier (committed before it was scored; then read).
+- ``missing_content_fresh14.jsonl`` (fresh #14, 70 requests, 35 missing) and ``misinterpretation_fresh14.jsonl``
+  (30 pairs: 10 proceeding, 10 asking, 10 general answers): written blind by helper 73 (2026-11-24 ~17:20 UTC) from
+  the same spec, reading nothing of the project; committed before being scored; never read: the generalization set
+  of session 14.
 
 Run from the repo root: PYTHONPATH=src python benchmarks/eval_missing.py [-v]
 """
@@ -397,6 +401,7 @@ FRESH11 = "fresh #11 (written by helper 66 2026-11-24 ~13:50 UTC from the spec; 
 FRESH13 = "fresh #13 follow-ups (written by helper 71 2026-11-24 ~14:10 UTC; STUDY, read after its first score)"
 #: Session 13's blind set (helper 67, same spec and time), committed before it was scored.
 FRESH12 = "fresh #12 (written blind by helper 67 2026-11-24 ~13:50 UTC; never read)"
+FRESH14 = "fresh #14 (written blind by helper 73 2026-11-24 ~17:20 UTC; never read)"
 
 #: (file, split label) of the input sets, in print order. The split says what the set may be used for.
 INPUT_SETS = (
@@ -419,6 +424,7 @@ INPUT_SETS = (
     ("missing_content_fresh10.jsonl", f"generalization: {FRESH10}"),
     ("missing_content_fresh11.jsonl", f"study: {FRESH11}"),
     ("missing_content_fresh12.jsonl", f"generalization: {FRESH12}"),
+    ("missing_content_fresh14.jsonl", f"generalization: {FRESH14}"),
 )
 MISREAD_SETS = (
     (
@@ -435,6 +441,7 @@ MISREAD_SETS = (
     ("misinterpretation_fresh11.jsonl", f"study: {FRESH11} responses"),
     ("misinterpretation_fresh12.jsonl", f"generalization: {FRESH12} responses"),
     ("misinterpretation_fresh13.jsonl", f"study: {FRESH13}"),
+    ("misinterpretation_fresh14.jsonl", f"generalization: {FRESH14} responses"),
 )
 
 
