@@ -17,6 +17,7 @@ from faithguard.models import Constraint, Decomposition, DetectorResult, JudgeSt
 
 __all__ = [
     "ASKS_FOR_INPUT",
+    "MISSING_INPUT",
     "CallContext",
     "Decomposer",
     "Detector",
@@ -35,6 +36,13 @@ Stage = Literal["input", "output"]
 #: user for input the request referred to but lacked, and delivers nothing else. Later output detectors read it: such
 #: an answer omits nothing yet and is not about another topic. Publishers run before order 150.
 ASKS_FOR_INPUT = "asks_for_input"
+
+#: A finding (``ctx.findings[MISSING_INPUT]``, published at the input stage): a list of dicts, one per piece of content
+#: the request refers to but lacks. Each has ``reference`` (the words naming it) and may have ``span``: ``[start, end]``
+#: character offsets into the query of the whole phrase that names the material, its modifiers included ("these two
+#: 1-star reviews", "clause 7 of my contract"). What that phrase says describes the missing material, not the answer:
+#: no answer can be checked against it.
+MISSING_INPUT = "missing_content"
 
 #: The verifiers registered with the guard whose call is running in this context (see verifier_scope).
 _GUARD_VERIFIERS: ContextVar[tuple[RegisteredVerifier, ...] | None] = ContextVar(

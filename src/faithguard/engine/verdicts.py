@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from faithguard.detector import ASKS_FOR_INPUT, CallContext
+from faithguard.detector import ASKS_FOR_INPUT, MISSING_INPUT, CallContext
 from faithguard.engine.content import language_of
 from faithguard.engine.decompose import parse_query, undetermined_reason
 from faithguard.engine.named import asks_for_one
@@ -58,10 +58,36 @@ class ConstraintsDetector:
         # response was skipped: its undecided constraints are violated.
         pending = [c.model_copy(update={"status": updates.get(c.id, (c.status, None))[0]}) for c in ctx.constraints]
         updates.update(unanswered_parts(ctx.decomposition.subquestions, pending, view_of(response)))
+        for c in _describing_missing_input(ctx):
+            if c.id in updates:
+                updates[c.id] = (Status.UNKNOWN, "describes material the request refers to but lacks")
         by_id = {c.id: c for c in ctx.constraints}
         # exact verifier checks and the engine's lexical evidence are told apart in reports
         deciders = {cid: "verifier" if by_id[cid].verifier else "offline" for cid in updates if cid in by_id}
         return DetectorResult(updates=updates, deciders=deciders, undetermined=undetermined)
+
+
+def _describing_missing_input(ctx: CallContext) -> list[Constraint]:
+    """The constraints (no verifier's) whose words lie in the phrase naming material the request lacks ("the two
+    vendor proposals", "clause 7 of my contract"): they describe the input, so no answer can be checked against them.
+    The phrases come from :data:`~faithguard.detector.MISSING_INPUT`."""
+    query = ctx.query or ""
+    found = ctx.findings.get(MISSING_INPUT)
+    if not query or not isinstance(found, list):
+        return []
+    phrases = []
+    for f in found:
+        span = f.get("span") if isinstance(f, dict) else None
+        if isinstance(span, list) and len(span) == 2 and all(isinstance(i, int) for i in span):
+            phrases.append(query[span[0] : span[1]].lower())
+    if not phrases:
+        return []
+    out = []
+    for c in ctx.constraints:
+        words = c.text.strip().lower()
+        if c.verifier is None and words and any(re.search(rf"(?<!\w){re.escape(words)}(?!\w)", p) for p in phrases):
+            out.append(c)
+    return out
 
 
 class OmissionDetector:

@@ -11,10 +11,11 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from faithguard.cache import QUERY_CACHE_SIZE, SingleFlightCache, texts_key
-from faithguard.detector import CallContext
+from faithguard.detector import MISSING_INPUT, CallContext
 from faithguard.inputs.appraised import APPRAISAL_TRIGGER, appraised_refs
 from faithguard.inputs.asked import asked_for_findings
 from faithguard.inputs.attached import ATTACHMENT_TRIGGER, attachment_findings
+from faithguard.inputs.described import with_spans
 from faithguard.inputs.forward import FORWARD_TRIGGER, MAX_CHARS, forward_findings, settled_pointers
 from faithguard.inputs.parsed import (
     DEICTIC_TRIGGER,
@@ -469,7 +470,9 @@ class MissingContentDetector:
     def run(self, ctx: CallContext) -> DetectorResult:
         """Check the call's inputs; critical verdicts when something referenced is missing."""
         parser = self._parse if self.use_parser else None
-        memo = self._memo.get_or_compute(_inputs_key(ctx), lambda: tuple(analyse(ctx, parser)))
+        memo = self._memo.get_or_compute(
+            _inputs_key(ctx), lambda: tuple(with_spans(analyse(ctx, parser), ctx.query or "", parser))
+        )
         findings = copy.deepcopy(list(memo))  # the caller may change its findings; the memo stays as read
         if not findings:
             # With an LLM judge on, its step-0 check (published by judge_precheck) can find what the
@@ -478,7 +481,7 @@ class MissingContentDetector:
             if isinstance(judged, list):
                 findings = [_from_judge(f) for f in judged if isinstance(f, dict)]
         if not findings:
-            return DetectorResult(findings={"missing_content": []})
+            return DetectorResult(findings={MISSING_INPUT: []})
         verdicts = [
             Verdict(
                 kind=VerdictKind.MISSING_CONTENT,
@@ -490,7 +493,7 @@ class MissingContentDetector:
         ]
         return DetectorResult(
             verdicts=verdicts,
-            findings={"missing_content": findings},
+            findings={MISSING_INPUT: findings},
             clarification=clarification_text(findings),
         )
 
