@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from faithguard.inputs.followup import classify_followup
+from faithguard.inputs.followup import classify_followup, only_asks
 
 
 @pytest.mark.parametrize(
@@ -93,3 +93,47 @@ def test_without_a_reference_nothing_is_read() -> None:
 )
 def test_a_negation_that_says_something_of_the_item_proceeds(response: str, reference: str) -> None:
     assert classify_followup(response, (reference,))[0] == "proceeds"
+
+
+# Arrival denied (``_not_arrived``): a denied verb of motion, or a denied verb with a particle of passage, whose
+# subject is the item or a noun under "no" / "neither" / "nothing". Sentences written for this project.
+ARRIVAL_DENIED = [
+    # each longer than the courtesy limit (8 words), so only reading the arrival makes it part of the asking
+    ("Sadly no spreadsheet reached us together with the note you wrote this morning.", "the budget spreadsheet"),
+    ("Nothing came through on this side apart from the question you typed above.", "the scanned form"),
+    ("Your voice memo from this afternoon never reached me here, I am afraid.", "my voice memo"),
+    ("The scan you mentioned in your last line didn't make it into the chat.", "the scan"),
+    ("Hmm, the slides for your Thursday pitch did not get through to me at all.", "the slides"),
+]
+
+
+@pytest.mark.parametrize(("sentence", "reference"), ARRIVAL_DENIED)
+def test_a_denied_arrival_notes_the_gap(sentence: str, reference: str) -> None:
+    response = sentence + " Could you send it again so I can go through it properly for you?"
+    assert classify_followup(response, (reference,))[0] == "asks"
+    # and it counts as asking, so the answer that only says so and asks is only asking
+    assert only_asks(response, (reference,))
+
+
+@pytest.mark.parametrize(
+    ("sentence", "reference"),
+    [
+        # the item goes somewhere of its own, or a verb of motion takes a real object: said of the content
+        ("The essay doesn't go into enough detail on the causes, and the ending feels rushed.", "my essay"),
+        ("The memo never reaches a conclusion about the budget, which your manager will notice.", "the memo"),
+        ("The slides don't come in a logical order; move the timeline before the costs.", "the slides"),
+        ("Honestly the essay doesn't flow, and the second half repeats the first.", "my essay"),
+        # arrival that is not denied
+        ("The spreadsheet arrived fine, and column C adds up to 4,120 dollars for the quarter.", "the spreadsheet"),
+    ],
+)
+def test_a_motion_verb_saying_something_of_the_item_proceeds(sentence: str, reference: str) -> None:
+    assert classify_followup(sentence, (reference,))[0] == "proceeds"
+
+
+def test_a_temporal_still_does_not_carry_on() -> None:
+    # "still" of a persisting state is no contrast; a clause opened by concessive "still" carries on
+    waits = "The [INSERT POEM] placeholder is still in your message. Swap in the poem and I will give notes."
+    assert classify_followup(waits, ("[INSERT POEM]",))[0] == "asks"
+    guesses = "There is a placeholder where the poem should be; still, poems like this usually rhyme in couplets."
+    assert classify_followup(guesses, ("[INSERT POEM]",))[0] == "proceeds"

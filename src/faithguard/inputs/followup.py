@@ -6,8 +6,8 @@ import re
 from typing import Any, Literal
 
 from faithguard.detector import ASKS_FOR_INPUT, CallContext
+from faithguard.inputs.absence import HOLDING_SHARE, MAX_ABSENCE_SENTENCES, RESPONSE_SENT_RE, absence_noted, head_word
 from faithguard.inputs.supply import word_count
-from faithguard.inputs.vocab import kind_of
 from faithguard.models import DetectorResult, Severity, Verdict, VerdictKind
 
 __all__ = ["FollowupDetector", "classify_followup"]
@@ -70,7 +70,9 @@ _REQUEST_LEAD = (
 #: only guess, but such graphs usually ...". Fixtures: tests/inputs/test_missing.py (hedge tests).
 #: A contrast, or a consequence that hands over content anyway ("..., so here is a general summary"), carries on.
 _CONTRAST_RE = re.compile(
-    r"\b(?:but|however|though|still|instead(?!\s+of))\b\W+\w+|\bso\s+(?:here(?:'s|\s+is|\s+are)|i'?ll|i\s+will|let\s+me)\b",
+    r"\b(?:but|however|though|instead(?!\s+of))\b\W+\w+|\bso\s+(?:here(?:'s|\s+is|\s+are)|i'?ll|i\s+will|let\s+me)\b|"
+    # concessive "still" opens its clause ("..., still, here is a guess"); "it is still in your message" is temporal
+    r"(?:^|[,;:—–]\s*)still\b\W+\w+",
     re.I,
 )
 _SENTENCE_END_RE = re.compile(r"[.!?\n]")
@@ -94,7 +96,7 @@ _MIN_STATEMENT_WORDS = 5
 
 def _reference_request(text: str, references: tuple[str, ...]) -> re.Match[str] | None:
     """A request to supply one of the missing references, named by its own head noun."""
-    heads = {w.lower() for ref in references if (w := _head_word(ref))}
+    heads = {w.lower() for ref in references if (w := head_word(ref))}
     if not heads:
         return None
     nouns = "|".join(sorted(re.escape(h) for h in heads))
@@ -104,100 +106,6 @@ def _reference_request(text: str, references: tuple[str, ...]) -> re.Match[str] 
         re.I,
     )
     return rx.search(text)
-
-
-#: Sentences of a response read for a noted absence (bounded work on a long answer: the note comes early).
-MAX_ABSENCE_SENTENCES = 12
-
-
-def _absence_noted(text: str, references: tuple[str, ...]) -> re.Match[str] | None:
-    """A sentence that says a missing reference's own noun is absent, read by syntax (:func:`_absent`): the noun as a
-    subject under "no" or "neither" whose verb says nothing more of it ("Neither screenshot arrived"), after
-    "without" ("Without the logs I can only ..."), the subject of a negated "be" placing it in the exchange ("the
-    proposals aren't in our conversation"), or the object of a first-person negated verb of perceiving or holding
-    ("I can't see the chart"). The noun comes from the request's findings, as in :func:`_reference_request`.
-    Returns the sentence as a match. Fixtures: tests/inputs/test_absence_noted.py."""
-    heads = {h.lower() for ref in references if (h := _head_word(ref))}
-    if not heads:
-        return None
-    from faithguard.lexical.wordnet_mmap import get_wordnet
-    from faithguard.nlp import parse_many
-
-    wn = get_wordnet()
-    # WordNet's base forms, else the plural's stem for a noun it lacks ("screenshots")
-    bases = {b for h in heads for b in (wn.base_forms(h) or [h[:-1] if h.endswith("s") and len(h) > 3 else h])}
-    bases |= heads
-    word = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, bases))) + r")(?:e?s)?\b", re.I)
-    spans = [m.span() for m in _RESPONSE_SENT_RE.finditer(text) if word.search(m.group())][:MAX_ABSENCE_SENTENCES]
-    for (start, end), doc in zip(spans, parse_many([text[a:b] for a, b in spans]), strict=True):
-        for tok in doc:
-            if tok.lemma_.lower() not in bases and tok.lower_ not in bases:
-                continue
-            if _absent(tok):
-                return re.compile(re.escape(text[start:end])).search(text, start)
-    return None
-
-
-#: WordNet 3.0 verb lexicographer files of perceiving, holding and touching (``lexnames``: 39 verb.perception, 40
-#: verb.possession, 35 verb.contact): "see", "find", "have", "receive", "open", "load", "attach".
-_HOLDING_FILES = (39, 40, 35)
-#: WordNet 3.0's verb lexicographer file of knowing and judging (31 verb.cognition): "read", "judge", "view".
-_COGNITION_FILE = 31
-#: A negated verb with the user's item as object notes its absence when at least this share of the verb's tagged
-#: uses is perceiving, holding or touching ("I can't see the chart"; not "I wouldn't change the poem"). Fixtures:
-#: tests/inputs/test_absence_noted.py.
-HOLDING_SHARE = 0.4
-#: Dependents that give a verb something to say about its subject ("The recipe doesn't need eggs", "The essay isn't
-#: long"): then the negation is about the item's content, not its presence.
-_SAYS_MORE = frozenset({"dobj", "attr", "acomp", "xcomp", "ccomp", "oprd", "dative"})
-
-
-#: Kinds (inputs/vocab.py) of the exchange itself: the conversation, a message, the request.
-_EXCHANGE_KINDS = frozenset({"thread", "message", "query"})
-
-
-def _says_more(verb: Any) -> bool:
-    """The verb says something of its subject beyond presence: an object or complement, or a clause of reason."""
-    return any(c.dep_ in _SAYS_MORE or c.dep_ == "advcl" for c in verb.children)
-
-
-def _absent(tok: Any) -> bool:
-    verb = tok.head
-    if any(c.dep_ == "det" and c.lower_ in ("no", "neither") for c in tok.children):
-        # "Neither screenshot arrived", "no logs came through"; not "neither screenshot shows an error code"
-        return tok.dep_ in ("nsubj", "nsubjpass") and not _says_more(verb)
-    if tok.dep_ == "pobj" and tok.head.lower_ == "without":
-        return True  # "Without the logs I can only ..."
-    if not any(c.dep_ == "neg" for c in verb.children):
-        return False
-    if tok.dep_ in ("nsubj", "nsubjpass"):
-        # "the proposals aren't in our conversation": "be" whose only complement places the item in the exchange;
-        # "the code doesn't compile because ...", "the poem isn't in English" say something of the item
-        places = [
-            p
-            for c in verb.children
-            if c.dep_ == "prep" and c.lower_ in ("in", "within", "inside")
-            for p in c.children
-            if p.dep_ == "pobj" and kind_of(p.lemma_.lower()) in _EXCHANGE_KINDS
-        ]
-        return verb.lemma_ == "be" and bool(places) and not _says_more(verb)
-    if tok.dep_ == "dobj":
-        from faithguard.lexical.senses import verb_lexfiles_share
-
-        first_person = any(c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in verb.children)
-        held = verb_lexfiles_share(verb.lemma_, _HOLDING_FILES)
-        if first_person and held >= HOLDING_SHARE:
-            return True  # "I can't see the chart", "we don't have the logs"
-        # "I can't read the label", "I can't judge the essay": unable to take the item in (a verb of knowing, WordNet
-        # verb.cognition); "I can't fault the essay" (communication) says something of it
-        unable = any(c.tag_ == "MD" and c.lemma_.lower() in ("can", "could", "ca") for c in verb.children)
-        return first_person and unable and verb_lexfiles_share(verb.lemma_, (_COGNITION_FILE,)) >= HOLDING_SHARE
-    return False
-
-
-def _head_word(reference: str) -> str:
-    words = re.findall(r"[^\W\d_]{3,}", reference)
-    return words[-1] if words else ""
 
 
 def _carries_on(text: str, start: int) -> bool:
@@ -226,7 +134,8 @@ def only_asks(response: str, references: tuple[str, ...] = ()) -> bool:
         s = sentence.strip()
         if not s or "?" in s or len(s.split()) <= _COURTESY_WORDS:
             continue
-        if _reference_request(s, references) is None and not any(rx.search(s) for rx in _ASK_RE):
+        asks = _reference_request(s, references) is not None or any(rx.search(s) for rx in _ASK_RE)
+        if not asks and absence_noted(s, references) is None:  # "No attachment reached me." notes the gap too
             rest.append(s)
     if not rest or len(rest) > MAX_ABSENCE_SENTENCES:
         return not rest
@@ -320,7 +229,7 @@ def classify_followup(response: str, references: tuple[str, ...] = ()) -> tuple[
                 notes.append(m)
     first = asked or (notes[0] if notes else None)
     if first is None:
-        absent = _absence_noted(text, references)
+        absent = absence_noted(text, references)
         if absent is not None:
             notes.append(absent)
             first = absent
@@ -368,7 +277,7 @@ def _general_guidance(text: str, references: tuple[str, ...]) -> bool:
     reports ...", "your essay's thesis ...")."""
     if not references or len(_GENERIC_RE.findall(text)) + len(_SLOT_RE.findall(text)) < GENERIC_MARKS:
         return False
-    heads = {h.lower() for ref in references if (h := _head_word(ref))}
+    heads = {h.lower() for ref in references if (h := head_word(ref))}
     if not heads:
         return False
     from faithguard.lexical.wordnet_mmap import get_wordnet
@@ -377,7 +286,7 @@ def _general_guidance(text: str, references: tuple[str, ...]) -> bool:
     wn = get_wordnet()
     bases = {b for h in heads for b in (wn.base_forms(h) or [h])} | heads
     word = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, bases))) + r")(?:e?s)?\b", re.I)
-    spans = [m.span() for m in _RESPONSE_SENT_RE.finditer(text) if word.search(m.group())][:MAX_ABSENCE_SENTENCES]
+    spans = [m.span() for m in RESPONSE_SENT_RE.finditer(text) if word.search(m.group())][:MAX_ABSENCE_SENTENCES]
     for doc in parse_many([text[a:b] for a, b in spans]):
         for tok in doc:
             if tok.lemma_.lower() not in bases and tok.lower_ not in bases:
@@ -393,12 +302,11 @@ def _general_guidance(text: str, references: tuple[str, ...]) -> bool:
 #: (test_followup_question_first).
 _ANSWER_SENTENCE_WORDS = 6
 _YOU_RE = re.compile(r"\byou(?:r|'d|'re|'ve|'ll)?\b", re.I)
-_RESPONSE_SENT_RE = re.compile(r"[^.!?\n]+[.!?]*")
 
 
 def _question_first(text: str) -> bool:
     """Whether a question addressed to the user comes before any declarative sentence that could be an answer."""
-    for m in _RESPONSE_SENT_RE.finditer(text):
+    for m in RESPONSE_SENT_RE.finditer(text):
         sentence = m.group().strip()
         if not sentence:
             continue
