@@ -47,6 +47,9 @@ Sets (all written for this project, none copied from an evaluation set); every l
   (30 pairs: 10 proceeding, 10 asking, 10 general answers): written blind by helper 73 (2026-11-24 ~17:20 UTC) from
   the same spec, reading nothing of the project; committed before being scored; never read: the generalization set
   of session 14.
+- ``missing_content_fresh15.jsonl`` (100 requests, 50 missing; at least 15 positives where the user talks of the
+  material as if given, without "attached"/"below"/"paste"): written by helper 74 (2026-11-24 ~18:05 UTC) from the
+  same spec, reading nothing of the project; committed before it was scored; a STUDY set of session 14 (then read).
 
 Run from the repo root: PYTHONPATH=src python benchmarks/eval_missing.py [-v]
 """
@@ -402,6 +405,7 @@ FRESH13 = "fresh #13 follow-ups (written by helper 71 2026-11-24 ~14:10 UTC; STU
 #: Session 13's blind set (helper 67, same spec and time), committed before it was scored.
 FRESH12 = "fresh #12 (written blind by helper 67 2026-11-24 ~13:50 UTC; never read)"
 FRESH14 = "fresh #14 (written blind by helper 73 2026-11-24 ~17:20 UTC; never read)"
+FRESH15 = "fresh #15 (written by helper 74 2026-11-24 ~18:05 UTC from the spec; STUDY, read after its first score)"
 
 #: (file, split label) of the input sets, in print order. The split says what the set may be used for.
 INPUT_SETS = (
@@ -425,6 +429,7 @@ INPUT_SETS = (
     ("missing_content_fresh11.jsonl", f"study: {FRESH11}"),
     ("missing_content_fresh12.jsonl", f"generalization: {FRESH12}"),
     ("missing_content_fresh14.jsonl", f"generalization: {FRESH14}"),
+    ("missing_content_fresh15.jsonl", f"study: {FRESH15}"),
 )
 MISREAD_SETS = (
     (
