@@ -23,6 +23,8 @@ def _span(query: str, reference: str) -> str | None:
         # the reference's own words, then its modifiers and the clause after its head
         ("Please tidy up the three meeting notes before lunch.", "the three meeting notes", "the three meeting notes"),
         ("Can you shorten this 2-page memo for the board?", "this memo", None),  # words not contiguous: no span
+        # the part of the missing whole is named with it
+        ("Tighten the 3 paragraphs of my cover letter.", "my cover letter", "the 3 paragraphs of my cover letter"),
         # after the head, only numbers and an "of" chain: a parser hangs the answer's instructions there too
         ("Translate the flyer my neighbour left on Friday into Polish.", "the flyer", "the flyer"),
         (
@@ -77,4 +79,25 @@ def test_with_the_material_supplied_the_count_is_read_as_usual() -> None:
     quotes = ["Quote A from Northwind: setup 5,000 dollars, then 1,200 a month.", "Quote B from Helix: 1,500 a month."]
     report = Guard(judge=None).check(QUERY, ANSWER, documents=quotes)
     two = next(c for c in report.constraints if c.text == "two")
+    assert two.reason != "describes material the request refers to but lacks"
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Summarize the 3 paragraphs I pasted.",  # a paragraph count read into a verifier
+        "Tighten the 3 paragraphs of my cover letter.",  # the part of the missing letter is missing with it
+    ],
+)
+def test_a_count_read_into_a_verifier_inside_the_phrase_is_unknown_too(query: str) -> None:
+    answer = "Could you paste them? They did not come through on my side, so I have nothing to work from yet."
+    report = Guard(judge=None).check(query, answer)
+    three = next(c for c in report.constraints if c.text == "3")
+    assert three.verifier is not None  # the decomposer read "3 paragraphs" as a count for the answer
+    assert three.status is Status.UNKNOWN and three.reason == "describes material the request refers to but lacks"
+
+
+def test_the_answer_s_own_count_is_still_checked() -> None:
+    report = Guard(judge=None).check("Critique the 4 sketches from my art class in two sentences.", "Nice work.")
+    two = next(c for c in report.constraints if "two sentences" in c.text)
     assert two.reason != "describes material the request refers to but lacks"

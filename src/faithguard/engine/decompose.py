@@ -17,7 +17,15 @@ from faithguard.engine.lexicon import FOLLOWUP_PREFIXES, TASK_VERBS
 from faithguard.engine.query_ents import set_rule_entities
 from faithguard.engine.roles import RawConstraint, analyse_span
 from faithguard.engine.split import Part, split_parts
-from faithguard.engine.tentative import asked_later, count_spots, language_unasked, locate, others_told, unasked
+from faithguard.engine.tentative import (
+    asked_later,
+    count_spots,
+    language_unasked,
+    locate,
+    others_told,
+    spec_fit,
+    unasked,
+)
 from faithguard.models import Category, Constraint, Decomposition, Message, SubQuestion
 from faithguard.scoring import tier_for
 
@@ -132,11 +140,24 @@ def _merge_specs(
             spec, start, end, tentative = *later, False
         category = Category(str(spec.category))
         merged = False
-        for raw in raws:
+        # the constraint that states the spec, when its words show it (its count or unit); else the first that fits
+        # the constraint that states the spec, when its words show it (its count or unit) and it can take the spec
+        # (or already holds one: then the spec is its twin); else the first that fits, as before
+        takers = [
+            r
+            for r in raws
+            if r.start < end
+            and start < r.start + len(r.text)
+            and (r.verifier is not None or _can_take(r, category, bool(spec.negated)))
+        ]
+        fits = {id(r): spec_fit(query, spec, r.start, r.start + len(r.text)) for r in takers}
+        stated = max(takers, key=lambda r: (fits[id(r)], r.verifier is None), default=None)  # a free one first
+        if stated is not None and fits[id(stated)] == 0:
+            stated = None
+        for raw in raws if stated is None else [stated]:
             raw_end = raw.start + len(raw.text)
             overlaps = raw.start < end and start < raw_end
-            compatible = raw.category in (Category.QUANTITY, Category.OTHER) or raw.category == category
-            if overlaps and compatible and raw.verifier is None and raw.negated == bool(spec.negated):
+            if overlaps and raw.verifier is None and _can_take(raw, category, bool(spec.negated)):
                 raw.verifier = spec.verifier
                 raw.params = dict(spec.params)
                 raw.category = category
@@ -148,6 +169,7 @@ def _merge_specs(
                 break
         if not merged:
             twin = next((r for r in raws if r.verifier and r.start < end and start < r.start + len(r.text)), None)
+            twin = stated if stated is not None and stated.verifier else twin
             raws.append(
                 RawConstraint(
                     start=start if twin is None else twin.start,
@@ -161,6 +183,12 @@ def _merge_specs(
                 )
             )
     return raws
+
+
+def _can_take(raw: RawConstraint, category: Category, negated: bool) -> bool:
+    """Whether a constraint read from the words can take a verifiable spec of ``category``."""
+    compatible = raw.category in (Category.QUANTITY, Category.OTHER) or raw.category == category
+    return compatible and raw.negated == negated
 
 
 def _finish(raws: list[RawConstraint]) -> list[Constraint]:

@@ -55,6 +55,27 @@ def count_spots(query: str, spec: Any, start: int, end: int) -> list[list[int]] 
     return out
 
 
+def spec_fit(query: str, spec: Any, start: int, end: int) -> int:
+    """How well ``query[start:end]`` (a constraint's words) states the instruction ``spec`` read from its sentence:
+    2 for each of its counts written there as is ("three" for 3), 1 for one written as the bound below it ("exactly
+    two" is stored as fewer than 3), and 2 when the unit the verifier counts is named ("sentences" for
+    ``number_sentences``). A sentence-wide spec is attached to the constraint that states it, not to the first
+    number of the sentence ("Rewrite the 3 paragraphs ... in exactly two sentences"). Fixtures:
+    tests/engine/test_spec_attach.py."""
+    low = query.lower()[start:end]
+    score = 0
+    for value in (v for v in spec.params.values() if isinstance(v, int) and not isinstance(v, bool)):
+        for n, points in ((value, 2), (value - 1, 1)):
+            forms = {str(n)} | {w for w, k in CARDINALS.items() if k == n}
+            if any(re.search(rf"(?<![\w.]){re.escape(f)}(?![\w.])", low) for f in forms):
+                score += points
+                break
+    unit = str(spec.verifier or "").rpartition(":")[2].removeprefix("number_").split("_")[0].rstrip("s")
+    if len(unit) > 2 and re.search(rf"\b{re.escape(unit)}", low):
+        score += 2
+    return score
+
+
 def phrase_spans(query: str, spec: Any) -> tuple[tuple[int, int], ...]:
     """Where the spec's text parameters (an end phrase, a text to repeat, keywords) stand in the query."""
     low = query.lower()

@@ -68,9 +68,10 @@ class ConstraintsDetector:
 
 
 def _describing_missing_input(ctx: CallContext) -> list[Constraint]:
-    """The constraints (no verifier's) whose words lie in the phrase naming material the request lacks ("the two
-    vendor proposals", "clause 7 of my contract"): they describe the input, so no answer can be checked against them.
-    The phrases come from :data:`~faithguard.detector.MISSING_INPUT`."""
+    """The constraints whose words lie in the phrase naming material the request lacks ("the two vendor proposals",
+    "clause 7 of my contract", "the 3 paragraphs of my essay"): they describe the input, so no answer can be checked
+    against them, not even by a verifier a count there was read into. The phrases come from
+    :data:`~faithguard.detector.MISSING_INPUT`."""
     query = ctx.query or ""
     found = ctx.findings.get(MISSING_INPUT)
     if not query or not isinstance(found, list):
@@ -85,7 +86,7 @@ def _describing_missing_input(ctx: CallContext) -> list[Constraint]:
     out = []
     for c in ctx.constraints:
         words = c.text.strip().lower()
-        if c.verifier is None and words and any(re.search(rf"(?<!\w){re.escape(words)}(?!\w)", p) for p in phrases):
+        if words and any(re.search(rf"(?<!\w){re.escape(words)}(?!\w)", p) for p in phrases):
             out.append(c)
     return out
 

@@ -27,7 +27,8 @@ def absence_noted(text: str, references: tuple[str, ...]) -> re.Match[str] | Non
     "without" ("Without the logs I can only ..."), the subject of a negated "be" placing it in the exchange ("the
     proposals aren't in our conversation"), or the object of a first-person negated verb of perceiving or holding
     ("I can't see the chart"); or a sentence denying that the item, or anything, arrived (:func:`_not_arrived`: "No
-    attachment reached me"). The noun comes from the request's findings. Returns the sentence as a match. Fixtures: tests/inputs/test_absence_noted.py."""
+    attachment reached me"). The noun comes from the request's findings. Returns the sentence as a match. Fixtures:
+    tests/inputs/test_absence_noted.py."""
     heads = {h.lower() for ref in references if (h := head_word(ref))}
     if not heads:
         return None

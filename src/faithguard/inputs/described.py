@@ -57,10 +57,11 @@ def _find(text: str, words: str) -> tuple[int, int] | None:
 
 
 def _subtree_span(doc: Any, start: int, end: int) -> tuple[int, int] | None:
-    """The phrase around the head of the tokens in ``[start, end)``: everything before the head in its subtree
-    (determiners, numbers, adjectives, possessors), and after it only numbers and an "of" chain ("section 4 of our
-    lease"). Other phrases after the head are left out: a parser often hangs the answer's instructions there ("the
-    flyer my neighbour left into Polish")."""
+    """The phrase around the head of the tokens in ``[start, end)`` (or around the part it is the whole of: "the 3
+    paragraphs of my letter"): everything before the head in its subtree (determiners, numbers, adjectives,
+    possessors), and after it only numbers and an "of" chain ("section 4 of our lease"). Other phrases after the
+    head are left out: a parser often hangs the answer's instructions there ("the flyer my neighbour left into
+    Polish")."""
     inside = [t for t in doc if start <= t.idx < end]
     heads = [t for t in inside if not (start <= t.head.idx < end) or t.head.i == t.i]
     if not heads:
@@ -68,6 +69,8 @@ def _subtree_span(doc: Any, start: int, end: int) -> tuple[int, int] | None:
     head = heads[-1]
     if head.pos_ not in _NOMINAL and head.dep_ not in _NOMINAL_DEPS:
         return start, end  # a label or a pointer: the words themselves
+    while head.dep_ == "pobj" and head.head.lower_ == "of" and head.head.head.pos_ in _NOMINAL:
+        head = head.head.head  # a part of the material is missing with it: "the 3 paragraphs of my cover letter"
     return min(head.left_edge.idx, start), max(_right_end(head), end)
 
 

@@ -1,0 +1,47 @@
+"""A verifiable instruction read from a whole sentence is attached to the constraint that states it (its count or its
+unit), not to the first number of the sentence (engine/tentative.py ``spec_fit``). Requests written for this test."""
+
+from __future__ import annotations
+
+import pytest
+
+from faithguard.detector import CallContext
+from faithguard.engine.decompose import OfflineDecomposer
+
+
+def _verified(query: str) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for c in OfflineDecomposer().decompose(CallContext(query=query)).constraints:
+        if c.verifier:
+            out.setdefault(c.verifier, set()).add(c.text)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("query", "verifier", "stated_by"),
+    [
+        # a count describing the material comes first in the sentence; the instruction's own words come later
+        (
+            "Contrast the two lease drafts in four bullet points.",
+            "detectable_format:number_bullet_lists",
+            "four points",
+        ),
+        (
+            "Describe the five photos from our trip in under 80 words.",
+            "length_constraints:number_words",
+            "under 80 words",
+        ),
+        (
+            "Merge the 2 memos from HR into exactly three sentences.",
+            "length_constraints:number_sentences",
+            "exactly three sentences",
+        ),
+    ],
+)
+def test_the_instruction_goes_to_the_words_that_state_it(query: str, verifier: str, stated_by: str) -> None:
+    assert _verified(query).get(verifier) == {stated_by}
+
+
+def test_a_sentence_with_one_count_keeps_its_reading() -> None:
+    # nothing else in the sentence holds a count: the instruction stays where it was read
+    assert _verified("Answer in fewer than 50 words.").get("length_constraints:number_words")
