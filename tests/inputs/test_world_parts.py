@@ -25,3 +25,20 @@ from faithguard.nlp import parse
 )
 def test_world_parts_and_made_items(query: str, missing: bool) -> None:
     assert bool(analyse(CallContext(query=query), parse)) is missing, query
+
+
+@pytest.mark.parametrize(
+    ("query", "missing"),
+    [
+        # "of" + a determiner and a lowercase noun describes the user's own item (session 14)
+        ("Zoom in on the x-ray photo of the fracture and tell me if it looks healed.", True),
+        ("Go through the transcript of our standup and list who owes what.", True),
+        ("Check the printout of my bank statement for duplicate charges.", True),
+        # "of" + a bare noun or a name: a thing of the world
+        ("Explain the second law of thermodynamics simply.", False),
+        ("Summarize the report of the Warren Commission in a paragraph.", False),
+        ("Outline the theory of evolution for a ten-year-old.", False),
+    ],
+)
+def test_of_a_determined_noun_describes_the_users_item(query: str, missing: bool) -> None:
+    assert bool(analyse(CallContext(query=query), parse)) is missing, query

@@ -49,9 +49,14 @@ def sentence_prefix(masked: str, sents: list[tuple[int, int]], pos: int) -> str:
     return "_ " + masked[pos - PREFIX_CHARS : pos]
 
 
-#: "the report of ...", "the essay by Orwell", "the green light in The Great Gatsby" (round 7: "in" + a name, a
-#: part of a named work): a world entity. Fixtures: tests/inputs/test_world_parts.py.
-_OF_AFTER = re.compile(r"^(?:'s|’s)?\s*(?:(?i:of)\b|(?i:by|from|on|in)\s+(?:the\s+)?[A-Z])")
+#: "the report of the Warren Commission", "the first law of motion", "the essay by Orwell", "the green light in The
+#: Great Gatsby" (round 7: "in" + a name, a part of a named work): a world entity. "Of" before a determiner and a
+#: lowercase noun describes the user's own item ("the screenshot of the error", "the photo of my rash", session 14).
+#: Fixtures: tests/inputs/test_world_parts.py.
+_OF_AFTER = re.compile(
+    r"^(?:'s|’s)?\s*(?:(?i:of)\s+(?!(?i:the|my|our|this|that|these|those|his|her|their)\b)"
+    r"|(?i:of|by|from|on|in)\s+(?:the\s+)?[A-Z])"
+)
 #: A title, a quoted name or an identifier after the noun names a particular work ("the paper 'Attention...'",
 #: "the error code 404", "the form 1040"): a world entity, not the user's material ("2 paragraphs" is a unit).
 TITLE_AFTER = re.compile(r"^\s+(?:[\"'“‘]|[A-Z][a-z]|\d+\b(?!\s+[a-z]+s\b))|^\s*[:,]?\s*[\"“]")
