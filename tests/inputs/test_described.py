@@ -5,6 +5,8 @@ for these rules)."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from faithguard import Guard, Status
 from faithguard.inputs.described import with_spans
@@ -101,3 +103,13 @@ def test_the_answer_s_own_count_is_still_checked() -> None:
     report = Guard(judge=None).check("Critique the 4 sketches from my art class in two sentences.", "Nice work.")
     two = next(c for c in report.constraints if "two sentences" in c.text)
     assert two.reason != "describes material the request refers to but lacks"
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(query=st.text(min_size=0, max_size=120), cut=st.integers(min_value=0, max_value=120), size=st.integers(0, 30))
+def test_any_query_and_reference_give_a_span_inside_the_query(query: str, cut: int, size: int) -> None:
+    reference = query[cut : cut + size]
+    (found,) = with_spans([{"reference": reference}], query, parse)
+    if "span" in found:
+        start, end = found["span"]
+        assert 0 <= start <= end <= len(query)

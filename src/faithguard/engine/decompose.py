@@ -140,7 +140,6 @@ def _merge_specs(
             spec, start, end, tentative = *later, False
         category = Category(str(spec.category))
         merged = False
-        # the constraint that states the spec, when its words show it (its count or unit); else the first that fits
         # the constraint that states the spec, when its words show it (its count or unit) and it can take the spec
         # (or already holds one: then the spec is its twin); else the first that fits, as before
         takers = [

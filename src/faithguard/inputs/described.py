@@ -1,9 +1,9 @@
-"""Where the request names the material it lacks: the whole phrase, modifiers and clauses included.
+"""Where the request names the material it lacks: the whole phrase, its modifiers and "of" chain included.
 
 A missing-content finding names its material in a few words ("the review"); the request's own noun phrase around
-them says more of it ("the two 1-star reviews", "clause 7 of my contract"). Those
-words describe the input, not the answer: :data:`faithguard.detector.MISSING_INPUT` publishes the phrase's span so
-that no later check reads them as instructions the answer missed.
+them says more of it ("the two 1-star reviews", "clause 7 of my contract"). Those words describe the input, not the
+answer: :data:`faithguard.detector.MISSING_INPUT` publishes the phrase's span so that no later check reads them as
+instructions the answer missed.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ _JOINED = " / "
 
 def with_spans(findings: list[dict[str, Any]], query: str, parser: Callable[[str], Any] | None) -> list[dict[str, Any]]:
     """``findings`` with a ``span`` ([start, end] in ``query``) on each whose reference the query spells out: the
-    character extent of the syntactic subtree of the reference's head (the token of the reference whose own head lies
-    outside it). A finding whose words are not in the query (a system prompt's, a template's label) is left as is."""
+    phrase around the reference's head (the token of the reference whose own head lies outside it, see
+    :func:`_subtree_span`). A finding whose words are not in the query (a system prompt's) is left as is."""
     if not findings or parser is None or not query:
         return findings
     doc = None
