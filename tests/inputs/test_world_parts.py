@@ -42,3 +42,14 @@ def test_world_parts_and_made_items(query: str, missing: bool) -> None:
 )
 def test_of_a_determined_noun_describes_the_users_item(query: str, missing: bool) -> None:
     assert bool(analyse(CallContext(query=query), parse)) is missing, query
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "List the first 5 terms of the geometric series with ratio 3.",
+        "Give the two roots of the quadratic x^2 - 5x + 6.",
+    ],
+)
+def test_a_counted_part_of_a_determined_noun_keeps_the_world_reading(query: str) -> None:
+    assert not analyse(CallContext(query=query), parse), query

@@ -18,7 +18,7 @@ from faithguard.inputs.discourse import (
     part_of_creation,
 )
 from faithguard.inputs.discourse import sentence_of as _sentence_of
-from faithguard.inputs.vocab import CONTENT_NOUNS, CREATION_VERBS, kind_of
+from faithguard.inputs.vocab import CONTENT_NOUNS, CREATION_VERBS, NUMBER_WORDS, ORDINAL_WORDS, kind_of
 
 if TYPE_CHECKING:
     from faithguard.inputs.references import Reference
@@ -57,6 +57,16 @@ _OF_AFTER = re.compile(
     r"^(?:'s|’s)?\s*(?:(?i:of)\s+(?!(?i:the|my|our|this|that|these|those|his|her|their)\b)"
     r"|(?i:of|by|from|on|in)\s+(?:the\s+)?[A-Z])"
 )
+#: Any "of" right after the noun.
+_OF_ANY = re.compile(r"^(?:'s|’s)?\s*(?i:of)\b")
+
+
+def _counted(gap: str) -> bool:
+    """Whether the words between determiner and noun count or order it ("first 7", "three", "2nd")."""
+    words = [w.lower() for w in re.findall(r"[\w'’-]+", gap)]
+    return any(w in ORDINAL_WORDS or w in NUMBER_WORDS or w.isdecimal() for w in words)
+
+
 #: A title, a quoted name or an identifier after the noun names a particular work ("the paper 'Attention...'",
 #: "the error code 404", "the form 1040"): a world entity, not the user's material ("2 paragraphs" is a unit).
 TITLE_AFTER = re.compile(r"^\s+(?:[\"'“‘]|[A-Z][a-z]|\d+\b(?!\s+[a-z]+s\b))|^\s*[:,]?\s*[\"“]")
@@ -110,6 +120,8 @@ def non_reference(ref: Reference, m: re.Match[str], masked: str, text: str, sent
         return True  # the Federalist Papers, the Stern Review
     if _OF_AFTER.match(after) and not deictic:
         return True  # the report of the Warren Commission (but "my letter of recommendation" is the user's)
+    if _OF_ANY.match(after) and not deictic and _counted(m.group("gap")):
+        return True  # "the first 7 terms of the progression": a counted part, read through its whole (parts.py)
     if TITLE_AFTER.match(after):
         return True  # the paper 'Attention...'
     if ref.kind == "letter" and _LETTER_AFTER.match(after):
