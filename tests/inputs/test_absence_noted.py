@@ -137,3 +137,22 @@ def test_a_temporal_still_does_not_carry_on() -> None:
     assert classify_followup(waits, ("[INSERT POEM]",))[0] == "asks"
     guesses = "There is a placeholder where the poem should be; still, poems like this usually rhyme in couplets."
     assert classify_followup(guesses, ("[INSERT POEM]",))[0] == "proceeds"
+
+
+@pytest.mark.parametrize(
+    ("response", "reference", "decision"),
+    [
+        # "missing" with an object opened by a determiner says what the item lacks: a claim about its content
+        (
+            "Your cover letter is missing a closing line and the second paragraph repeats the first, so cut it.",
+            "my cover letter",
+            "proceeds",
+        ),
+        ("The recipe seems to be missing the baking time; add 25 minutes at 180 degrees.", "the recipe", "proceeds"),
+        # "missing" with no object: the item itself is absent
+        ("The cover letter is missing from your message. Could you paste it here?", "my cover letter", "asks"),
+        ("Hmm, the recipe seems to be missing. Can you share it again?", "the recipe", "asks"),
+    ],
+)
+def test_transitive_missing_is_about_the_content(response: str, reference: str, decision: str) -> None:
+    assert classify_followup(response, (reference,))[0] == decision

@@ -31,7 +31,10 @@ _ASK_PATTERNS = [
     rf"\b(?:no|none\s+of\s+the|neither)\s+(?:\w+\s+){{0,3}}?(?:was|were|has\s+been|have\s+been|is|are)\s+(?:\w+\s+)?{_SUPPLIED}",
     rf"\b(?:wasn'?t|weren'?t|was\s+not|were\s+not|isn'?t|is\s+not|aren'?t|are\s+not|hasn'?t\s+been|haven'?t\s+been|"
     rf"has\s+not\s+been|have\s+not\s+been|not)\s+(?:\w+\s+)?{_SUPPLIED}\b",
-    r"\b(?:is|are|was|were|seems?\s+to\s+be|appears?\s+to\s+be|looks?\s+(?:to\s+be\s+)?)\s*missing\b",
+    # "the file is missing"; not the transitive "the essay is missing a thesis" (a determiner opens its object)
+    r"\b(?:is|are|was|were|seems?\s+to\s+be|appears?\s+to\s+be|looks?\s+(?:to\s+be\s+)?)\s*missing\b"
+    r"(?!\s+(?:a|an|the|some|any|its|their|his|her|your|my|our|this|that|these|those|one|two|three|several|much|"
+    r"many|every|no)\b)",
     r"\bmissing\s+(?:from|in)\s+(?:your|the)\b",
     r"\b(?:didn'?t|did\s+not|doesn'?t|does\s+not)\s+(?:come|get)\s+through\b",
     rf"\bthere(?:'s|\s+is|\s+are|\s+was|\s+were)\s+no\s+(?:\w+\s+){{0,2}}?{_THING}\b",
