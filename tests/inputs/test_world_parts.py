@@ -1,5 +1,6 @@
 """A part of a named work ("the green light in The Great Gatsby") and a thing the assistant is asked to make for the
-user ("Tell me a joke ... explain the joke") are not missing material (round 7)."""
+user ("Tell me a joke ... explain the joke") are not missing material (round 7); "the photo of my rash" is the user's
+item, "the first law of motion" a thing of the world (session 14)."""
 
 from __future__ import annotations
 
@@ -21,15 +22,6 @@ from faithguard.nlp import parse
         ("Tell me two riddles and then compare the two riddles.", False),
         ("I have two riddles. Compare the two riddles.", True),
         ("Let me share two riddles later. Compare the two riddles.", True),
-    ],
-)
-def test_world_parts_and_made_items(query: str, missing: bool) -> None:
-    assert bool(analyse(CallContext(query=query), parse)) is missing, query
-
-
-@pytest.mark.parametrize(
-    ("query", "missing"),
-    [
         # "of" + a determiner and a lowercase noun describes the user's own item (session 14)
         ("Zoom in on the x-ray photo of the fracture and tell me if it looks healed.", True),
         ("Go through the transcript of our standup and list who owes what.", True),
@@ -38,18 +30,10 @@ def test_world_parts_and_made_items(query: str, missing: bool) -> None:
         ("Explain the second law of thermodynamics simply.", False),
         ("Summarize the report of the Warren Commission in a paragraph.", False),
         ("Outline the theory of evolution for a ten-year-old.", False),
+        # a counted part keeps the world reading, whatever follows "of"
+        ("List the first 5 terms of the geometric series with ratio 3.", False),
+        ("Give the two roots of the quadratic x^2 - 5x + 6.", False),
     ],
 )
-def test_of_a_determined_noun_describes_the_users_item(query: str, missing: bool) -> None:
+def test_world_parts_and_made_items(query: str, missing: bool) -> None:
     assert bool(analyse(CallContext(query=query), parse)) is missing, query
-
-
-@pytest.mark.parametrize(
-    "query",
-    [
-        "List the first 5 terms of the geometric series with ratio 3.",
-        "Give the two roots of the quadratic x^2 - 5x + 6.",
-    ],
-)
-def test_a_counted_part_of_a_determined_noun_keeps_the_world_reading(query: str) -> None:
-    assert not analyse(CallContext(query=query), parse), query
