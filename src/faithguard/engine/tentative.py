@@ -45,7 +45,7 @@ def count_spots(query: str, spec: Any, start: int, end: int) -> list[list[int]] 
     low = query.lower()
     out: list[list[int]] = []
     for value in numbers:
-        forms = {str(value), str(value - 1)} | {w for w, n in CARDINALS.items() if n in (value, value - 1)}
+        forms = _number_forms(value) | _number_forms(value - 1)
         spots = [
             start + m.start() for f in forms for m in re.finditer(rf"(?<![\w.]){re.escape(f)}(?![\w.])", low[start:end])
         ]
@@ -66,7 +66,7 @@ def spec_fit(query: str, spec: Any, start: int, end: int) -> int:
     score = 0
     for value in (v for v in spec.params.values() if isinstance(v, int) and not isinstance(v, bool)):
         for n, points in ((value, 2), (value - 1, 1)):
-            forms = {str(n)} | {w for w, k in CARDINALS.items() if k == n}
+            forms = _number_forms(n)
             if any(re.search(rf"(?<![\w.]){re.escape(f)}(?![\w.])", low) for f in forms):
                 score += points
                 break
@@ -74,6 +74,11 @@ def spec_fit(query: str, spec: Any, start: int, end: int) -> int:
     if len(unit) > 2 and re.search(rf"\b{re.escape(unit)}", low):
         score += 2
     return score
+
+
+def _number_forms(n: int) -> set[str]:
+    """How ``n`` may be written: in digits or as a cardinal word ("3", "three")."""
+    return {str(n)} | {w for w, k in CARDINALS.items() if k == n}
 
 
 def phrase_spans(query: str, spec: Any) -> tuple[tuple[int, int], ...]:

@@ -7,11 +7,21 @@ only ...": the follow-up check (followup.py) reads such a sentence as noting the
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from faithguard.inputs.vocab import kind_of
 
-__all__ = ["HOLDING_SHARE", "MAX_ABSENCE_SENTENCES", "RESPONSE_SENT_RE", "absence_noted", "head_word"]
+__all__ = [
+    "HOLDING_SHARE",
+    "MAX_ABSENCE_SENTENCES",
+    "RESPONSE_SENT_RE",
+    "absence_noted",
+    "head_word",
+    "might_note_absence",
+    "notes_absence",
+    "reference_bases",
+]
 
 #: A response's sentences, for reading them one by one.
 RESPONSE_SENT_RE = re.compile(r"[^.!?\n]+[.!?]*")
@@ -29,27 +39,50 @@ def absence_noted(text: str, references: tuple[str, ...]) -> re.Match[str] | Non
     ("I can't see the chart"); or a sentence denying that the item, or anything, arrived (:func:`_not_arrived`: "No
     attachment reached me"). The noun comes from the request's findings. Returns the sentence as a match. Fixtures:
     tests/inputs/test_absence_noted.py."""
-    heads = {h.lower() for ref in references if (h := head_word(ref))}
-    if not heads:
+    bases = reference_bases(references)
+    if not bases:
         return None
-    from faithguard.lexical.wordnet_mmap import get_wordnet
     from faithguard.nlp import parse_many
 
-    wn = get_wordnet()
-    # WordNet's base forms, else the plural's stem for a noun it lacks ("screenshots")
-    bases = {b for h in heads for b in (wn.base_forms(h) or [h[:-1] if h.endswith("s") and len(h) > 3 else h])}
-    bases |= heads
-    word = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, bases))) + r")(?:e?s)?\b", re.I)
-    spans = [
-        m.span() for m in RESPONSE_SENT_RE.finditer(text) if word.search(m.group()) or _NONE_WORD.search(m.group())
-    ]
+    spans = [m.span() for m in RESPONSE_SENT_RE.finditer(text) if might_note_absence(m.group(), bases)]
     spans = spans[:MAX_ABSENCE_SENTENCES]
     for (start, end), doc in zip(spans, parse_many([text[a:b] for a, b in spans]), strict=True):
-        for tok in doc:
-            own = tok.lemma_.lower() in bases or tok.lower_ in bases
-            if (own and _absent(tok)) or ((own or _denied_subject(tok)) and _not_arrived(tok)):
-                return re.compile(re.escape(text[start:end])).search(text, start)
+        if notes_absence(doc, bases):
+            return re.compile(re.escape(text[start:end])).search(text, start)
     return None
+
+
+def reference_bases(references: tuple[str, ...]) -> frozenset[str]:
+    """The missing references' head nouns and their base forms: WordNet's, else the plural's stem for a noun it lacks
+    ("screenshots")."""
+    heads = {h.lower() for ref in references if (h := head_word(ref))}
+    if not heads:
+        return frozenset()
+    from faithguard.lexical.wordnet_mmap import get_wordnet
+
+    wn = get_wordnet()
+    bases = {b for h in heads for b in (wn.base_forms(h) or [h[:-1] if h.endswith("s") and len(h) > 3 else h])}
+    return frozenset(bases | heads)
+
+
+def notes_absence(doc: Any, bases: frozenset[str]) -> bool:
+    """Whether a parsed sentence says the item (one of ``bases``), or anything, is absent (:func:`absence_noted`)."""
+    for tok in doc:
+        own = tok.lemma_.lower() in bases or tok.lower_ in bases
+        if (own and _absent(tok)) or ((own or _denied_subject(tok)) and _not_arrived(tok)):
+            return True
+    return False
+
+
+def might_note_absence(sentence: str, bases: frozenset[str]) -> bool:
+    """Whether a sentence names the item or denies something outright: only such a sentence is parsed for a note."""
+    return bool(_word_re(bases).search(sentence) or _NONE_WORD.search(sentence))
+
+
+@lru_cache(maxsize=256)
+def _word_re(bases: frozenset[str]) -> re.Pattern[str]:
+    """The item's nouns as words of a sentence (plural endings allowed)."""
+    return re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, bases))) + r")(?:e?s)?\b", re.I)
 
 
 #: Words that deny a subject outright ("no file", "neither copy", "nothing"): such a subject needs not be the item's
@@ -59,15 +92,22 @@ _NONE_WORD = re.compile(r"\b(?:no|neither|nothing)\b", re.I)
 _MOTION_FILE = 38
 #: Particles and prepositions of passage into the exchange ("come through", "make it in", "get into the chat").
 _PASSAGE = frozenset({"through", "in", "into", "over", "across"})
+#: The reader of the answer, as object or goal ("reached me", "got through to us").
+_READER = frozenset({"me", "us"})
 #: Objects a verb of arrival may take and still speak of arrival only: "it" of "make it", and the reader ("reached me").
-_ARRIVAL_OBJECTS = frozenset({"it", "me", "us"})
+_ARRIVAL_OBJECTS = frozenset({"it"}) | _READER
 
 
 def _denied_subject(tok: Any) -> bool:
     """A subject denied outright: "nothing", or a noun under "no" / "neither"."""
     if tok.dep_ not in ("nsubj", "nsubjpass"):
         return False
-    return tok.lower_ == "nothing" or any(c.dep_ == "det" and c.lower_ in ("no", "neither") for c in tok.children)
+    return tok.lower_ == "nothing" or _under_no(tok)
+
+
+def _under_no(tok: Any) -> bool:
+    """A noun under "no" or "neither" ("no logs", "neither screenshot")."""
+    return any(c.dep_ == "det" and c.lower_ in ("no", "neither") for c in tok.children)
 
 
 def _not_arrived(tok: Any) -> bool:
@@ -90,18 +130,14 @@ def _not_arrived(tok: Any) -> bool:
         if c.dep_ in ("dobj", "attr", "acomp", "ccomp", "xcomp", "oprd", "dative", "advcl"):
             if c.lower_ not in _ARRIVAL_OBJECTS:
                 return False
-            reader = reader or c.lower_ in ("me", "us")
+            reader = reader or c.lower_ in _READER
         elif c.dep_ in ("prt", "advmod") and c.lower_ in _PASSAGE:
             passage = True
         elif c.dep_ == "prep":
             objects = [p for p in c.children if p.dep_ == "pobj"]
-            if (
-                c.lower_ in _PASSAGE
-                and objects
-                and not all(p.lower_ in ("me", "us") or _in_exchange(p) for p in objects)
-            ):
+            if c.lower_ in _PASSAGE and objects and not all(p.lower_ in _READER or _in_exchange(p) for p in objects):
                 return False  # a place of its own: "doesn't go into detail", "didn't arrive in the story"
-            reader = reader or any(p.lower_ in ("me", "us") for p in objects)
+            reader = reader or any(p.lower_ in _READER for p in objects)
             passage = passage or c.lower_ in _PASSAGE
     if passage:
         return True
@@ -138,7 +174,7 @@ def _says_more(verb: Any) -> bool:
 
 def _absent(tok: Any) -> bool:
     verb = tok.head
-    if any(c.dep_ == "det" and c.lower_ in ("no", "neither") for c in tok.children):
+    if _under_no(tok):
         # "Neither screenshot arrived", "no logs came through"; not "neither screenshot shows an error code"
         return tok.dep_ in ("nsubj", "nsubjpass") and not _says_more(verb)
     if tok.dep_ == "pobj" and tok.head.lower_ == "without":
@@ -153,7 +189,7 @@ def _absent(tok: Any) -> bool:
             for c in verb.children
             if c.dep_ == "prep" and c.lower_ in ("in", "within", "inside")
             for p in c.children
-            if p.dep_ == "pobj" and kind_of(p.lemma_.lower()) in _EXCHANGE_KINDS
+            if p.dep_ == "pobj" and _in_exchange(p)
         ]
         return verb.lemma_ == "be" and bool(places) and not _says_more(verb)
     if tok.dep_ == "dobj":

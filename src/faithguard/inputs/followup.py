@@ -6,7 +6,16 @@ import re
 from typing import Any, Literal
 
 from faithguard.detector import ASKS_FOR_INPUT, CallContext
-from faithguard.inputs.absence import HOLDING_SHARE, MAX_ABSENCE_SENTENCES, RESPONSE_SENT_RE, absence_noted, head_word
+from faithguard.inputs.absence import (
+    HOLDING_SHARE,
+    MAX_ABSENCE_SENTENCES,
+    RESPONSE_SENT_RE,
+    absence_noted,
+    head_word,
+    might_note_absence,
+    notes_absence,
+    reference_bases,
+)
 from faithguard.inputs.supply import word_count
 from faithguard.models import DetectorResult, Severity, Verdict, VerdictKind
 
@@ -137,14 +146,18 @@ def only_asks(response: str, references: tuple[str, ...] = ()) -> bool:
         s = sentence.strip()
         if not s or "?" in s or len(s.split()) <= _COURTESY_WORDS:
             continue
-        asks = _reference_request(s, references) is not None or any(rx.search(s) for rx in _ASK_RE)
-        if not asks and absence_noted(s, references) is None:  # "No attachment reached me." notes the gap too
+        if _reference_request(s, references) is None and not any(rx.search(s) for rx in _ASK_RE):
             rest.append(s)
     if not rest or len(rest) > MAX_ABSENCE_SENTENCES:
         return not rest
     from faithguard.nlp import parse_many
 
-    return all(_asks_user(doc) or _offers(doc) for doc in parse_many(rest))
+    bases = reference_bases(references)
+    # one parse per sentence: it notes the gap ("No attachment reached me."), asks the user, or offers the task
+    return all(
+        (might_note_absence(s, bases) and notes_absence(doc, bases)) or _asks_user(doc) or _offers(doc)
+        for s, doc in zip(rest, parse_many(rest), strict=True)
+    )
 
 
 #: WordNet 3.0 verb lexicographer files of telling and giving (32 verb.communication, 40 verb.possession): an
