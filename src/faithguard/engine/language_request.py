@@ -180,9 +180,11 @@ def _matcher(vocab: Any) -> tuple[Any, Any, dict[int, tuple[LanguageSpec, int]]]
         cached = _matchers.get(key)
         if cached is not None:
             return cached
-        from spacy.matcher import DependencyMatcher, Matcher
+        from spacy.matcher import Matcher
 
-        token, dep = Matcher(vocab), DependencyMatcher(vocab)
+        from faithguard.nlp_tree import TreeMatcher
+
+        token, dep = Matcher(vocab), TreeMatcher(vocab)
         labels: dict[int, tuple[LanguageSpec, int]] = {}
         for spec in load_specs():
             for i, pat in enumerate(spec.patterns):

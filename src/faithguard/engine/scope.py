@@ -42,11 +42,10 @@ def load_specs() -> tuple[dict[str, Any], ...]:
 
 @lru_cache(maxsize=1)
 def _matcher() -> Any:
-    from spacy.matcher import DependencyMatcher
-
     from faithguard.nlp import get_nlp
+    from faithguard.nlp_tree import TreeMatcher
 
-    matcher = DependencyMatcher(get_nlp().vocab)
+    matcher = TreeMatcher(get_nlp().vocab)
     for spec in load_specs():
         matcher.add(spec["id"], [spec["pattern"]])
     return matcher

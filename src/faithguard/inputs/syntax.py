@@ -85,9 +85,9 @@ def _matcher(vocab: Any) -> tuple[Any, dict[int, str], dict[str, int]]:
         cached = _matchers.get(key)
         if cached is not None:
             return cached
-        from spacy.matcher import DependencyMatcher
+        from faithguard.nlp_tree import TreeMatcher
 
-        matcher = DependencyMatcher(vocab)
+        matcher = TreeMatcher(vocab)
         names: dict[int, str] = {}
         anchor_at: dict[str, int] = {}
         for spec in load_specs():
