@@ -83,8 +83,31 @@ def test_an_unbacked_name_is_read_in_its_regions_own_parse_completed() -> None:
     assert [(t.text, t.tag_, t.dep_, t.lemma_, t.ent_type_) for t in held] == [
         (t.text, t.tag_, t.dep_, t.lemma_, t.ent_type_) for t in fresh
     ]
-    assert NameContexts("another answer", regions).at(start, start + 7) is None  # only what the reading parsed
     assert NameContexts(text, regions).at(0, 5) is None  # outside every region
+
+
+def test_a_name_is_read_in_the_same_window_once_the_reading_parses_are_dropped() -> None:
+    # The names come from their memo; the region parses they were read from are gone (other answers since): the
+    # region is parsed again, so a call checked again reads each name in the same window with the same labels.
+    from faithguard.terms import extract
+    from faithguard.terms.extract import NameContexts
+
+    regions = tuple(name_regions(_LONG_REGION))
+    extract_names(_LONG_REGION, regions)
+    start = _LONG_REGION.index("Quorvel")
+
+    def read() -> tuple[int, list[tuple[str, str, str, str, str]]]:
+        found = NameContexts(_LONG_REGION, regions).at(start, start + len("Quorvel Drift Index"))
+        assert found is not None
+        doc, offset = found
+        return offset, [(t.text, t.tag_, t.dep_, t.lemma_, t.ent_type_) for t in doc]
+
+    held = read()
+    with extract._RECENT_LOCK:
+        extract._RECENT_DOCS.clear()
+    assert extract_names(_LONG_REGION, regions)  # from the memo: nothing parsed, nothing held
+    assert not extract._RECENT_DOCS
+    assert read() == held
 
 
 _LONG_REGION = (

@@ -257,9 +257,9 @@ class FabricatedTermsDetector:
         parsed: dict[tuple[int, int], Any] = {}
 
         def doc_at(cand: Candidate) -> tuple[Any, int]:
-            # The full parse (with NER) around the candidate and where it begins: the name reading's own parse of
-            # its region completed around it, else the candidate's sentence parsed anew (a long answer's whole
-            # parse cost up to ~100 ms). Made only once a name there is unbacked.
+            # The full parse (with NER) around the candidate and where it begins: the name reading's parse of its
+            # region completed around it (NameContexts), else, for a name outside every region, its sentence
+            # parsed anew (a long answer's whole parse cost up to ~100 ms). Made only once a name is unbacked.
             found = contexts.at(cand.start, cand.end)
             if found is not None:
                 return found

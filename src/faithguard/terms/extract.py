@@ -445,17 +445,30 @@ class NameContexts:
 
     def at(self, start: int, end: int) -> tuple[Any, int] | None:
         """(full parse, where it begins in the text) around the name at ``[start, end)``; None when the name lies
-        in no region or the name reading's parse of its region is no longer held."""
-        from faithguard.nlp import complete_parse
+        in no region (or its region holds no token).
+
+        When the name reading's parse of the region is no longer held (the names came from its memo, the parses
+        were dropped since), the region is parsed again as the name reading parsed it: the name is read in the
+        same window whatever the caches hold, so a call checked again gets the same verdict.
+        """
+        from faithguard.nlp import complete_parse, parse_many
 
         region = next((r for r in self._regions if r[0] <= start < r[1]), None)
         if region is None:
             return None
         if region in self._regions_read:
             return self._regions_read[region]
+        key = (self._text, self._regions)
         with _RECENT_LOCK:
-            held = _RECENT_DOCS.get((self._text, self._regions), {}).get(region)
-        if held is None or not len(held):
+            held = _RECENT_DOCS.get(key, {}).get(region)
+        if held is None:
+            held = next(parse_many([self._text[region[0] : region[1]]], exclude=_NAME_EXCLUDE))
+            with _RECENT_LOCK:
+                _RECENT_DOCS.setdefault(key, {})[region] = held
+                _RECENT_DOCS.move_to_end(key)
+                while len(_RECENT_DOCS) > _RECENT_SIZE:
+                    _RECENT_DOCS.popitem(last=False)
+        if not len(held):
             return None
         a, b = _sentences_around(held, start - region[0], end - region[0])
         window = held[a:b]
