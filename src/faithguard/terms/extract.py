@@ -458,14 +458,14 @@ class NameContexts:
             return None
         if region in self._regions_read:
             return self._regions_read[region]
-        key = (self._text, self._regions)
+        reading = (self._text, self._regions)
         with _RECENT_LOCK:
-            held = _RECENT_DOCS.get(key, {}).get(region)
+            held = _RECENT_DOCS.get(reading, {}).get(region)
         if held is None:
             held = next(parse_many([self._text[region[0] : region[1]]], exclude=_NAME_EXCLUDE))
             with _RECENT_LOCK:
-                _RECENT_DOCS.setdefault(key, {})[region] = held
-                _RECENT_DOCS.move_to_end(key)
+                _RECENT_DOCS.setdefault(reading, {})[region] = held
+                _RECENT_DOCS.move_to_end(reading)
                 while len(_RECENT_DOCS) > _RECENT_SIZE:
                     _RECENT_DOCS.popitem(last=False)
         if not len(held):
