@@ -498,28 +498,31 @@ def _paragraphs(
     return out
 
 
-def _parse_later_sentences(
+def _parse_ahead(
     paragraphs: list[tuple[int, str, bool, list[Block]]], exclude: Sequence[tuple[int, int]], before: int
 ) -> None:
-    """Parse at once, into the shared cache, the sentences :func:`free_units` will give :func:`orders_reader`: those
-    of the paragraphs after the first that have no colon and are not lists, outside ``exclude`` and after ``before``.
-    The same parses as one at a time (each sentence is its own document), batched: a request with dozens of pasted
-    sentences spent ~20 ms parsing them one by one."""
+    """Parse at once, into the shared cache, the sentences :func:`free_units` will give a syntactic reader: those of
+    paragraphs that have no colon and are not lists, outside ``exclude`` and after ``before``; in later paragraphs
+    every one :func:`orders_reader` parses, in the first those :func:`asks_for_text` parses (its opening words say
+    nothing). The same parses as one at a time (each sentence is its own document), batched: a request with dozens
+    of pasted sentences spent ~20 ms parsing them one by one, and each single parse costs ~1.5 ms of its own."""
     from faithguard.errors import ConfigError
     from faithguard.nlp import parse_all
 
     wanted: list[str] = []
     for start, para, later, items in paragraphs:
-        if not later or ":" in para or len(items) >= 2:
+        if ":" in para or len(items) >= 2:
             continue
         for s, e in sentence_spans(para):
-            sent = para[s:e].strip()
-            if not _taken(list(exclude), start + s, start + e) and start + e > before and parsed_for_orders(sent):
-                wanted.append(sent)
+            sent = para[s:e]
+            if _taken(list(exclude), start + s, start + e) or start + e <= before:
+                continue
+            if (later or not is_instruction(sent)) and parsed_for_orders(sent.strip()):
+                wanted.append(sent.strip())
     try:
         parse_all(wanted)
     except ConfigError:
-        return  # no spaCy model: orders_reader reads the opening words instead
+        return  # no spaCy model: the readers read the opening words instead
 
 
 def free_units(
@@ -544,7 +547,7 @@ def free_units(
     masked = result.masked
     bounds = [0, *(m.end() for m in _PARA_RE.finditer(masked)), len(masked) + 1]
     paragraphs = _paragraphs(masked, bounds, exclude)
-    _parse_later_sentences(paragraphs, exclude, before)
+    _parse_ahead(paragraphs, exclude, before)
     after_colon = False
     for start, para, later, items in paragraphs:
         colon = para.find(":")
