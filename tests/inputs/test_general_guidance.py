@@ -120,3 +120,24 @@ def test_only_asks_reads_requests_and_offers_by_syntax(response: str, only: bool
 )
 def test_an_answer_that_only_asks_or_offers_asks(response: str, decision: str) -> None:
     assert classify_followup(response, ("the invoice",))[0] == decision
+
+
+@pytest.mark.parametrize(
+    ("sentence", "offers"),
+    [
+        # an order to the user coordinated with the answer's own offer: the offer is in the second clause
+        ("Paste the letter below and I'll tighten the wording.", True),
+        ("Send the spreadsheet over and we can check the totals together.", True),
+        ("Upload the floor plan, and I will suggest where the sofa fits.", True),
+        # the second clause has no first-person subject, a modal that delivers, or is negated: no offer
+        ("Paste the letter below and it will be tightened.", False),
+        ("Paste the letter below and I would cut the second paragraph.", False),
+        ("Paste the letter below and I can't promise a quick turnaround.", False),
+        ("The letter is long and you can cut the second paragraph.", False),
+    ],
+)
+def test_an_offer_may_stand_in_a_coordinated_clause(sentence: str, offers: bool) -> None:
+    from faithguard.inputs.followup import _offers
+    from faithguard.nlp import parse
+
+    assert _offers(parse(sentence)) is offers, sentence

@@ -210,15 +210,23 @@ def _asks_user(doc: Any) -> bool:
 
 def _offers(doc: Any) -> bool:
     """Whether a sentence is the answer's own offer to do the task once it has the input: a first-person subject with
-    a modal ("I can narrow it down", "we'll draft it then"). Fixtures: tests/inputs/test_general_guidance.py."""
+    a modal ("I can narrow it down", "we'll draft it then"), in the main clause or in a clause coordinated with it
+    that has its own subject ("Paste it below and I'll summarise it": the order is the user's part, the offer the
+    answer's). Fixtures: tests/inputs/test_general_guidance.py."""
     root = _root(doc)
     if root is None:
         return False
-    first = any(c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in root.children)
+    clauses = [root, *(c for c in root.children if c.dep_ == "conj" and c.pos_ in ("VERB", "AUX"))]
+    return any(_offer_clause(verb) for verb in clauses)
+
+
+def _offer_clause(verb: Any) -> bool:
+    """A clause whose own subject is "I" or "we" with a modal of ability or future, not negated."""
+    first = any(c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in verb.children)
     # ability or future ("can", "will", "'ll"); not "would": "I'd give it a seven" delivers a judgement
-    modal = any(c.tag_ == "MD" and c.lemma_.lower() in ("can", "could", "will", "shall") for c in root.children)
+    modal = any(c.tag_ == "MD" and c.lemma_.lower() in ("can", "could", "will", "shall") for c in verb.children)
     # "I can't be certain, but ...": a negated modal hedges a guess, it offers nothing
-    return first and modal and not any(c.dep_ == "neg" for c in root.children)
+    return first and modal and not any(c.dep_ == "neg" for c in verb.children)
 
 
 def _root(doc: Any) -> Any | None:
