@@ -20,6 +20,9 @@ MISSING = [
     # a gerund main verb with no subject: the "I" left out (spec user_voice_ellipsis)
     "Can you check the tone of my cover letter? Hoping to send it to the bakery on the high street before the owner "
     "closes up tonight.",
+    # pointing ahead, then turning to the reader: the talk after the turn is no promised material (inputs/forward.py)
+    "Here's my speech for the allotment society dinner. Is it too long? I rewrote the ending twice last week.",
+    "Here is my short story for the library contest. Can you check the pacing? My uncle said mine drags a bit.",
 ]
 
 #: The material is there: pasted in its own paragraph, after a colon, after a forward pointer, or the sentence
@@ -32,6 +35,11 @@ SUPPLIED = [
     "Reply to her email.\n\nDear Sam, we loved your proposal and would like to meet next week to talk it over.",
     # a gerund as the subject, not the main verb: still the review's own sentence
     "Summarize this review. Booking the cabin was easy and the staff were lovely throughout our stay.",
+    # pointing ahead: the first-person sentences right after the pointer are the promised material
+    "Here's my short story for the contest. I walked to the pier at dawn and watched the boats come in.",
+    # the material after the turn, in its own paragraph
+    "Here's my speech for the dinner. Is it too long?\n\nFriends, neighbours, fellow growers, thank you for coming "
+    "tonight and for another year of marrows.",
 ]
 
 
