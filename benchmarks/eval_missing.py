@@ -406,6 +406,8 @@ FRESH13 = "fresh #13 follow-ups (written by helper 71 2026-11-24 ~14:10 UTC; STU
 FRESH12 = "fresh #12 (written blind by helper 67 2026-11-24 ~13:50 UTC; never read)"
 FRESH14 = "fresh #14 (written blind by helper 73 2026-11-24 ~17:20 UTC; never read)"
 FRESH15 = "fresh #15 (written by helper 74 2026-11-24 ~18:05 UTC from the spec; STUDY, read after its first score)"
+#: Session 15's blind set (helper 76, read nothing of the project; from the writer spec), committed before scoring.
+FRESH16 = "fresh #16 (written blind by helper 76 2026-11-24 ~20:50 UTC; never read)"
 
 #: (file, split label) of the input sets, in print order. The split says what the set may be used for.
 INPUT_SETS = (
@@ -430,6 +432,7 @@ INPUT_SETS = (
     ("missing_content_fresh12.jsonl", f"generalization: {FRESH12}"),
     ("missing_content_fresh14.jsonl", f"generalization: {FRESH14}"),
     ("missing_content_fresh15.jsonl", f"study: {FRESH15}"),
+    ("missing_content_fresh16.jsonl", f"generalization: {FRESH16}"),
 )
 MISREAD_SETS = (
     (
@@ -447,6 +450,7 @@ MISREAD_SETS = (
     ("misinterpretation_fresh12.jsonl", f"generalization: {FRESH12} responses"),
     ("misinterpretation_fresh13.jsonl", f"study: {FRESH13}"),
     ("misinterpretation_fresh14.jsonl", f"generalization: {FRESH14} responses"),
+    ("misinterpretation_fresh16.jsonl", f"generalization: {FRESH16} responses"),
 )
 
 
