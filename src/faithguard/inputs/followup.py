@@ -32,46 +32,83 @@ _THING = (
 )
 _SUPPLY_VERB = r"(?:provide|share|include|attach|paste|send|upload|give|post|add|supply|forward|re-?send|insert|copy)"
 _SUPPLIED = r"(?:provided|shared|included|attached|pasted|sent|uploaded|given|supplied|shown|visible|present|received)"
-_ASK_PATTERNS = [
-    rf"\byou\s+(?:haven'?t|have\s+not|didn'?t|did\s+not|forgot\s+to|may\s+have\s+forgotten\s+to)\s+(?:\w+\s+){{0,2}}?{_SUPPLY_VERB}\w*",
-    rf"\b(?:i|we)\s*(?:don'?t|do\s+not|can'?t|cannot|can\s+not|couldn'?t|could\s+not|am\s+unable\s+to|'m\s+unable\s+to)\s+"
-    rf"(?:see|find|access|locate|view|open|read|spot|detect)\s+(?:\w+\s+){{0,3}}?{_THING}\b",
-    r"\b(?:i|we)\s+(?:don'?t|do\s+not)\s+have\s+(?:access\s+to|any|the|your)\b",
-    rf"\b(?:no|none\s+of\s+the|neither)\s+(?:\w+\s+){{0,3}}?(?:was|were|has\s+been|have\s+been|is|are)\s+(?:\w+\s+)?{_SUPPLIED}",
-    rf"\b(?:wasn'?t|weren'?t|was\s+not|were\s+not|isn'?t|is\s+not|aren'?t|are\s+not|hasn'?t\s+been|haven'?t\s+been|"
-    rf"has\s+not\s+been|have\s+not\s+been|not)\s+(?:\w+\s+)?{_SUPPLIED}\b",
+#: Roles of the patterns below: one notes that the input is absent, the other asks the user for it.
+_NOTE, _REQUEST = "note", "request"
+_ASK_PATTERNS: list[tuple[str, str]] = [
+    (
+        _NOTE,
+        rf"\byou\s+(?:haven'?t|have\s+not|didn'?t|did\s+not|forgot\s+to|may\s+have\s+forgotten\s+to)\s+(?:\w+\s+){{0,2}}?{_SUPPLY_VERB}\w*",
+    ),
+    (
+        _NOTE,
+        rf"\b(?:i|we)\s*(?:don'?t|do\s+not|can'?t|cannot|can\s+not|couldn'?t|could\s+not|am\s+unable\s+to|'m\s+unable\s+to)\s+"
+        rf"(?:see|find|access|locate|view|open|read|spot|detect)\s+(?:\w+\s+){{0,3}}?{_THING}\b",
+    ),
+    (_NOTE, r"\b(?:i|we)\s+(?:don'?t|do\s+not)\s+have\s+(?:access\s+to|any|the|your)\b"),
+    (
+        _NOTE,
+        rf"\b(?:no|none\s+of\s+the|neither)\s+(?:\w+\s+){{0,3}}?(?:was|were|has\s+been|have\s+been|is|are)\s+(?:\w+\s+)?{_SUPPLIED}",
+    ),
+    (
+        _NOTE,
+        rf"\b(?:wasn'?t|weren'?t|was\s+not|were\s+not|isn'?t|is\s+not|aren'?t|are\s+not|hasn'?t\s+been|haven'?t\s+been|"
+        rf"has\s+not\s+been|have\s+not\s+been|not)\s+(?:\w+\s+)?{_SUPPLIED}\b",
+    ),
     # "the file is missing"; not the transitive "the essay is missing a thesis" (a determiner opens its object)
-    r"\b(?:is|are|was|were|seems?\s+to\s+be|appears?\s+to\s+be|looks?\s+(?:to\s+be\s+)?)\s*missing\b"
-    r"(?!\s+(?:a|an|the|some|any|its|their|his|her|your|my|our|this|that|these|those|one|two|three|several|much|"
-    r"many|every|no)\b)",
-    r"\bmissing\s+(?:from|in)\s+(?:your|the)\b",
-    r"\b(?:didn'?t|did\s+not|doesn'?t|does\s+not)\s+(?:come|get)\s+through\b",
-    rf"\bthere(?:'s|\s+is|\s+are|\s+was|\s+were)\s+no\s+(?:\w+\s+){{0,2}}?{_THING}\b",
-    rf"\b(?:please|could\s+you|can\s+you|would\s+you(?:\s+mind)?|kindly|if\s+you|once\s+you|when\s+you|need\s+you\s+to)\s+"
-    rf"(?:\w+\s+){{0,2}}?{_SUPPLY_VERB}\w*\s+(?:\w+\s+){{0,4}}?{_THING}\b",
-    r"\bonly\s+(?:received|see|got|have|found|saw|had)\s+(?:\w+\s+){0,2}?(?:one|two|three|four|1|2|3|4)\b",
-    rf"\bonly\s+(?:\w+\s+){{0,4}}(?:was|were|has\s+been|have\s+been)\s+{_SUPPLIED}",
-    r"\bwithout\s+(?:seeing|reading|having|access\s+to)\b",
+    (
+        _NOTE,
+        r"\b(?:is|are|was|were|seems?\s+to\s+be|appears?\s+to\s+be|looks?\s+(?:to\s+be\s+)?)\s*missing\b"
+        r"(?!\s+(?:a|an|the|some|any|its|their|his|her|your|my|our|this|that|these|those|one|two|three|several|much|"
+        r"many|every|no)\b)",
+    ),
+    (_NOTE, r"\bmissing\s+(?:from|in)\s+(?:your|the)\b"),
+    (_NOTE, r"\b(?:didn'?t|did\s+not|doesn'?t|does\s+not)\s+(?:come|get)\s+through\b"),
+    (_NOTE, rf"\bthere(?:'s|\s+is|\s+are|\s+was|\s+were)\s+no\s+(?:\w+\s+){{0,2}}?{_THING}\b"),
+    (
+        _REQUEST,
+        rf"\b(?:please|could\s+you|can\s+you|would\s+you(?:\s+mind)?|kindly|if\s+you|once\s+you|when\s+you|need\s+you\s+to)\s+"
+        rf"(?:\w+\s+){{0,2}}?{_SUPPLY_VERB}\w*\s+(?:\w+\s+){{0,4}}?{_THING}\b",
+    ),
+    (_NOTE, r"\bonly\s+(?:received|see|got|have|found|saw|had)\s+(?:\w+\s+){0,2}?(?:one|two|three|four|1|2|3|4)\b"),
+    (_NOTE, rf"\bonly\s+(?:\w+\s+){{0,4}}(?:was|were|has\s+been|have\s+been)\s+{_SUPPLIED}"),
+    (_NOTE, r"\bwithout\s+(?:seeing|reading|having|access\s+to)\b"),
     # an imperative ask at the start of a sentence: "Sure, send over the two drafts and I'll compare them."
-    rf"(?:^|[.!?;:—–]\s*|\b(?:sure|okay|ok|great|gladly)\W+)(?:just\s+|go\s+ahead\s+and\s+)?{_SUPPLY_VERB}\w*"
-    rf"(?:\s+(?:over|along|in|through))?(?:\s+(?:me|us))?\s+(?:(?:the|your|those|these)\s+(?:\w+\s+){{0,4}}?{_THING}|it|them)\b",
-    r"\bplaceholder\b",
-    r"\bwhich\s+(?:\w+\s+)?(?:article|document|paper|essay|report|poem|text|file|email|code)\s+do\s+you\s+mean\b",
-    r"\b(?:i'?d|i\s+would|i'?ll)\s+need\s+(?:to\s+see\s+)?(?:the|both|your|a\s+copy)\b",
-    r"^\W*(?:sure|happy\s+to|of\s+course|certainly)?\W*which\s+(?:\w+\s+)?(?:article|document|paper|essay|report|poem|text|file|email)\?",
+    (
+        _REQUEST,
+        rf"(?:^|[.!?;:—–]\s*|\b(?:sure|okay|ok|great|gladly)\W+)(?:just\s+|go\s+ahead\s+and\s+)?{_SUPPLY_VERB}\w*"
+        rf"(?:\s+(?:over|along|in|through))?(?:\s+(?:me|us))?\s+(?:(?:the|your|those|these)\s+(?:\w+\s+){{0,4}}?{_THING}|it|them)\b",
+    ),
+    (_NOTE, r"\bplaceholder\b"),
+    (
+        _REQUEST,
+        r"\bwhich\s+(?:\w+\s+)?(?:article|document|paper|essay|report|poem|text|file|email|code)\s+do\s+you\s+mean\b",
+    ),
+    (_REQUEST, r"\b(?:i'?d|i\s+would|i'?ll)\s+need\s+(?:to\s+see\s+)?(?:the|both|your|a\s+copy)\b"),
+    (
+        _REQUEST,
+        r"^\W*(?:sure|happy\s+to|of\s+course|certainly)?\W*which\s+(?:\w+\s+)?(?:article|document|paper|essay|report|poem|text|file|email)\?",
+    ),
     # the supplied item arrived empty or broken: "the attachment is empty", "the message got cut off" (not inside a
     # relative clause about something else: "a list that is empty at that point" describes the user's program)
-    r"(?<!\bthat\s)(?<!\bwhich\s)\b(?:is|was|seems|seemed|appears|appeared|looks|looked|got|came\s+through)\s+"
-    r"(?:to\s+be\s+|as\s+)?"
-    r"(?:empty|blank|cut\s+off|truncated|incomplete)\b",
+    (
+        _NOTE,
+        r"(?<!\bthat\s)(?<!\bwhich\s)\b(?:is|was|seems|seemed|appears|appeared|looks|looked|got|came\s+through)\s+"
+        r"(?:to\s+be\s+|as\s+)?"
+        r"(?:empty|blank|cut\s+off|truncated|incomplete)\b",
+    ),
     # the item is said not to be part of the message: "it's not in your message", "not included in the prompt"
-    r"\bnot\s+(?:in|part\s+of|included\s+in|attached\s+to)\s+(?:your|the)\s+(?:message|request|prompt|question|chat)\b",
+    (
+        _NOTE,
+        r"\bnot\s+(?:in|part\s+of|included\s+in|attached\s+to)\s+(?:your|the)\s+(?:message|request|prompt|question|chat)\b",
+    ),
     # only the request itself arrived: "I only have your question, not the recipe itself"
-    r"\b(?:i|we)\s+only\s+(?:have|see|got|received)\s+(?:your|the)\s+(?:question|message|request|prompt|instructions?)\b",
+    (
+        _NOTE,
+        r"\b(?:i|we)\s+only\s+(?:have|see|got|received)\s+(?:your|the)\s+(?:question|message|request|prompt|instructions?)\b",
+    ),
 ]
-_ASK_RE = [re.compile(p, re.I) for p in _ASK_PATTERNS]
-#: Patterns that request the input (the others only note its absence). Indexes into ``_ASK_PATTERNS``.
-_REQUEST_IDX = frozenset({9, 13, 15, 16, 17})
+#: (pattern, whether it requests the input; the others only note its absence), in the order they are tried.
+_ASK_RE = [(re.compile(p, re.I), role == _REQUEST) for role, p in _ASK_PATTERNS]
 #: A request naming the missing reference's own noun: "Please paste the function", "Could you share the
 #: customer's complaint". The noun comes from the request's findings, so no list of content words is needed.
 _REQUEST_LEAD = (
@@ -146,7 +183,7 @@ def only_asks(response: str, references: tuple[str, ...] = ()) -> bool:
         s = sentence.strip()
         if not s or "?" in s or len(s.split()) <= _COURTESY_WORDS:
             continue
-        if _reference_request(s, references) is None and not any(rx.search(s) for rx in _ASK_RE):
+        if _reference_request(s, references) is None and not any(rx.search(s) for rx, _ in _ASK_RE):
             rest.append(s)
     if not rest or len(rest) > MAX_ABSENCE_SENTENCES:
         return not rest
@@ -243,11 +280,11 @@ def classify_followup(response: str, references: tuple[str, ...] = ()) -> tuple[
     text = response or ""
     asked = _reference_request(text, references)
     notes: list[re.Match[str]] = []
-    for i, rx in enumerate(_ASK_RE):
+    for rx, requests in _ASK_RE:
         for m in rx.finditer(text):
             if _NEGATED_BEFORE.search(text[max(0, m.start() - 30) : m.start()]):
                 continue
-            if i in _REQUEST_IDX:
+            if requests:
                 asked = asked or m
             else:
                 notes.append(m)
