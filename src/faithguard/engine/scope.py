@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from faithguard.cache import QUERY_CACHE_SIZE
 from faithguard.engine.content import content_spans
 from faithguard.engine.lexicon import TASK_VERBS
 from faithguard.specfiles import read_specs
@@ -116,10 +117,13 @@ class RequestScope:
 
 _lock = threading.Lock()
 _cache: OrderedDict[str, RequestScope] = OrderedDict()
+#: As many requests as the decomposition cache holds: the scope is read for every answer to a known request, and a
+#: smaller cache (it held 256) read it again for each answer once more requests than that were in rotation.
+_CACHE_SIZE = QUERY_CACHE_SIZE
 
 
 def request_scope(query: str) -> RequestScope:
-    """The scope reading of a request (parsed once per distinct query, a small LRU)."""
+    """The scope reading of a request (read once per distinct query while the decomposition cache would hold it)."""
     with _lock:
         hit = _cache.get(query)
         if hit is not None:
@@ -151,7 +155,7 @@ def request_scope(query: str) -> RequestScope:
     scope = RequestScope(frozenset(objects), tuple(sorted(spans)), text, frozenset(reach))
     with _lock:
         _cache[query] = scope
-        while len(_cache) > 256:
+        while len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
     return scope
 
