@@ -94,6 +94,26 @@ def test_unasked_language_stays_a_misinterpretation(guard: Guard) -> None:
     assert not _language(r) and _misread(r)
 
 
+_SPANISH = (
+    "Para hacer unas tortitas esponjosas, mezcla primero los ingredientes secos en un cuenco grande: la harina, el "
+    "azúcar, la levadura y una pizca de sal. En otro recipiente bate los huevos con la leche y la mantequilla "
+    "derretida hasta que todo quede bien integrado. "
+)
+_ENGLISH = (
+    "To make fluffy pancakes, first whisk the dry ingredients together in a large bowl: the flour, the sugar, the "
+    "baking powder and a pinch of salt. In another bowl, beat the eggs with the milk and the melted butter until "
+    "everything is well combined. "
+)
+
+
+def test_a_long_answer_in_an_unasked_language_is_read_from_its_opening(guard: Guard) -> None:
+    # the answer's language is read from its first 1,000 characters (verdicts._ANSWER_LANGUAGE_CHARS)
+    spanish = guard.check("Give me a recipe for pancakes.", _SPANISH * 8)
+    assert len(_SPANISH * 8) > 1000 and _misread(spanish)
+    quoted = guard.check("Give me a recipe for pancakes.", _ENGLISH * 5 + "My grandmother wrote it so: " + _SPANISH * 6)
+    assert len(_ENGLISH * 5) > 1000 and not _misread(quoted)
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.text(max_size=120))
 def test_reading_any_text_yields_only_known_codes(text: str) -> None:
