@@ -334,7 +334,10 @@ _WORDS = re.compile(r"[^\W_]+")
 _NAME_EXCLUDE = ("ner", "lemmatizer")
 
 
-def sentence_pieces(text: str) -> list[tuple[int, int, int, bool]]:
+#: A pure function of the text, memoised: the name reading, the language map, each unbacked name's window and the
+#: acceptance cues all ask it of the same answer (each asking scanned the whole answer again).
+@lru_cache(maxsize=8)
+def sentence_pieces(text: str) -> tuple[tuple[int, int, int, bool], ...]:
     """``(begin, end, previous, unended)`` of each sentence piece of ``text``: where it begins (at its first
     word) and ends, where the piece before it began, and whether the mark before it ends no sentence."""
     pieces: list[tuple[int, int, int, bool]] = []
@@ -350,7 +353,7 @@ def sentence_pieces(text: str) -> list[tuple[int, int, int, bool]]:
         if body:
             last = body[-1]
         previous, begin = begin, end
-    return pieces
+    return tuple(pieces)
 
 
 def name_regions(text: str, keep: Callable[[str], bool] | None = None) -> list[tuple[int, int]]:
