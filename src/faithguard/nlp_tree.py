@@ -84,8 +84,7 @@ class _Plan:
     in that list plus one, or 0 for a value no test names. A test is then a boolean table indexed by code.
     """
 
-    def __init__(self, size: int, columns: list[int], values: list[np.ndarray], nodes: list[_Node], needs: set[str]):
-        self.size = size
+    def __init__(self, columns: list[int], values: list[np.ndarray], nodes: list[_Node], needs: set[str]):
         self.columns = columns
         self.values = values
         self.nodes = nodes
@@ -111,9 +110,7 @@ class _Plan:
             mask &= table[codes[:, c]]
         for wanted in node.morph:
             if wanted not in morph_cache:
-                morph_cache[wanted] = np.fromiter(
-                    (wanted <= set(str(t.morph).split("|")) for t in doc), dtype=bool, count=len(doc)
-                )
+                morph_cache[wanted] = np.fromiter((wanted <= set(t.morph) for t in doc), dtype=bool, count=len(doc))
             mask &= morph_cache[wanted]
         return mask
 
@@ -165,22 +162,33 @@ class TreeMatcher(DependencyMatcher):
     """A ``spacy.matcher.DependencyMatcher`` whose node matching and root finding run on arrays."""
 
     _plan_lock = threading.Lock()
+    #: The node tests: False until built (again, after an add or a remove), None when a test is not supported.
+    _cached_plan: _Plan | bool | None = False
+
+    def add(self, key: str | int, patterns: list[list[dict[str, Any]]], *, on_match: Any = None) -> None:
+        """spaCy's ``add``; the node tests are rebuilt on the next call."""
+        super().add(key, patterns, on_match=on_match)
+        self._cached_plan = False
+
+    def remove(self, key: str | int) -> None:
+        """spaCy's ``remove``; the node tests are rebuilt on the next call."""
+        super().remove(key)
+        self._cached_plan = False
 
     def _node_plan(self) -> _Plan | None:
-        """The vectorised node tests, rebuilt when patterns were added since; None when one is not supported."""
-        size = len(self._matcher)
-        plan: _Plan | bool | None = getattr(self, "_cached_plan", False)
-        if plan is not False and getattr(self, "_cached_size", -1) == size:
+        """The vectorised node tests, rebuilt after patterns were added or removed; None when one is not supported."""
+        plan = self._cached_plan
+        if plan is not False:
             return plan if isinstance(plan, _Plan) else None
         with self._plan_lock:
             try:
-                built = self._build_plan(size)
+                built = self._build_plan()
             except (AttributeError, KeyError, TypeError, ValueError):
                 built = None  # spaCy's private layout of patterns changed: its own step stays exact
-            self._cached_plan, self._cached_size = (built if built is not None else None), size
+            self._cached_plan = built
         return built
 
-    def _build_plan(self, size: int) -> _Plan | None:
+    def _build_plan(self) -> _Plan | None:
         vocab = self.vocab
         names = sorted({name for pats in self._patterns.values() for pat in pats for node in pat for name in node[0]})
         if any(name not in _COLUMNS and name != "MORPH" for name in names):
@@ -217,7 +225,7 @@ class TreeMatcher(DependencyMatcher):
         for node, node_keys in zip(nodes, keys, strict=True):
             node.keys = node_keys
         needs = {n for n in names if n in _ANNOTATED}
-        return _Plan(size, [_COLUMNS[n] for n in column_names], values, nodes, needs)
+        return _Plan([_COLUMNS[n] for n in column_names], values, nodes, needs)
 
     def _get_keys_to_position_maps(self, doc: Any) -> Any:
         """root index -> node key -> positions, as spaCy's step builds it (roots in order of first match)."""
@@ -229,8 +237,16 @@ class TreeMatcher(DependencyMatcher):
         codes = plan.codes(doc)
         morph_cache: dict[frozenset[str], np.ndarray] = {}
         root = np.arange(n, dtype=np.int64) + doc.to_array(HEAD).astype(np.int64)
-        while n and not np.array_equal(nxt := root[root], root):
+        # pointer jumping halves every path each round: a tree of n tokens is done within log2(n) + 1 rounds; heads
+        # that still move after that form a cycle (a hand-built Doc), where spaCy's own climb stops by its count
+        for _ in range(n.bit_length() + 1):
+            nxt = root[root]
+            if np.array_equal(nxt, root):
+                break
             root = nxt
+        else:
+            if n:
+                return super()._get_keys_to_position_maps(doc)  # type: ignore[misc]
         found: list[tuple[list[int], np.ndarray]] = []
         first: set[int] = set()
         for node in plan.nodes:

@@ -193,3 +193,42 @@ def test_unparsed_text_gets_spacys_error() -> None:
     doc = get_nlp().make_doc("We attached our figures.")
     with pytest.raises(ValueError, match="E155"):
         m(doc)
+
+
+def test_a_removed_rule_is_not_tested_any_more() -> None:
+    # the same number of nodes before and after: the node tests must still be rebuilt (review finding)
+    from faithguard.nlp_tree import TreeMatcher
+
+    m = TreeMatcher(get_nlp().vocab)
+    doc = parse("The cat chased the dog.")
+    m.add("a", [[{"RIGHT_ID": "x", "RIGHT_ATTRS": {"DEP": "nsubj"}}]])
+    assert tree_matches(m, doc) == tree_matches(_reference(m), doc) != []
+    m.remove("a")
+    m.add("b", [[{"RIGHT_ID": "x", "RIGHT_ATTRS": {"DEP": "dobj"}}]])
+    assert tree_matches(m, doc) == tree_matches(_reference(m), doc) != []
+    m.remove("b")
+    m.add("b", [[{"RIGHT_ID": "x", "RIGHT_ATTRS": {"DEP": "det"}}]])
+    assert tree_matches(m, doc) == tree_matches(_reference(m), doc)
+
+
+@pytest.mark.parametrize("wanted", [["PronType=Prs"], ["PronType=Dem"], ["PronType=Dem,Prs"], ["Number=Plur"]])
+def test_a_feature_with_several_values_is_tested_as_spacy_does(wanted: list[str]) -> None:
+    # "PronType=Prs,Dem" is two features to spaCy's matcher (review finding)
+    m = _one({"MORPH": {"IS_SUPERSET": wanted}})
+    doc = get_nlp()("They watched these cats run.")
+    for tok in doc:
+        if tok.lower_ in ("they", "these"):
+            tok.set_morph("PronType=Prs,Dem|Number=Plur")
+    assert m(doc) == _reference(m)(doc)
+
+
+def test_heads_in_a_cycle_fall_back_to_spacys_climb() -> None:
+    # a hand-built Doc whose heads loop (a -> b -> c -> a): pointer jumping never settles (review finding)
+    from spacy.tokens import Doc
+
+    from faithguard.nlp_tree import TreeMatcher
+
+    doc = Doc(get_nlp().vocab, words=["a", "b", "c", "d"], heads=[1, 2, 0, 3], deps=["dep", "dep", "dep", "ROOT"])
+    m = TreeMatcher(get_nlp().vocab)
+    m.add("any", [[{"RIGHT_ID": "x", "RIGHT_ATTRS": {"DEP": "dep"}}]])
+    assert m(doc) == _reference(m)(doc)
