@@ -33,6 +33,19 @@ def _sentences(text: str) -> list[str]:
         ("The shop shuts at 6 p.m. Then we go home.", ["The shop shuts at 6 p.m.", "Then we go home."]),
         ("I met Mr. Hale. He waved.", ["I met Mr. Hale.", "He waved."]),
         ("Rewrite this.\nMr. Hale will read it.", ["Rewrite this.", "Mr. Hale will read it."]),
+        # dotted abbreviations the scan cuts into pieces, an opening bracket, a lower-case one before a name
+        ("She has a Ph.D. in chemistry.", ["She has a Ph.D. in chemistry."]),
+        ("E.g. apples and pears are fruit.", ["E.g. apples and pears are fruit."]),
+        ("Ask (Dr. Lee) about it. Fine.", ["Ask (Dr. Lee) about it.", "Fine."]),
+        ("Compare Python vs. Java for a beginner.", ["Compare Python vs. Java for a beginner."]),
+        # a function word opens a new sentence after an abbreviation; a line break always ends one (review findings)
+        (
+            "I work for Acme Inc. Please review my cover letter.",
+            ["I work for Acme Inc.", "Please review my cover letter."],
+        ),
+        ("Use fruit, e.g.\napples.", ["Use fruit, e.g.", "apples."]),
+        ("Ask Mr.\n\nHello there.", ["Ask Mr.", "Hello there."]),
+        ("Acme Corp.\nDear Hiring Manager, hello.", ["Acme Corp.", "Dear Hiring Manager, hello."]),
     ],
 )
 def test_sentence_spans_keep_abbreviations_inside(text: str, sentences: list[str]) -> None:
