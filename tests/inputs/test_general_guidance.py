@@ -134,6 +134,9 @@ def test_an_answer_that_only_asks_or_offers_asks(response: str, decision: str) -
         ("Paste the letter below and I would cut the second paragraph.", False),
         ("Paste the letter below and I can't promise a quick turnaround.", False),
         ("The letter is long and you can cut the second paragraph.", False),
+        # a statement that delivers, then an offer: the offer is an extra, not the answer's whole part (review finding)
+        ("Your opening is too formal, and I can rewrite it if you want.", False),
+        ("The total comes to $42, and I can break it down if you like.", False),
     ],
 )
 def test_an_offer_may_stand_in_a_coordinated_clause(sentence: str, offers: bool) -> None:
@@ -141,3 +144,9 @@ def test_an_offer_may_stand_in_a_coordinated_clause(sentence: str, offers: bool)
     from faithguard.nlp import parse
 
     assert _offers(parse(sentence)) is offers, sentence
+
+
+def test_a_delivered_judgement_with_an_offer_still_proceeds() -> None:
+    assert classify_followup("Your opening is too formal, and I can rewrite it if you want.", ("the essay",))[0] == (
+        "proceeds"
+    )

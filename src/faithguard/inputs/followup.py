@@ -247,13 +247,16 @@ def _asks_user(doc: Any) -> bool:
 
 def _offers(doc: Any) -> bool:
     """Whether a sentence is the answer's own offer to do the task once it has the input: a first-person subject with
-    a modal ("I can narrow it down", "we'll draft it then"), in the main clause or in a clause coordinated with it
-    that has its own subject ("Paste it below and I'll summarise it": the order is the user's part, the offer the
-    answer's). Fixtures: tests/inputs/test_general_guidance.py."""
+    a modal ("I can narrow it down", "we'll draft it then"), in the main clause, or in a clause coordinated with an
+    order to the user ("Paste it below and I'll summarise it": the order is the user's part, the offer the
+    answer's). After a statement the offer is an extra ("Your opening is too formal, and I can rewrite it"): the
+    statement already delivers. Fixtures: tests/inputs/test_general_guidance.py."""
     root = _root(doc)
     if root is None:
         return False
-    clauses = [root, *(c for c in root.children if c.dep_ == "conj" and c.pos_ in ("VERB", "AUX"))]
+    clauses = [root]
+    if root.tag_ == "VB" and not any(c.dep_ in ("nsubj", "nsubjpass") for c in root.children):
+        clauses += [c for c in root.children if c.dep_ == "conj" and c.pos_ in ("VERB", "AUX")]
     return any(_offer_clause(verb) for verb in clauses)
 
 
