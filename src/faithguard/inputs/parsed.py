@@ -242,6 +242,16 @@ def _made_by_answer(tok: Any) -> bool:
     return tok.dep_ == "dobj" and indefinite and bool(wordnet_verbs.creates(tok.head.lemma_))
 
 
+def _made_earlier(tok: Any) -> bool:
+    """Whether an earlier indefinite object of a creation verb, not in the past, has the same lemma as ``tok`` ("I want
+    to create a character", not "I created a character": that one is the user's, still to be supplied). Fixtures:
+    tests/inputs/test_made_earlier.py."""
+    lemma = tok.lemma_.lower()
+    return any(
+        t.lemma_.lower() == lemma and _made_by_answer(t) and t.head.tag_ not in ("VBD", "VBN") for t in tok.doc[: tok.i]
+    )
+
+
 def pointer_refs(refs: list[Reference], doc: Any, masked: str, source: str = "query") -> list[Reference]:
     """References the syntax shows point at items the user holds ('the stack trace I just got').
 
@@ -266,6 +276,8 @@ def pointer_refs(refs: list[Reference], doc: Any, masked: str, source: str = "qu
     # "Write a reply template my staff can adapt": an indefinite object of a creation verb is what the answer makes,
     # whatever clause describes its later use
     offs = {o for o in offs if not _made_by_answer(at[o])}
+    # "I want to create a character ... build this character": the pointer names again what the answer is making
+    offs = {o for o in offs if not _made_earlier(at[o])}
     # received by the user ("the card my aunt sent me"): material only when the request acts on it
     found = anchors(doc)
     others = set().union(*(v for k, v in found.items() if k != "recipient_clause"))
