@@ -31,7 +31,6 @@ from faithguard.inputs.vocab import (
     kind_of,
 )
 from faithguard.inputs.word_tests import group_modifier, imperative, ordinal_item, request_object, wordnet_compound
-from faithguard.lexical import wordnet_verbs
 
 __all__ = ["Reference", "find_references"]
 
@@ -158,25 +157,6 @@ _CITED_BEFORE = re.compile(
     r"^\W*using|^\W*(?:going\s+)?(?:from|by))\s+$",
     re.I,
 )
-#: "As you can see in the table, ...", "we can tell from the log that ...": the reader is to perceive the item, so the
-#: request cites it as its source, like "as shown in". The verb must be one WordNet files first as perception
-#: (:func:`_cited`). Fixtures: tests/inputs/test_perceived_source.py.
-_PERCEIVED_BEFORE = re.compile(
-    r"(?:\bas\s+|^\W*)(?:you|we|one)(?:'ll|\s+(?:can|could|will|may|might|should))?\s+(?P<verb>[a-z]+)\s+"
-    r"(?:in|from|on)\s+$",
-    re.I,
-)
-
-
-def _cited(before: str) -> bool:
-    """Whether the words right before a noun phrase cite it as the request's source (:data:`_CITED_BEFORE`, or the
-    reader perceiving it: :data:`_PERCEIVED_BEFORE`)."""
-    if _CITED_BEFORE.search(before):
-        return True
-    m = _PERCEIVED_BEFORE.search(before)
-    return m is not None and wordnet_verbs.verb_file(m.group("verb").lower()) == "verb.perception"
-
-
 _STRONG_BEFORE = re.compile(
     r"(?:here\s+is|here's|here\s+are|i(?:'ve|\s+have)\s+(?:attached|pasted|uploaded|included|shared|added)|"
     r"attaching|attached\s+is|see|i\s+(?:just\s+)?(?:uploaded|attached|pasted|included|shared|sent|added))\s+$",
@@ -355,7 +335,7 @@ def _definite(
         return None  # "the review 'Great phone, bad battery'", "the numbers 4, 8 and 15": the noun's own content
     strong = any(w in _STRONG_GAP for w in gap_lower) or bool(_STRONG_AFTER.match(after))
     strong = strong or (bool(_STRONG_BEFORE.search(before)) and det in ("the", "this", "these", "my"))
-    if not strong and _cited(before) and det in ("the", "this", "these", "my"):
+    if not strong and _CITED_BEFORE.search(before) and det in ("the", "this", "these", "my"):
         named = is_capitalised(noun, m.start("noun"), sent[0], text) or any(w[:1].isupper() for w in gap_words)
         named = named or bool(TITLE_AFTER.match(after))  # "based on the book Dune": a work of the world
         # "write an article ... based on the article's content": citing the request's own new item supplies nothing
@@ -554,7 +534,7 @@ def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: 
                 cls is None
                 and (
                     any(x.group().lower() in _STRONG_GAP for x in words[:i])
-                    or _cited(sentence_prefix(masked, sents, m.start()))
+                    or _CITED_BEFORE.search(sentence_prefix(masked, sents, m.start()))
                 )
                 and lexname_test("cited", word)
             ):
