@@ -102,16 +102,18 @@ class Scan:
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """Character spans of the sentences of ``text`` (newlines split sentences). A period that closes an
     abbreviation (:func:`_abbreviations`) ends no sentence before a word in lower case or a number ("e.g. apples",
-    "at 5 p.m. then"), nor, after one of two letters or more, before a capitalised word that is not a function word
-    ("Mrs. Okafor said ...", "Dr. Lee", "Python vs. Java"; but "Acme Inc. Please review ..." is two sentences).
-    Linear: each join looks only at the abbreviation's end. Fixtures: tests/inputs/test_sentence_spans.py."""
+    "at 5 p.m. then"); a piece that is an abbreviation alone ("Mrs.", "Dr." opening a sentence) joins the words after
+    it ("Mrs. Okafor said ..."). Before any other capitalised word the period ends the sentence, as it does after
+    "6 p.m. Rewrite this" or "Acme Inc. Please review": whether a capitalised word is a name or opens a sentence is
+    not read here. Linear: each join looks only at the abbreviation's end. Fixtures:
+    tests/inputs/test_sentence_spans.py."""
     out: list[tuple[int, int]] = []
     broken = True  # a line break (or the start) since the last sentence: nothing joins across it
     for m in _SENT_RE.finditer(text):
         if not m.group().strip():
             broken = True  # a line break, or the blanks that end a line
             continue
-        if not broken and _continues(text[max(out[-1][0], out[-1][1] - _ABBREVIATION_CHARS) : out[-1][1]], m.group()):
+        if not broken and _continues(text, out[-1], m.group()):
             out[-1] = (out[-1][0], m.end())
         else:
             out.append((m.start(), m.end()))
@@ -124,38 +126,37 @@ _ABBREVIATION_CHARS = 16
 _OPENING_MARKS = "([{\"'“‘"
 
 
-def _continues(tail: str, sentence: str) -> bool:
-    """Whether ``sentence`` goes on the one ending in ``tail``, cut only at the period of an abbreviation."""
+def _continues(text: str, span: tuple[int, int], sentence: str) -> bool:
+    """Whether ``sentence`` goes on the one at ``span`` of ``text``, cut only at the period of an abbreviation."""
+    start, end = span
+    tail = text[max(start, end - _ABBREVIATION_CHARS) : end]
     words = tail.split()
     following = sentence.split(None, 1)
     if not words or not following:
         return False
     word = words[-1].lstrip(_OPENING_MARKS)
-    abbreviations, function_words = _abbreviations()
-    if word not in abbreviations:
+    if word not in _abbreviations():
         return False
-    first = following[0].lstrip(_OPENING_MARKS)
-    if first[:1].islower() or first[:1].isdigit():
+    first = following[0].lstrip(_OPENING_MARKS)[:1]
+    if first.islower() or first.isdigit():
         return True
-    letters = sum(c.isalpha() for c in word)
-    return first[:1].isupper() and letters >= 2 and first.rstrip(".,;:!?").lower() not in function_words
+    # the piece is the abbreviation alone ("Mrs." opening a sentence): it has no sentence of its own to end
+    return end - start <= _ABBREVIATION_CHARS and len(words) == 1 and tail.strip() == text[start:end].strip()
 
 
 @lru_cache(maxsize=1)
-def _abbreviations() -> tuple[frozenset[str], frozenset[str]]:
+def _abbreviations() -> frozenset[str]:
     """Abbreviations written with periods ("Mrs.", "Dr.", "e.g.", "p.m.", "Ph.D.", and the pieces the scan cuts a
-    dotted one into: "Ph.", "e."), and the English function words, which open a new sentence after one ("Acme Inc.
-    Please ..."). Provenance: spaCy's English tokenizer exceptions (``English.Defaults.tokenizer_exceptions``, the
-    146 entries ending in a period that hold a letter: tokens spaCy keeps whole rather than cut at the period) and
-    its English stop words (``spacy.lang.en.stop_words``, 326)."""
+    dotted one into: "Ph.", "e."). Provenance: spaCy's English tokenizer exceptions
+    (``English.Defaults.tokenizer_exceptions``, the 146 entries ending in a period that hold a letter: tokens spaCy
+    itself keeps whole rather than cut at the period)."""
     try:
         from spacy.lang.en import English
-        from spacy.lang.en.stop_words import STOP_WORDS
     except ImportError:  # pragma: no cover - spaCy is a core dependency
-        return frozenset(), frozenset()
+        return frozenset()
     whole = {k for k in English.Defaults.tokenizer_exceptions if k.endswith(".") and any(c.isalpha() for c in k)}
     pieces = {w[: i + 1] for w in whole for i, c in enumerate(w[:-1]) if c == "."}
-    return frozenset(whole | pieces), frozenset(STOP_WORDS)
+    return frozenset(whole | pieces)
 
 
 def _placeholder_kind(name: str) -> str | None:
