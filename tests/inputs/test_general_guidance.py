@@ -129,6 +129,9 @@ def test_an_answer_that_only_asks_or_offers_asks(response: str, decision: str) -
         ("Paste the letter below and I'll tighten the wording.", True),
         ("Send the spreadsheet over and we can check the totals together.", True),
         ("Upload the floor plan, and I will suggest where the sofa fits.", True),
+        # an invitation to the user ("you can / could ...") is the user's part as well (review finding)
+        ("You can paste the recipe here and I'll scale it for twelve.", True),
+        ("You could send the floor plan and I can suggest where the sofa fits.", True),
         # the second clause has no first-person subject, a modal that delivers, or is negated: no offer
         ("Paste the letter below and it will be tightened.", False),
         ("Paste the letter below and I would cut the second paragraph.", False),

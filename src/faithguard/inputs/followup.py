@@ -248,16 +248,26 @@ def _asks_user(doc: Any) -> bool:
 def _offers(doc: Any) -> bool:
     """Whether a sentence is the answer's own offer to do the task once it has the input: a first-person subject with
     a modal ("I can narrow it down", "we'll draft it then"), in the main clause, or in a clause coordinated with an
-    order to the user ("Paste it below and I'll summarise it": the order is the user's part, the offer the
-    answer's). After a statement the offer is an extra ("Your opening is too formal, and I can rewrite it"): the
-    statement already delivers. Fixtures: tests/inputs/test_general_guidance.py."""
+    order or invitation to the user ("Paste it below and I'll summarise it", "You can share the text and I'll give
+    notes": the user's part, then the answer's). After a statement the offer is an extra ("Your opening is too
+    formal, and I can rewrite it"): the statement already delivers. Fixtures: tests/inputs/test_general_guidance.py."""
     root = _root(doc)
     if root is None:
         return False
     clauses = [root]
-    if root.tag_ == "VB" and not any(c.dep_ in ("nsubj", "nsubjpass") for c in root.children):
+    if _invites_user(root):
         clauses += [c for c in root.children if c.dep_ == "conj" and c.pos_ in ("VERB", "AUX")]
     return any(_offer_clause(verb) for verb in clauses)
+
+
+def _invites_user(verb: Any) -> bool:
+    """An order to the user: an imperative ("Paste it below"), or "you" with a modal of ability ("You can paste it
+    here", "you could share the text")."""
+    subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
+    if not subjects:
+        return bool(verb.tag_ == "VB")
+    able = any(c.tag_ == "MD" and c.lemma_.lower() in ("can", "could") for c in verb.children)
+    return able and any(s.lower_ == "you" for s in subjects)
 
 
 def _offer_clause(verb: Any) -> bool:
