@@ -14,7 +14,7 @@ from faithguard.nlp import parse
     "query",
     [
         "I want to write a bedtime story for my niece. I want to slowly build this story around a lost kitten.",
-        "We are drafting a speech for the school fair. We need to shorten this speech so it fits two minutes.",
+        "Help me write a short poem for my mum's birthday. I want to build this poem around her garden.",
     ],
 )
 def test_the_item_being_made_is_not_missing(query: str) -> None:
@@ -26,6 +26,10 @@ def test_the_item_being_made_is_not_missing(query: str) -> None:
     [
         # made in the past by the user: the item exists and is not here
         "I wrote a bedtime story for my niece last year. I want to improve this story before her birthday.",
+        # being written by the user now, refused, or only asked about (review findings)
+        "I'm writing a cover letter for a nurse job. I need to tighten this letter before Friday.",
+        "I don't want to write a new story. I need to improve this story.",
+        "Should I write a story or a poem for the contest? I need to improve this story first.",
     ],
 )
 def test_an_item_the_user_made_before_is_still_missing(query: str) -> None:

@@ -243,13 +243,19 @@ def _made_by_answer(tok: Any) -> bool:
 
 
 def _made_earlier(tok: Any) -> bool:
-    """Whether an earlier indefinite object of a creation verb, not in the past, has the same lemma as ``tok`` ("I want
-    to create a character", not "I created a character": that one is the user's, still to be supplied). Fixtures:
-    tests/inputs/test_made_earlier.py."""
+    """Whether an earlier indefinite object of a creation verb in its base form, not negated and not asked about, has
+    the same lemma as ``tok``: the request has the answer make it ("I want to create a character", "Help me write a
+    poem"). Not "I created a character" or "I'm writing a cover letter" (the user has it, still to be supplied), "I
+    don't want to write a new story", or "Should I write a story?". Fixtures: tests/inputs/test_made_earlier.py."""
     lemma = tok.lemma_.lower()
-    return any(
-        t.lemma_.lower() == lemma and _made_by_answer(t) and t.head.tag_ not in ("VBD", "VBN") for t in tok.doc[: tok.i]
-    )
+    return any(t.lemma_.lower() == lemma and _made_by_answer(t) and _to_be_made(t.head) for t in tok.doc[: tok.i])
+
+
+def _to_be_made(verb: Any) -> bool:
+    """A creation verb in its base form; its clause and the one it depends on neither negated nor a question."""
+    if verb.tag_ != "VB" or verb.sent.text.rstrip().endswith("?"):
+        return False
+    return not any(c.dep_ == "neg" for v in (verb, verb.head) for c in v.children)
 
 
 def pointer_refs(refs: list[Reference], doc: Any, masked: str, source: str = "query") -> list[Reference]:
