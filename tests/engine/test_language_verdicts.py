@@ -112,6 +112,9 @@ def test_a_long_answer_in_an_unasked_language_is_read_from_its_opening(guard: Gu
     assert len(_SPANISH * 8) > 1000 and _misread(spanish)
     quoted = guard.check("Give me a recipe for pancakes.", _ENGLISH * 5 + "My grandmother wrote it so: " + _SPANISH * 6)
     assert len(_ENGLISH * 5) > 1000 and not _misread(quoted)
+    code = "```python\n" + "total = sum(price * qty for price, qty in basket)\n" * 40 + "```\n"
+    coded = guard.check("Give me a recipe for pancakes.", code + _SPANISH * 4)
+    assert len(code) > 1000 and _misread(coded)  # the code is left out of the sample
 
 
 @settings(max_examples=60, deadline=None)
