@@ -162,30 +162,33 @@ class TreeMatcher(DependencyMatcher):
     """A ``spacy.matcher.DependencyMatcher`` whose node matching and root finding run on arrays."""
 
     _plan_lock = threading.Lock()
-    #: The node tests: False until built (again, after an add or a remove), None when a test is not supported.
-    _cached_plan: _Plan | bool | None = False
+    #: The node tests (None when a test is not supported) and the pattern version they were built for; every add or
+    #: remove starts a new version, so tests built while patterns changed are never kept for the new ones.
+    _cached_plan: _Plan | None = None
+    _built_for = -1
+    _version = 0
 
     def add(self, key: str | int, patterns: list[list[dict[str, Any]]], *, on_match: Any = None) -> None:
         """spaCy's ``add``; the node tests are rebuilt on the next call."""
         super().add(key, patterns, on_match=on_match)
-        self._cached_plan = False
+        self._version += 1
 
     def remove(self, key: str | int) -> None:
         """spaCy's ``remove``; the node tests are rebuilt on the next call."""
         super().remove(key)
-        self._cached_plan = False
+        self._version += 1
 
     def _node_plan(self) -> _Plan | None:
         """The vectorised node tests, rebuilt after patterns were added or removed; None when one is not supported."""
-        plan = self._cached_plan
-        if plan is not False:
-            return plan if isinstance(plan, _Plan) else None
+        if self._built_for == self._version:
+            return self._cached_plan
         with self._plan_lock:
+            version = self._version
             try:
                 built = self._build_plan()
             except (AttributeError, KeyError, TypeError, ValueError):
                 built = None  # spaCy's private layout of patterns changed: its own step stays exact
-            self._cached_plan = built
+            self._cached_plan, self._built_for = built, version
         return built
 
     def _build_plan(self) -> _Plan | None:
