@@ -424,6 +424,16 @@ _RECENT_LOCK = threading.Lock()
 _RECENT_SIZE = 4
 
 
+def _held_parses(reading: tuple[str, tuple[tuple[int, int], ...]]) -> dict[tuple[int, int], Any]:
+    """The region parses kept for one name reading (made the most recent; the oldest reading is dropped past
+    :data:`_RECENT_SIZE`). Call with :data:`_RECENT_LOCK` held."""
+    held = _RECENT_DOCS.setdefault(reading, {})
+    _RECENT_DOCS.move_to_end(reading)
+    while len(_RECENT_DOCS) > _RECENT_SIZE:
+        _RECENT_DOCS.popitem(last=False)
+    return held
+
+
 #: Sentences read on each side of a name when its entity type is needed (NER and lemmas run over that window of
 #: its region's parse, not over the whole region: NER costs ~40 us a token, more than the tagger and parser
 #: together). Provenance: over the Title-Cased names of every dev answer (both split parts, 2,366 names), one
@@ -467,10 +477,7 @@ class NameContexts:
         if held is None:
             held = next(parse_many([self._text[region[0] : region[1]]], exclude=_NAME_EXCLUDE))
             with _RECENT_LOCK:
-                _RECENT_DOCS.setdefault(reading, {})[region] = held
-                _RECENT_DOCS.move_to_end(reading)
-                while len(_RECENT_DOCS) > _RECENT_SIZE:
-                    _RECENT_DOCS.popitem(last=False)
+                _held_parses(reading)[region] = held
         if not len(held):
             return None
         a, b = _sentences_around(held, start - region[0], end - region[0])
@@ -504,11 +511,8 @@ def _names_of(text: str, regions: tuple[tuple[int, int], ...]) -> tuple[Candidat
 
     found: list[Candidate] = _quoted(text)
     docs = parse_many([text[s:e] for s, e in regions], exclude=_NAME_EXCLUDE)
-    kept: dict[tuple[int, int], Any] = {}
     with _RECENT_LOCK:
-        _RECENT_DOCS[(text, regions)] = kept
-        while len(_RECENT_DOCS) > _RECENT_SIZE:
-            _RECENT_DOCS.popitem(last=False)
+        kept = _held_parses((text, regions))
     for (offset, end), doc in zip(regions, docs, strict=True):
         checkpoint()  # a long answer: stop at the budget rather than parse on after the check gave up
         kept[(offset, end)] = doc
