@@ -221,6 +221,11 @@ def _unfenced(text: str) -> str:
     return _FENCED.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
 
 
+def without_code(text: str) -> str:
+    """``text`` with its fenced code blocks left out (each becomes one space): the answer's prose."""
+    return _FENCED.sub(" ", text) if "```" in text else text
+
+
 def _lists(unfenced: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The answer's main list (``unfenced``: the answer with its fenced code blanked, :func:`_unfenced`): its items
     at the outermost level, and its items at every level.

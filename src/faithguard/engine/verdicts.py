@@ -10,7 +10,7 @@ from faithguard.engine.content import language_of
 from faithguard.engine.decompose import parse_query, undetermined_reason
 from faithguard.engine.named import asks_for_one
 from faithguard.engine.parts import unanswered_parts
-from faithguard.engine.response import ResponseView, view_of
+from faithguard.engine.response import ResponseView, view_of, without_code
 from faithguard.engine.satisfy import check_constraint, content_terms, software_form, task_family, write_form
 from faithguard.lexical import wordnet
 from faithguard.models import Constraint, DetectorResult, Severity, Status, Tier, Verdict
@@ -218,9 +218,6 @@ _ANSWER_MIN_WORDS = 8
 #: than 1,000 characters and 32 read as another language, reading 1,000, 1,500, 2,000 or 3,000 characters decides the
 #: same for every one. Fixtures: tests/engine/test_language_verdicts.py.
 _ANSWER_LANGUAGE_CHARS = 1000
-#: A fenced code block (Markdown): left out of the sample read for the answer's language (review finding: an answer
-#: opening with 1,500 characters of code was read by its code).
-_FENCED = re.compile(r"```.*?(?:```|\Z)", re.S)
 
 
 def _unasked_language(ctx: CallContext, view: ResponseView) -> str | None:
@@ -234,7 +231,9 @@ def _unasked_language(ctx: CallContext, view: ResponseView) -> str | None:
         return None  # a language was asked for: its constraint decides (see _wrong_language)
     if len(view.words) < _ANSWER_MIN_WORDS or not query.strip() or undetermined_reason(query) is not None:
         return None
-    prose = _FENCED.sub(" ", view.text)  # code is in no human language: the sample is the answer's prose
+    # code is in no human language: the sample is the answer's prose (an answer opening with 1,500 characters of
+    # code was read by its code)
+    prose = without_code(view.text)
     found = language_of(" ".join(prose[:_ANSWER_LANGUAGE_CHARS].split()))
     if found is None or found[2] >= _ANSWER_ENGLISH_MAX or found[1] < _ANSWER_OTHER_MIN:
         return None
