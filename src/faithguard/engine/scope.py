@@ -116,10 +116,9 @@ class RequestScope:
 
 
 _lock = threading.Lock()
+#: Holds as many requests as the decomposition cache (QUERY_CACHE_SIZE): the scope is read for every answer to a known
+#: request, and a smaller cache (it held 256) read it again for each answer once more requests were in rotation.
 _cache: OrderedDict[str, RequestScope] = OrderedDict()
-#: As many requests as the decomposition cache holds: the scope is read for every answer to a known request, and a
-#: smaller cache (it held 256) read it again for each answer once more requests than that were in rotation.
-_CACHE_SIZE = QUERY_CACHE_SIZE
 
 
 def request_scope(query: str) -> RequestScope:
@@ -155,7 +154,7 @@ def request_scope(query: str) -> RequestScope:
     scope = RequestScope(frozenset(objects), tuple(sorted(spans)), text, frozenset(reach))
     with _lock:
         _cache[query] = scope
-        while len(_cache) > _CACHE_SIZE:
+        while len(_cache) > QUERY_CACHE_SIZE:
             _cache.popitem(last=False)
     return scope
 
