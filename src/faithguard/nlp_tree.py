@@ -66,15 +66,17 @@ _ANNOTATED = ("POS", "TAG", "DEP", "LEMMA", "MORPH")
 
 #: One attribute test of a node before compilation: (column, "eq" | "in" | "not_in", the values it names).
 _Raw = tuple[int, str, list[int]]
+#: One distinct node before compilation: its attribute tests, its MORPH feature sets, the node keys it stands for.
+_RawNode = tuple[list[_Raw], list[frozenset[str]], list[int]]
 
 
 class _Node:
     """One distinct node test: a lookup table per column it tests, the MORPH feature sets it needs, its keys."""
 
-    def __init__(self, tables: list[tuple[int, np.ndarray]], morph: list[frozenset[str]]) -> None:
+    def __init__(self, tables: list[tuple[int, np.ndarray]], morph: list[frozenset[str]], keys: list[int]) -> None:
         self.tables = tables
         self.morph = morph
-        self.keys: list[int] = []
+        self.keys = keys
 
 
 class _Plan:
@@ -137,24 +139,22 @@ def _morph_set(spec: Any) -> frozenset[str] | None:
     return frozenset(spec["IS_SUPERSET"])
 
 
-def _compile(
-    raw_nodes: list[tuple[list[_Raw], list[frozenset[str]]]], width: int
-) -> tuple[list[np.ndarray], list[_Node]]:
+def _compile(raw_nodes: list[_RawNode], width: int) -> tuple[list[np.ndarray], list[_Node]]:
     """Sorted values per column and each node's code tables."""
     named: list[set[int]] = [set() for _ in range(width)]
-    for raws, _ in raw_nodes:
+    for raws, _, _ in raw_nodes:
         for at, _op, ids in raws:
             named[at].update(ids)
     values = [np.array(sorted(v), dtype=np.uint64) for v in named]
     place = [{int(v): i + 1 for i, v in enumerate(vals)} for vals in values]
     nodes: list[_Node] = []
-    for raws, morph in raw_nodes:
+    for raws, morph, keys in raw_nodes:
         tables: list[tuple[int, np.ndarray]] = []
         for at, op, ids in raws:
             table = np.full(len(values[at]) + 1, op == "not_in", dtype=bool)
             table[[place[at][i] for i in ids]] = op != "not_in"
             tables.append((at, table))
-        nodes.append(_Node(tables, morph))
+        nodes.append(_Node(tables, morph, keys))
     return values, nodes
 
 
@@ -199,8 +199,7 @@ class TreeMatcher(DependencyMatcher):
         column_names = [n for n in names if n in _COLUMNS]
         at = {name: i for i, name in enumerate(column_names)}
         index: dict[str, int] = {}
-        raw_nodes: list[tuple[list[_Raw], list[frozenset[str]]]] = []
-        keys: list[list[int]] = []
+        raw_nodes: list[_RawNode] = []
         for key, pats in self._patterns.items():
             for pat, node_keys in zip(pats, self._tokens_to_key[key], strict=True):
                 for node, node_key in zip(pat, node_keys, strict=True):
@@ -221,12 +220,9 @@ class TreeMatcher(DependencyMatcher):
                                 return None
                             raws.append(raw)
                         index[ident] = len(raw_nodes)
-                        raw_nodes.append((raws, morph))
-                        keys.append([])
-                    keys[index[ident]].append(node_key)
+                        raw_nodes.append((raws, morph, []))
+                    raw_nodes[index[ident]][2].append(node_key)
         values, nodes = _compile(raw_nodes, len(column_names))
-        for node, node_keys in zip(nodes, keys, strict=True):
-            node.keys = node_keys
         needs = {n for n in names if n in _ANNOTATED}
         return _Plan([_COLUMNS[n] for n in column_names], values, nodes, needs)
 
