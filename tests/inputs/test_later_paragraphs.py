@@ -21,6 +21,12 @@ from faithguard.inputs.orders import orders_reader
         "Please use a friendly tone.",
         "You should mention the deadline.",
         "Can it be shorter?",
+        # a negated imperative: the tagger reads "Do" as a present tense, the order's verb as its head
+        "Don't change the variable names.",
+        "Do not add any new sections.",
+        # a modal asking "you", its question mark left off
+        "can you pull out the three main risks",
+        "Could you keep the names as they are",
     ],
 )
 def test_orders_to_the_reader(sentence: str) -> None:
@@ -35,6 +41,10 @@ def test_orders_to_the_reader(sentence: str) -> None:
         "Also, the venue has changed to the old town hall.",
         "When the rain started, everyone ran inside.",
         "If you had come earlier, you would have met her.",
+        # "do" as a main verb or an emphatic auxiliary in a statement, a modal after its subject
+        "I do remember the summer we spent in Leeds, when the river flooded.",
+        "We do not sell refurbished phones in this shop.",
+        "You can find the forms at the front desk of the library.",
     ],
 )
 def test_statements_that_open_like_orders_are_content(sentence: str) -> None:

@@ -47,8 +47,9 @@ def parsed_for_orders(s: str) -> bool:
 
 def orders_reader(sentence: str) -> bool:
     """Whether a sentence of a later paragraph gives the reader an order, read by syntax from how it opens (past
-    linking adverbs and conjunctions): an imperative (a base-form verb with no subject), "please"/"kindly", "you"
-    with a directive modal ("you should ..."), or a short question.
+    linking adverbs and conjunctions): an imperative (a base-form verb with no subject, or negated: "Don't ..."),
+    "please"/"kindly", "you" with a directive modal ("you should ..."), a modal asking "you" ("can you ..."), or a
+    short question.
 
     The first paragraph is the request and :func:`is_instruction`'s opening words read it; in a paragraph after it,
     statements that merely open with such a word ("If you'd told me ...", "Your support had ...", "Also, the
@@ -68,11 +69,13 @@ def orders_reader(sentence: str) -> bool:
         lead = _lead(sent)
         if lead is None:
             continue
-        if lead.lower_ in ("please", "kindly", "pls") or _imperative(lead):
+        if lead.lower_ in ("please", "kindly", "pls") or _imperative(lead) or _negated_imperative(lead):
             return True
         nxt = lead.nbor(1) if lead.i + 1 < len(doc) else None
         if lead.lower_ == "you" and nxt is not None and nxt.lower_ in _DIRECTIVE_MODALS:
             return True
+        if lead.tag_ == "MD" and nxt is not None and nxt.lower_ in ("you", "u"):
+            return True  # "can you pull out the action items", its question mark left off
     return False
 
 
@@ -89,6 +92,19 @@ def _lead(sent: Any) -> Any | None:
 def _imperative(lead: Any) -> bool:
     """A base-form verb with no subject."""
     return bool(lead.tag_ == "VB" and not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in lead.children))
+
+
+def _negated_imperative(lead: Any) -> bool:
+    """Whether ``lead`` is "do" as the auxiliary of a negated imperative ("Don't change the API", "Do not add
+    comments"): the tagger reads the auxiliary as a present tense, the order's verb as its head."""
+    head = lead.head
+    return (
+        lead.lemma_.lower() == "do"
+        and lead.dep_ == "aux"
+        and head.i > lead.i
+        and _imperative(head)
+        and any(c.dep_ == "neg" for c in head.children)
+    )
 
 
 #: Object pronouns of the writer: an order to call, text or send *me* something is a message between people
