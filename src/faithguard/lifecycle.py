@@ -34,6 +34,12 @@ __all__ = ["Decision", "GuardedCall"]
 TOOL_CALL_REASON = "tool_call: the model asked for a tool; there is no answer to score yet"
 #: Why a failed call's report is undetermined (followed by the exception's type, never its message).
 CALL_FAILED_REASON = "call_failed: the LLM call failed; there is no answer to score"
+#: Reason recorded when the answer's content is not text (a dict or a number where text belongs).
+UNREADABLE_REASON = "unreadable_answer: the answer's content is not text; there is no answer to score"
+#: Reason recorded when the consumer closed a stream before it ended (a partial answer is not scored).
+STREAM_CLOSED_REASON = "stream_closed: the stream was closed before it ended; a partial answer is not scored"
+#: Reason recorded when a stream was dropped before anyone read it.
+STREAM_UNREAD_REASON = "stream_unread: the stream was dropped unread; there is no answer to score"
 
 
 @dataclass
@@ -127,6 +133,27 @@ class GuardedCall:
         text = pre.clarification if pre.clarification and self.policy.clarify_missing_content else None
         return Decision(Action.BLOCK, pre, text or self.policy.fallback, "input")
 
+    async def abefore(self) -> Decision | None:
+        """:meth:`before` in a worker thread, for async callers.
+
+        A caller cancelled meanwhile (``asyncio.wait_for``, a client gone) gets its exception at once; the input
+        stage's thread cannot be stopped, so once it is done the call ends as failed (an ``undetermined`` report
+        and a closed span, :meth:`fail`) rather than leaving its span open and its report undelivered.
+        """
+        import asyncio
+
+        task = asyncio.ensure_future(asyncio.to_thread(self.before))
+        try:
+            return await asyncio.shield(task)
+        except BaseException as exc:
+            task.add_done_callback(functools.partial(self._failed_after, exc))
+            raise
+
+    def _failed_after(self, exc: BaseException, task: Any) -> None:
+        if not task.cancelled():
+            task.exception()  # the caller has its own exception; the input stage's is taken here
+        self.fail(exc)
+
     def _input(self) -> InspectReport | None:
         if self.run is None or self.root is None:
             return None
@@ -210,9 +237,13 @@ class GuardedCall:
             self.end()
             return Decision(Action.OBSERVE, None)
         if text is None and output is not None:
-            if calls.tool_calls_of(output):
-                return Decision(Action.OBSERVE, self._tool_call_report())
-            text = calls.extract_text(output)
+            try:
+                if calls.tool_calls_of(output):
+                    return Decision(Action.OBSERVE, self._tool_call_report())
+                text = calls.extract_text(output)
+            except InputError:
+                # content that is not text (a dict, a number): the caller still gets its result untouched
+                return self.unscored(UNREADABLE_REASON)
         if text is None:
             self.end()
             return Decision(Action.OBSERVE, None)
@@ -287,6 +318,26 @@ class GuardedCall:
         self.end()
         self.report = report
         return report
+
+    def interrupted(self, exc: BaseException) -> None:
+        """A stream stopped before its end: closed by its consumer (``GeneratorExit``: nothing failed, the partial
+        answer is not scored) or failed (:meth:`fail`)."""
+        if isinstance(exc, GeneratorExit):
+            self.abandon(STREAM_CLOSED_REASON)
+        else:
+            self.fail(exc)
+
+    def abandon(self, reason: str = STREAM_UNREAD_REASON) -> None:
+        """End a call whose answer will never be scored (a stream dropped unread, or closed early): an
+        ``undetermined`` report saying ``reason`` unless the call already has one. Never raises: it may run from a
+        finalizer."""
+        if self.run is None or self._ended or self.report is not None:
+            self.end()
+            return
+        try:
+            self.unscored(reason, checks=False)
+        except Exception:  # noqa: BLE001 - a finalizer must not raise; the span still ends
+            self.end()
 
     def _score_quietly(self, text: str) -> None:
         self._score(text)

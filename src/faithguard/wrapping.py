@@ -107,16 +107,28 @@ def _finish(call: GuardedCall, output: Any) -> Any:
     return output
 
 
+def _stream_end(call: GuardedCall) -> Callable[[str | None], None]:
+    """Score a stream when it ends; a block raises after the last chunk (the chunks are already delivered, so a
+    fallback text cannot replace them, and annotate has nothing to attach to: the report reaches ``on_report``)."""
+
+    def finish(text: str | None) -> None:
+        decision = call.after(text=text)
+        if decision.blocked and decision.text is None:
+            raise decision.error()
+
+    return finish
+
+
 def _stream(call: GuardedCall, chunks: Iterator[Any]) -> Iterator[Any]:
-    stream = calls.tee_stream(chunks, call.fail, lambda text: call.after(text=text))
-    # A stream nobody iterates (or drops half way) still ends its root span when collected.
-    weakref.finalize(stream, call.end)
+    stream = calls.tee_stream(chunks, call.interrupted, _stream_end(call))
+    # A stream nobody iterates still ends its call when collected: undetermined, reason stream_unread.
+    weakref.finalize(stream, call.abandon)
     return stream
 
 
 def _astream(call: GuardedCall, chunks: AsyncIterator[Any]) -> AsyncIterator[Any]:
-    stream = calls.atee_stream(chunks, call.fail, lambda text: call.after(text=text))
-    weakref.finalize(stream, call.end)
+    stream = calls.atee_stream(chunks, call.interrupted, _stream_end(call))
+    weakref.finalize(stream, call.abandon)
     return stream
 
 
@@ -138,7 +150,7 @@ def wrap_callable(
             import asyncio
 
             call = _start(guard, policy, on_report, model, provider, args, kwargs)
-            blocked = await asyncio.to_thread(call.before)
+            blocked = await call.abefore()
             if blocked is not None:
                 return _blocked_value(blocked)
             with call.chat_span() as span:

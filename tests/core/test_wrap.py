@@ -151,3 +151,115 @@ def test_policy_decide() -> None:
     strict = Policy(default=Action.BLOCK)  # block on any verdict, pass clean results
     assert strict.decide([]) is Action.OBSERVE and strict.decide([w]) is Action.BLOCK
     assert bare_guard().wrap(lambda p: "Paris museum three", policy=strict)("q") == "Paris museum three"
+
+
+def _root_spans(exporter: object) -> list[object]:
+    return [s for s in exporter.get_finished_spans() if s.name.startswith("guard ")]  # type: ignore[attr-defined]
+
+
+def _traced(**kw: object) -> tuple[object, object]:
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    return bare_guard(tracer_provider=provider, **kw), exporter
+
+
+@pytest.mark.parametrize("content", [{"type": "text", "text": "Paris has three museum gems."}, 42])
+def test_an_answer_that_is_not_text_returns_untouched_with_an_undetermined_report(content: object) -> None:
+    """Content of the wrong shape is the model's (or SDK's) doing: the caller still gets its result, the call ends
+    with an undetermined report instead of raising and leaving its span open."""
+    guard, exporter = _traced()
+    reports: list[Report] = []
+    result = {"choices": [{"message": {"role": "assistant", "content": content}}]}
+    assert guard.wrap(lambda prompt: result, on_report=reports.append)("Museums in Paris?") is result
+
+    async def ask(prompt: str) -> object:
+        return result
+
+    assert asyncio.run(guard.wrap(ask, on_report=reports.append)("Museums in Paris?")) is result
+    assert [r.outcome for r in reports] == ["undetermined", "undetermined"]
+    assert all(any(x.startswith("unreadable_answer") for x in r.outcome_reasons) for r in reports)
+    assert len(_root_spans(exporter)) == 2
+
+
+def test_an_async_call_cancelled_during_the_input_stage_still_ends_with_a_report() -> None:
+    import threading
+    import time
+
+    from faithguard import DetectorResult
+
+    started = threading.Event()
+
+    class SlowInput:
+        name, stage, order, timeout = "slow_input", "input", 10, None
+
+        def run(self, ctx: object) -> DetectorResult:
+            started.set()
+            time.sleep(0.3)
+            return DetectorResult()
+
+    guard, exporter = _traced(extra=[SlowInput()])
+    reports: list[Report] = []
+
+    @guard.wrap(on_report=reports.append)
+    async def ask(prompt: str) -> str:
+        return GOOD
+
+    async def main() -> None:
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(ask("Museums in Paris?"), timeout=0.05)
+        assert started.is_set()
+        for _ in range(100):  # the input stage's thread finishes; the call then ends
+            if reports:
+                break
+            await asyncio.sleep(0.05)
+
+    asyncio.run(main())
+    assert len(reports) == 1 and reports[0].outcome == "undetermined"
+    assert any(x.startswith("call_failed") for x in reports[0].outcome_reasons)
+    assert len(_root_spans(exporter)) == 1
+
+
+def test_a_blocking_policy_raises_after_the_last_chunk_of_a_stream() -> None:
+    policy = Policy.block(["omission"], min_severity="info")
+
+    class Omission:
+        name, stage, order, timeout = "omission", "output", 300, None
+
+        def run(self, ctx):  # type: ignore[no-untyped-def]
+            from faithguard import DetectorResult
+
+            bad = [c.id for c in ctx.constraints if c.status == "violated"]
+            return DetectorResult(verdicts=[Verdict(kind="omission", severity="critical", constraint_ids=bad)])
+
+    guard = bare_guard(extra=[Omission()])
+    stream = guard.wrap(ScriptedLLM([BAD], shape="stream"), policy=policy)("Museums in Paris?")
+    got: list[object] = []
+    with pytest.raises(HallucinationBlocked):
+        for chunk in stream:
+            got.append(chunk)
+    assert len(got) == len(BAD.split(" "))  # every chunk was delivered before the block
+
+
+def test_a_stream_closed_early_or_never_read_ends_undetermined_not_failed() -> None:
+    import gc
+
+    guard, exporter = _traced()
+    reports: list[Report] = []
+    fn = guard.wrap(ScriptedLLM([GOOD, GOOD], shape="stream"), on_report=reports.append)
+    stream = fn("Museums in Paris?")
+    next(iter(stream))
+    stream.close()  # the consumer stopped reading: nothing failed
+    unread = fn("Museums in Paris?")
+    del unread
+    gc.collect()
+    reasons = [r.outcome_reasons for r in reports]
+    assert [r.outcome for r in reports] == ["undetermined", "undetermined"]
+    assert any(x.startswith("stream_closed") for x in reasons[0])
+    assert any(x.startswith("stream_unread") for x in reasons[1])
+    assert not any(x.startswith("call_failed") for rs in reasons for x in rs)
+    assert len(_root_spans(exporter)) == 2

@@ -155,3 +155,22 @@ def test_tool_call_passes_through_unscored_under_block(guard: Guard) -> None:
     assert chat.attributes["gen_ai.response.model"] == "m"
     roots = [s for s in exporter.get_finished_spans() if s.name.startswith("guard ")]
     assert len(roots) == 2 and all(s.end_time is not None for s in roots)  # both guard spans closed
+
+
+def test_an_on_report_failure_never_breaks_the_call(guard: Guard) -> None:
+    """An observer that raises is contained, as in ``guard.wrap``: the completion comes back and the report says
+    what failed (streamed and not)."""
+    seen: list[Report] = []
+
+    def observer(report: Report) -> None:
+        seen.append(report)
+        raise RuntimeError("observer bug")
+
+    with FakeOpenAIServer([GOOD, GOOD]) as srv, _client(srv) as client:
+        wrap(client, guard, Policy.observe(), on_report=observer)
+        result = client.chat.completions.create(model="m", messages=MESSAGES)  # type: ignore[arg-type]
+        assert result.choices[0].message.content == GOOD
+        chunks = list(client.chat.completions.create(model="m", messages=MESSAGES, stream=True))  # type: ignore[call-overload]
+        assert "".join(c.choices[0].delta.content or "" for c in chunks if c.choices) == GOOD
+    assert len(seen) == 2
+    assert all(any("on_report" in str(e) for e in r.errors) for r in seen)

@@ -93,29 +93,29 @@ def _finish(outcome: Outcome, result: Any, model: str) -> Any:
     return result
 
 
-def _on_stream_end(call: GuardedCall, notify: Callable[[Outcome], None]) -> Callable[[str | None], None]:
-    """What happens when a stream ends: score, notify, and raise when the policy blocks without fallback.
+def _on_stream_end(call: GuardedCall) -> Callable[[str | None], None]:
+    """What happens when a stream ends: score (the report reaches ``on_report`` through the call), and raise when
+    the policy blocks without fallback.
 
     ``text`` is None when the stream was a tool call: the guard span closes unscored.
     """
 
     def finish(text: str | None) -> None:
         outcome = call.after(text)
-        notify(outcome)
         if outcome.blocked and outcome.text is None:
             raise outcome.error()
 
     return finish
 
 
-def _guard_stream(call: GuardedCall, stream: Any, notify: Callable[[Outcome], None]) -> Any:
+def _guard_stream(call: GuardedCall, stream: Any) -> Any:
     """Swap the SDK stream's iterator for one that accumulates text and scores at the end."""
-    stream._iterator = calls.tee_stream(stream._iterator, call.fail, _on_stream_end(call, notify))
+    stream._iterator = calls.tee_stream(stream._iterator, call.interrupted, _on_stream_end(call))
     return stream
 
 
-def _guard_astream(call: GuardedCall, stream: Any, notify: Callable[[Outcome], None]) -> Any:
-    stream._iterator = calls.atee_stream(stream._iterator, call.fail, _on_stream_end(call, notify))
+def _guard_astream(call: GuardedCall, stream: Any) -> Any:
+    stream._iterator = calls.atee_stream(stream._iterator, call.interrupted, _on_stream_end(call))
     return stream
 
 
@@ -133,15 +133,18 @@ def wrap(
     if chosen.decide([]) is Action.BLOCK:
         raise ValueError("a policy cannot block calls that have no verdicts")
 
-    def notify(outcome: Outcome) -> None:
-        if on_report is not None and isinstance(outcome.report, Report):
-            on_report(outcome.report)
-
     def start(kwargs: dict[str, Any]) -> tuple[GuardedCall, str, bool]:
         documents = kwargs.pop("documents", None)
         model = str(kwargs.get("model") or "unknown")
+        # the call delivers every report to on_report itself, an exception there contained (lifecycle._deliver)
         call = GuardedCall(
-            guard, chosen, messages=kwargs.get("messages"), documents=documents, model=model, provider="openai"
+            guard,
+            chosen,
+            messages=kwargs.get("messages"),
+            documents=documents,
+            model=model,
+            provider="openai",
+            on_report=on_report,
         )
         return call, model, bool(kwargs.get("stream"))
 
@@ -152,9 +155,8 @@ def wrap(
         @functools.wraps(original)
         async def acreate(*args: Any, **kwargs: Any) -> Any:
             call, model, stream = start(kwargs)
-            blocked = await asyncio.to_thread(call.before)
+            blocked = await call.abefore()
             if blocked is not None:
-                notify(blocked)
                 return _blocked_result(blocked, model, stream, True)
             with call.chat_span() as span:
                 try:
@@ -166,9 +168,8 @@ def wrap(
                 if not stream:
                     record_response(call, span, result)
             if stream:
-                return _guard_astream(call, result, notify)
-            outcome = await asyncio.to_thread(call.after, calls.extract_text(result))
-            notify(outcome)
+                return _guard_astream(call, result)
+            outcome = await asyncio.to_thread(call.after, result)
             return _finish(outcome, result, model)
 
         completions.create = acreate
@@ -179,7 +180,6 @@ def wrap(
             call, model, stream = start(kwargs)
             blocked = call.before()
             if blocked is not None:
-                notify(blocked)
                 return _blocked_result(blocked, model, stream, False)
             with call.chat_span() as span:
                 try:
@@ -191,9 +191,8 @@ def wrap(
                 if not stream:
                     record_response(call, span, result)
             if stream:
-                return _guard_stream(call, result, notify)
-            outcome = call.after(calls.extract_text(result))
-            notify(outcome)
+                return _guard_stream(call, result)
+            outcome = call.after(result)
             return _finish(outcome, result, model)
 
         completions.create = create
