@@ -38,7 +38,16 @@ __all__ = [
     "JudgeUnavailable",
     "PluginError",
     "Skipped",
+    "shown",
 ]
+
+
+def shown(value: str) -> str:
+    """``value`` quoted for an error message, unless it may carry a credential: a URL or an address
+    ("https://user:key@host/v1") is named, never echoed."""
+    if "://" in value or "@" in value or len(value) > 80:
+        return "<a URL, address or long value: not shown>"
+    return repr(value)
 
 
 class FaithGuardError(Exception):

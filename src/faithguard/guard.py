@@ -18,7 +18,7 @@ from opentelemetry import _logs, metrics, trace
 from faithguard import calls, plugins, scoring
 from faithguard.cache import SingleFlightCache, texts_key
 from faithguard.detector import CallContext, Decomposer, Detector, Judge, KnowledgeSource, Warmable
-from faithguard.errors import ConfigError, InputError
+from faithguard.errors import ConfigError, InputError, shown
 from faithguard.lifecycle import GuardedCall
 from faithguard.models import Decomposition, InspectReport, Report
 from faithguard.policy import Policy
@@ -124,7 +124,11 @@ class Guard:
         if isinstance(judge, str) and judge in self.registry.judges:
             # a judge factory a plugin registered (register_judges), built with judge_options
             factory = self.registry.judges[judge]
-            judge = factory(tracer=self.telemetry.tracer, **dict(judge_options or {}))
+            options = dict(judge_options or {})
+            try:
+                judge = factory(tracer=self.telemetry.tracer, **options)
+            except TypeError as exc:  # an option the factory does not take; its value is never shown
+                raise ConfigError(f"judge {judge!r} does not take judge_options {sorted(options)}") from exc
         elif judge_options:
             raise ConfigError(
                 f"judge_options need a registered judge name; registered: {sorted(self.registry.judges) or 'none'}"
@@ -175,7 +179,7 @@ class Guard:
         if resolver is None:
             if isinstance(spec, str):
                 accepted = ", ".join(r.accepted for r in resolvers)
-                raise ConfigError(f"unknown judge spec {spec!r}: use None, 'off', {accepted}")
+                raise ConfigError(f"unknown judge spec {shown(spec)}: use None, 'off', {accepted}")
             raise ConfigError(f"cannot build a judge from {type(spec).__name__}")
         judge = resolver.resolve(spec, tracer=self.telemetry.tracer)
         if judge is not None and not isinstance(judge, Judge):

@@ -310,3 +310,30 @@ def test_judge_skipped_is_the_core_exception_under_its_old_names() -> None:
 
     assert faithguard.judge.JudgeSkipped is errors.JudgeSkipped
     assert issubclass(errors.JudgeSkipped, JudgeUnavailable) and issubclass(JudgeCallCapReached, errors.JudgeSkipped)
+
+
+def test_rejected_judge_settings_never_echo_a_secret() -> None:
+    """A key under a misspelt name, credentials in a URL: the error names the field, never the value, and is a
+    ConfigError (the one exception tree), whether the config is built directly, from judge_options or the spec."""
+    from faithguard import Guard
+
+    secret_url = f"https://user:{KEY}@judge.internal/v1"
+    attempts = [
+        lambda: JudgeConfig(base_url="http://127.0.0.1:9/v1", model="m", apikey=KEY),
+        lambda: JudgeConfig(base_url=secret_url.replace("https", "htp"), model="m"),
+        lambda: Guard(
+            judge="openai",
+            judge_options={"base_url": "http://127.0.0.1:9/v1", "model": "m", "apikey": KEY},
+            load_entrypoints=False,
+            warmup=False,
+        ),
+        lambda: Guard(judge=secret_url, load_entrypoints=False, warmup=False),
+        lambda: resolve_judge(secret_url),
+    ]
+    for attempt in attempts:
+        with pytest.raises(ConfigError) as info:
+            attempt()
+        chain = [info.value, info.value.__cause__, info.value.__context__]
+        assert not any(KEY in str(e) for e in chain if e is not None)
+    with pytest.raises(ConfigError, match="apikey"):
+        attempts[0]()

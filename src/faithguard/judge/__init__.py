@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from faithguard.errors import ConfigError
+from faithguard.errors import ConfigError, shown
 from faithguard.judge.config import JudgeConfig
 from faithguard.judge.judge import Judge, JudgeBudgetExceeded, JudgeSkipped, Precheck, SatisfyVerdict, TermLabel
 from faithguard.judge.prompts import PROMPT_VERSION
@@ -38,7 +38,9 @@ def resolve_judge(spec: Any, *, tracer: Any = None) -> Judge | None:
         return spec
     if isinstance(spec, str):
         if spec != "env":
-            raise ConfigError(f"unknown judge spec {spec!r}: use None, 'off', 'env', a JudgeConfig or a chat model")
+            raise ConfigError(
+                f"unknown judge spec {shown(spec)}: use None, 'off', 'env', a JudgeConfig or a chat model"
+            )
         config = JudgeConfig.from_env()
         return Judge.from_config(config, tracer=tracer) if config is not None else None
     if isinstance(spec, JudgeConfig):

@@ -37,6 +37,11 @@ _ENV_FIELDS: dict[str, str] = {
 }
 
 
+def _fields(exc: ValidationError) -> str:
+    """The names of the fields a validation rejected (never their values)."""
+    return ", ".join(dict.fromkeys(str(err["loc"][0]) for err in exc.errors() if err.get("loc"))) or "?"
+
+
 def is_secret_header(name: str) -> bool:
     """Whether a header's value must be treated as a credential (never logged or shown)."""
     lowered = name.lower()
@@ -46,7 +51,16 @@ def is_secret_header(name: str) -> bool:
 class JudgeConfig(BaseModel):
     """How to reach and use an OpenAI-compatible judge (OpenAI, Ollama, llama-server, vLLM)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # hide_input_in_errors: a rejected value (a key passed under a misspelt name, a URL with credentials) never
+    # reaches an error message
+    model_config = ConfigDict(extra="forbid", frozen=True, hide_input_in_errors=True)
+
+    def __init__(self, **data: Any) -> None:
+        """Validate the settings; :class:`~faithguard.ConfigError` naming the rejected fields (never their values)."""
+        try:
+            super().__init__(**data)
+        except ValidationError as exc:
+            raise ConfigError(f"invalid judge settings: {_fields(exc)}") from exc
 
     base_url: str = Field(description="API root including the version, e.g. http://localhost:11434/v1")
     model: str = Field(min_length=1)
@@ -137,6 +151,7 @@ class JudgeConfig(BaseModel):
         values.update(overrides)
         try:
             return cls(**values)
-        except ValidationError as exc:
-            fields = ", ".join(str(err["loc"][0]) for err in exc.errors() if err.get("loc"))
-            raise ConfigError(f"invalid FAITHGUARD_JUDGE_* settings: {fields}") from exc
+        except ConfigError as exc:
+            cause = exc.__cause__
+            fields = _fields(cause) if isinstance(cause, ValidationError) else "?"
+            raise ConfigError(f"invalid FAITHGUARD_JUDGE_* settings: {fields}") from cause
