@@ -250,3 +250,29 @@ def test_tool_call_message_is_not_an_answer(guard: Guard) -> None:
     handler = FaithGuardCallbackHandler(guard)
     GenericFakeChatModel(messages=iter([call])).invoke(QUESTION, config={"callbacks": [handler]})
     assert len(handler.reports) == 0
+
+
+def test_a_string_context_is_the_document() -> None:
+    """LCEL chains usually join the retrieved documents into one ``context`` string: that string is the material,
+    so an input check that needs documents sees them (one string or a list) and nothing is blocked."""
+    from faithguard import DetectorResult, Severity, Verdict
+
+    class NeedsDocuments:
+        name, stage, order, timeout = "needs_documents", "input", 50, None
+
+        def run(self, ctx: Any) -> DetectorResult:
+            if any(d.strip() for d in ctx.documents):
+                return DetectorResult()
+            return DetectorResult(verdicts=[Verdict(kind="missing_content", severity=Severity.CRITICAL)])
+
+    guard = make_guard(extra=[NeedsDocuments()])
+    article = "The council voted on Tuesday to build a library downtown; it opens in 2027."
+    prompt = ChatPromptTemplate.from_messages([("system", "Use this article:\n{context}"), ("human", "{question}")])
+    model = FakeListChatModel(responses=["The council approved a downtown library that opens in 2027."] * 3)
+    guarded = GuardRunnable(prompt | model, guard, Policy.block(["missing_content"]))
+    for context in (article, [article]):
+        out = guarded.invoke({"question": "Summarise the article in one sentence.", "context": context})
+        assert "library" in str(getattr(out, "content", out))
+    with pytest.raises(HallucinationBlocked):  # the check itself is live: no context, blocked
+        guarded.invoke({"question": "Summarise the article in one sentence.", "context": "  "})
+    guard.close()

@@ -73,9 +73,13 @@ def _query_of(value: Any) -> str | None:
 
 
 def _documents_of(value: Any) -> list[Any] | None:
+    """The documents of a chain's input dict: a list under ``documents``/``context``/``docs``, or one string there
+    (the usual LCEL shape: retrieved documents joined into the prompt's ``context``)."""
     if isinstance(value, Mapping):
         for key in _DOC_KEYS:
             docs = value.get(key)
+            if isinstance(docs, str) and docs.strip():
+                return [docs]
             if isinstance(docs, list) and all(not isinstance(d, BaseMessage) for d in docs):
                 return docs
     return None
