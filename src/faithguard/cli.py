@@ -69,20 +69,32 @@ def _add_call_args(p: argparse.ArgumentParser, *, response: bool) -> None:
     p.add_argument("--format", "-f", choices=("table", "json"), default="table")
     p.add_argument(
         "--fail-on",
-        choices=("never", "warning", "critical"),
+        choices=("never", "warning", "critical", "unchecked"),
         default="never",
-        help="exit 3 when a verdict at this severity or above fired (default: never)",
+        help="exit 3 when a verdict at this severity or above fired; 'unchecked': exit 3 on a warning or critical "
+        "verdict, else 4 when the call was not fully checked (outcome undetermined, a check failed) (default: never)",
     )
 
 
-def _exit_code(verdicts: list[Any], fail_on: str) -> int:
-    """0, or 3 when a verdict reached ``fail_on`` (1 is kept for errors, 2 for bad input)."""
+#: Exit code of ``--fail-on unchecked`` when no alarm fired but the call was not fully checked.
+UNCHECKED_EXIT = 4
+
+
+def _exit_code(report: Any, fail_on: str) -> int:
+    """0; 3 when a verdict reached ``fail_on``; with ``unchecked``, 3 on a warning or critical verdict, else 4 when the
+    report is not ``ok`` (a check report) or a check failed (an input report). 1 is kept for errors, 2 for bad input.
+    """
     if fail_on == "never":
         return 0
-    from faithguard.models import Severity
+    from faithguard.models import Report, Severity
 
-    floor = Severity(fail_on).rank
-    return 3 if any(Severity(v.severity).rank >= floor for v in verdicts) else 0
+    floor = Severity("warning" if fail_on == "unchecked" else fail_on).rank
+    if any(Severity(v.severity).rank >= floor for v in report.verdicts):
+        return 3
+    if fail_on != "unchecked":
+        return 0
+    unchecked = report.outcome != "ok" if isinstance(report, Report) else bool(report.errors)
+    return UNCHECKED_EXIT if unchecked else 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -136,7 +148,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         from faithguard.render import print_report
 
         print_report(report)
-    return _exit_code(report.verdicts, args.fail_on)
+    return _exit_code(report, args.fail_on)
 
 
 def _cmd_inspect(args: argparse.Namespace) -> int:
@@ -148,7 +160,7 @@ def _cmd_inspect(args: argparse.Namespace) -> int:
         from faithguard.render import print_inspect
 
         print_inspect(pre)
-    return _exit_code(pre.verdicts, args.fail_on)
+    return _exit_code(pre, args.fail_on)
 
 
 def _cmd_plugins(args: argparse.Namespace) -> int:
@@ -190,7 +202,8 @@ def console() -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; returns the exit code (0 ok, 1 failure, 2 bad input or usage, 3 verdicts at ``--fail-on``)."""
+    """Run the CLI; returns the exit code (0 ok, 1 failure, 2 bad input or usage, 3 verdicts at ``--fail-on``, 4 with
+    ``--fail-on unchecked`` when the call was not fully checked)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.version:

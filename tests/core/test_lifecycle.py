@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from faithguard import Decision, GuardedCall, Policy, Report
@@ -154,6 +156,23 @@ def test_cli_fail_on_sets_the_exit_code(capsys: pytest.CaptureFixture[str]) -> N
     assert main(args) == 0
     assert main([*args, "--fail-on", "critical"]) == 3
     assert main([*args[:-2], "--fail-on", "warning"]) == 3
+    assert main([*args, "--fail-on", "unchecked"]) == 3  # a critical verdict fired: 3 before 4
+    capsys.readouterr()
+
+
+def test_cli_fail_on_unchecked_exits_4_when_nothing_was_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    """A CI gate must not read "no verdict" as a pass when the report says nothing was judged."""
+    args = ["check", "-q", "Write a limerick about a cat.", "-r", "A cat sat on a mat.", "-f", "json"]
+    capsys.readouterr()
+    assert main([*args, "--fail-on", "warning"]) == 0  # no alarm fired
+    report = json.loads(capsys.readouterr().out)
+    assert report["outcome"] != "ok"
+    assert main([*args, "--fail-on", "unchecked"]) == 4
+    capsys.readouterr()
+    ok = ["check", "-q", "List three rivers in Spain.", "-r", "1. The Ebro\n2. The Tagus\n3. The Douro", "-f", "json"]
+    assert main(ok) == 0
+    assert json.loads(capsys.readouterr().out)["outcome"] == "ok"
+    assert main([*ok, "--fail-on", "unchecked"]) == 0  # a fully checked call passes the gate
     capsys.readouterr()
 
 
