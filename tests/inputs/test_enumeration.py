@@ -1,4 +1,4 @@
-"""Inline enumerations supply one item per marker (``supply._inline_enumeration``). Rows written here."""
+"""Inline enumerations supply one item per marker (``units._inline_enumeration``). Rows written here."""
 
 from __future__ import annotations
 

@@ -20,7 +20,8 @@ from collections.abc import Callable
 from typing import Any
 
 from faithguard.detector import CallContext
-from faithguard.inputs.supply import Scan, free_units
+from faithguard.inputs.supply import Scan
+from faithguard.inputs.units import free_units
 
 __all__ = ["HANDOVER_TRIGGER", "asked_for_findings"]
 

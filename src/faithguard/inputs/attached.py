@@ -14,7 +14,8 @@ from typing import Any
 
 from faithguard.inputs.content_kinds import classify_noun, names_information
 from faithguard.inputs.forward import MAX_CHARS
-from faithguard.inputs.supply import FULL_WORDS, PARA_RE, Scan, free_units, sentence_spans
+from faithguard.inputs.supply import FULL_WORDS, PARA_RE, Scan, sentence_spans
+from faithguard.inputs.units import free_units
 
 __all__ = ["ATTACHMENT_TRIGGER", "attachment_findings"]
 

@@ -471,7 +471,8 @@ def _without(text: str, span: tuple[int, int], holes: list[tuple[int, int]]) -> 
 def _engagement(ctx: CallContext, detector: str) -> DetectorResult:
     """A response that never touches the supplied content it was asked to work on changed the task."""
     from faithguard.inputs.references import find_references
-    from faithguard.inputs.supply import free_units, scan
+    from faithguard.inputs.supply import scan
+    from faithguard.inputs.units import free_units
 
     q = scan(ctx.query or "")
     # a document-sized item only: a brief message ("the asterisk", "the caption") may be a few words the answer need

@@ -16,7 +16,8 @@ import re
 from typing import Any
 
 from faithguard.inputs.content_kinds import classify_noun, lexname_test, names_information
-from faithguard.inputs.supply import free_units, scan, word_count
+from faithguard.inputs.supply import scan, word_count
+from faithguard.inputs.units import free_units
 from faithguard.inputs.vocab import CREATION_VERBS, kind_of
 from faithguard.numwords import cardinal
 

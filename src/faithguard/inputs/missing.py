@@ -31,7 +31,8 @@ from faithguard.inputs.parsed import (
 from faithguard.inputs.parts import absent_part_findings
 from faithguard.inputs.recorded import EVENT_TRIGGER, recorded_refs
 from faithguard.inputs.references import Reference, find_references
-from faithguard.inputs.supply import Block, Scan, ends_with_answer_field, free_units, scan, word_count
+from faithguard.inputs.supply import Block, Scan, ends_with_answer_field, scan, word_count
+from faithguard.inputs.units import free_units
 from faithguard.inputs.vocab import CONTENT_NOUNS, PART_KINDS, SMALL_KINDS, STRONG_KINDS, group_of, kind_of
 from faithguard.inputs.voice import candidate_sentences, voice_spans
 from faithguard.models import DetectorResult, Severity, Verdict, VerdictKind

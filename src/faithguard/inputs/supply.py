@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from faithguard.inputs.orders import WORD_RE as _WORD_RE
-from faithguard.inputs.orders import asks_for_text, is_instruction, orders_reader, parsed_for_orders, word_count
+from faithguard.inputs.orders import is_instruction, orders_reader, word_count
 from faithguard.inputs.tables import delimited_blocks
 from faithguard.inputs.vocab import kind_of
 from faithguard.inputs.word_tests import imperative
@@ -19,9 +18,9 @@ __all__ = [
     "Block",
     "Scan",
     "ends_with_answer_field",
-    "free_units",
     "is_instruction",
     "orders_reader",
+    "overlaps",
     "scan",
     "sentence_spans",
     "word_count",
@@ -65,7 +64,6 @@ PARA_RE = _PARA_RE
 _MD_BLOCK_RE = re.compile(r"(?m)(?P<table>(?:^[ \t]*\|[^\n]*(?:\n|$)){2,})|(?:^[ \t]*>[^\n]*(?:\n|$))+")
 _TABLE_RULE_RE = re.compile(r"(?m)^[ \t]*\|?[ \t]*:?-{2,}")
 _SENT_RE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)|\n", re.M)
-_META_RE = re.compile(r"\b(?:you|your|please|thanks|thank)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -180,7 +178,8 @@ def _blank(chars: list[str], start: int, end: int) -> None:
             chars[i] = " "
 
 
-def _taken(spans: list[tuple[int, int]], start: int, end: int) -> bool:
+def overlaps(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:
+    """Whether ``[start, end)`` overlaps any of ``spans``."""
     return any(s < end and start < e for s, e in spans)
 
 
@@ -216,7 +215,7 @@ def scan(text: str) -> Scan:
         (result.untyped if m.group("body").strip() else result.empties).append(block)
         spans.append((m.start(), m.end()))
     for m in _EMPTY_ITEMS_RE.finditer(clean):
-        if _taken(spans, m.start(), m.end()):
+        if overlaps(spans, m.start(), m.end()):
             continue  # list markers inside a code block are code
         # bullets or numbers with nothing after them: a list the user meant to fill ("my stats:\n- \n- \n- ")
         head = clean[: m.start()].rstrip().rsplit("\n", 1)[-1].strip()
@@ -226,14 +225,14 @@ def scan(text: str) -> Scan:
         result.empties.append(Block("placeholder", "content", m.start(), m.end(), 0, label))
         spans.append((m.start(), m.end()))
     for m in _EMPTY_QUOTE_RE.finditer(clean):
-        if _taken(spans, m.start(), m.end()):
+        if overlaps(spans, m.start(), m.end()):
             continue  # inside a code fence: an empty docstring is code
         # a triple-quoted block with nothing between its delimiters is an explicit gap, like an empty fence
         result.empties.append(Block("quote", "content", m.start(), m.end(), 0, m.group(1)))
         spans.append((m.start(), m.end()))
     for m in _TAG_RE.finditer(clean):
         k = _tag_kind(m.group("tag"))
-        if k is None or _taken(spans, m.start(), m.end()):
+        if k is None or overlaps(spans, m.start(), m.end()):
             continue
         n = word_count(m.group("body"))
         block = Block("tag", k, m.start(), m.end(), n, f"<{m.group('tag')}>")
@@ -241,12 +240,12 @@ def scan(text: str) -> Scan:
         spans.append((m.start(), m.end()))
     for m in _SELF_TAG_RE.finditer(clean):
         k = _tag_kind(m.group("tag"))
-        if k is not None and not _taken(spans, m.start(), m.end()):
+        if k is not None and not overlaps(spans, m.start(), m.end()):
             result.empties.append(Block("tag", k, m.start(), m.end(), 0, m.group()))
             spans.append((m.start(), m.end()))
     for m in _OPEN_TAG_RE.finditer(clean):
         k = _tag_kind(m.group("tag"))
-        if k is None or _taken(spans, m.start(), m.end()) or f"</{m.group('tag')}" in clean:
+        if k is None or overlaps(spans, m.start(), m.end()) or f"</{m.group('tag')}" in clean:
             continue
         rest = clean[m.end() :]
         nxt = rest.find("<")
@@ -258,7 +257,7 @@ def scan(text: str) -> Scan:
         # a markdown table (pipe rows with a separator row) or a blockquote ("> ..." lines): pasted material
         body = m.group()
         is_table = bool(m.group("table"))
-        if _taken(spans, m.start(), m.end()) or (is_table and not _TABLE_RULE_RE.search(body)):
+        if overlaps(spans, m.start(), m.end()) or (is_table and not _TABLE_RULE_RE.search(body)):
             continue
         n = word_count(body) + (len(re.findall(r"\|", body)) if is_table else 0)
         if n:
@@ -267,7 +266,7 @@ def scan(text: str) -> Scan:
             spans.append((m.start(), m.end()))
     for start, end in delimited_blocks(clean):
         # rows of cells split by one delimiter, pasted from a spreadsheet without markdown
-        if not _taken(spans, start, end):
+        if not overlaps(spans, start, end):
             body = clean[start:end]
             result.untyped.append(Block("table", None, start, end, word_count(body) + body.count("\n") + 1, "table"))
             spans.append((start, end))
@@ -275,7 +274,7 @@ def scan(text: str) -> Scan:
     _empty_sections(clean, result)
     for m in _QUOTE_RE.finditer(clean):
         body = next(g for g in m.groups() if g is not None)
-        if word_count(body) >= 4 and not _taken(spans, m.start(), m.end()):
+        if word_count(body) >= 4 and not overlaps(spans, m.start(), m.end()):
             result.untyped.append(Block("quote", None, m.start(), m.end(), word_count(body), "quote"))
             spans.append((m.start(), m.end()))
     for s, e in spans:
@@ -294,7 +293,7 @@ def _scan_labels(clean: str, result: Scan, spans: list[tuple[int, int]]) -> None
         k = _label_kind(name[-1])
         if k is None and (letter or m.group("idx") or m.group("hidx")) and name[-1][:1].isupper():
             k = name[-1].lower()  # any item labelled with an id is an item of its own kind
-        if k is None or _taken(spans, m.start(), m.end()):
+        if k is None or overlaps(spans, m.start(), m.end()):
             continue
         heads.append((m, k, letter))
     for i, (m, k, letter) in enumerate(heads):
@@ -467,194 +466,3 @@ def _label_kind(word: str) -> str | None:
     if cls is None:
         return None
     return "image" if not cls.inline else ("document" if cls.strength == "strong" else "message")
-
-
-#: A paragraph that opens by greeting a named person is a letter or an email ("Hi Sam,", "Dear Ms Patel,").
-_SALUTATION_RE = re.compile(
-    r"^\s*(?i:hi|hello|hey|dear|good\s+(?:morning|afternoon|evening))\s+[A-Z][\w.'’-]*(?:\s+[A-Z][\w'’-]*)?\s*[,!:]"
-)
-#: A greeting and an addressee of any case ("Hi all,", "Dear team,"): after a forward pointer, a letter's opening.
-#: Fixtures: tests/inputs/test_apposition.py (round 7).
-_GREETED_RE = re.compile(r"^\s*(?i:hi|hello|hey|dear|good\s+(?:morning|afternoon|evening))(?:\s+[\w'’-]+){1,2}\s*[,!:]")
-#: An enumerated or bulleted line: "1. ...", "b) ...", "- ...".
-_ITEM_RE = re.compile(r"(?m)^[ \t]*(?:\d{1,2}[.)]|[A-Ha-h][.)]|[-*•])[ \t]+(?P<body>\S[^\n]*)")
-
-
-def _list_items(para: str, start: int, exclude: Sequence[tuple[int, int]]) -> list[Block]:
-    """The items of an enumerated list in ``para`` that read as content, not as instructions."""
-    found = [m for m in _ITEM_RE.finditer(para) if not _taken(list(exclude), start + m.start(), start + m.end())]
-    # One list holds one kind of line: when most lines read as content, a line that merely opens like an
-    # instruction ("Your neighbourhood oven" among slogans) is an item too.
-    content = [m for m in found if not is_instruction(m.group("body"))]
-    keep = found if 2 * len(content) > len(found) else content
-    return [Block("item", None, start + m.start(), start + m.end(), word_count(m.group("body"))) for m in keep]
-
-
-#: An inline enumeration marker, "(1) ", "(b) " or "2) ", opening a sentence or following a space.
-_ENUM_RE = re.compile(r"(?:^|(?<=\s))\(?(?P<label>\d{1,2}|[a-hA-H])\)[ \t]+")
-
-
-def _inline_enumeration(para: str, start: int, exclude: Sequence[tuple[int, int]]) -> list[Block]:
-    """The items of an enumeration run inside a paragraph: "Do they agree? (1) 'Rain is wet.' (2) 'Rain is dry.'".
-
-    The markers outside the request's sentences must count up from 1 (or a) without a gap; each item runs to the
-    next marker. Fixtures: tests/inputs/test_enumeration.py.
-    """
-    marks = [m for m in _ENUM_RE.finditer(para) if not _taken(list(exclude), start + m.start(), start + m.end())]
-    labels = [m.group("label").lower() for m in marks]
-    first = labels[0] if labels else ""
-    expect = (
-        [str(i) for i in range(1, len(labels) + 1)] if first.isdigit() else [chr(97 + i) for i in range(len(labels))]
-    )
-    if len(marks) < 2 or labels != expect:
-        return []
-    ends = [m.start() for m in marks[1:]] + [len(para)]
-    return [
-        Block("item", None, start + m.start(), start + end, word_count(para[m.end() : end]))
-        for m, end in zip(marks, ends, strict=True)
-        if word_count(para[m.end() : end])
-    ]
-
-
-#: Separators of an inline list after a colon ("tides, erosion and dunes"); each item is at most this many words.
-_INLINE_SEP_RE = re.compile(r"\s*(?:,|;)\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
-_INLINE_ITEM_WORDS = 6
-
-
-def _inline_items(tail: str) -> list[int]:
-    """Word counts of the items of a one-line inline list after a colon, or [] when the tail is not such a list.
-
-    Every item must be short (at most ``_INLINE_ITEM_WORDS`` words): a sentence with commas is one text.
-    Fixtures: tests/inputs/test_generalize.py (spec inline_list_after_colon).
-    """
-    first = sentence_spans(tail.strip())
-    body = tail.strip()[first[0][0] : first[0][1]].strip().rstrip(".") if first else ""
-    if not body or "\n" in body:
-        return []
-    parts = [p for p in _INLINE_SEP_RE.split(body) if p.strip()]
-    counts = [word_count(p) for p in parts]
-    if sum(counts) >= FULL_WORDS:
-        return []  # a long line of items ("X eatType restaurant; X food Indian; ...") is one text, a full document
-    return counts if len(counts) >= 2 and all(0 < c <= _INLINE_ITEM_WORDS for c in counts) else []
-
-
-def _paragraphs(
-    masked: str, bounds: list[int], exclude: Sequence[tuple[int, int]]
-) -> list[tuple[int, str, bool, list[Block]]]:
-    """``(start, text, later, items)`` of each paragraph of ``masked`` that holds something; ``later``: not the
-    first; ``items``: its enumerated units (a list or an inline enumeration), read for a paragraph with no colon."""
-    out: list[tuple[int, str, bool, list[Block]]] = []
-    for start, nxt in itertools.pairwise(bounds):
-        para = masked[start:nxt]
-        if para.strip():
-            items: list[Block] = []
-            if ":" not in para:
-                items = _list_items(para, start, exclude) or _inline_enumeration(para, start, exclude)
-            out.append((start, para, bool(out), items))
-    return out
-
-
-def _parse_ahead(
-    paragraphs: list[tuple[int, str, bool, list[Block]]], exclude: Sequence[tuple[int, int]], before: int
-) -> None:
-    """Parse at once, into the shared cache, the sentences :func:`free_units` will give a syntactic reader: those of
-    paragraphs that have no colon and are not lists, outside ``exclude`` and after ``before``; in later paragraphs
-    every one :func:`orders_reader` parses, in the first those :func:`asks_for_text` parses (its opening words say
-    nothing). The same parses as one at a time (each sentence is its own document), batched: a request with dozens
-    of pasted sentences spent ~20 ms parsing them one by one, and each single parse costs ~1.5 ms of its own."""
-    from faithguard.errors import ConfigError
-    from faithguard.nlp import parse_all
-
-    wanted: list[str] = []
-    for start, para, later, items in paragraphs:
-        if ":" in para or len(items) >= 2:
-            continue
-        for s, e in sentence_spans(para):
-            sent = para[s:e]
-            if _taken(list(exclude), start + s, start + e) or start + e <= before:
-                continue
-            if (later or not is_instruction(sent)) and parsed_for_orders(sent.strip()):
-                wanted.append(sent.strip())
-    try:
-        parse_all(wanted)
-    except ConfigError:
-        return  # no spaCy model: the readers read the opening words instead
-
-
-def free_units(
-    result: Scan,
-    exclude: Sequence[tuple[int, int]] = (),
-    *,
-    questions: bool = False,
-    promised: bool = False,
-    before: int = -1,
-) -> list[Block]:
-    """Untyped blocks of ``result`` plus free prose units (colon tails, content paragraphs).
-
-    Sentences overlapping ``exclude`` (the sentences holding references) never count as content. With
-    ``questions`` (the request points to a question it holds: "answer the following question"), a question
-    sentence outside the referring sentence is that question, however it opens ("How can you ...?"). With
-    ``promised`` (the text after a forward pointer: "the email below"), a paragraph that opens with a greeting and an
-    addressee of any case ("Hi all,", "Dear team,") is a whole letter, however its sentences open. Sentences that
-    end before ``before`` (where a backward pointer stands: "repeat the request above") are what it points at,
-    orders included.
-    """
-    units = list(result.untyped)
-    masked = result.masked
-    bounds = [0, *(m.end() for m in _PARA_RE.finditer(masked)), len(masked) + 1]
-    paragraphs = _paragraphs(masked, bounds, exclude)
-    _parse_ahead(paragraphs, exclude, before)
-    after_colon = False
-    for start, para, later, items in paragraphs:
-        colon = para.find(":")
-        if colon >= 0:
-            tail = para[colon + 1 :]
-            n = word_count(tail)
-            # the request sentence may run on into the first item (no full stop before "1."): clip it at the colon
-            head_only = [(a, min(b, start + colon + 1)) for a, b in exclude]
-            tail_items = _list_items(tail, start + colon + 1, head_only)
-            if len(tail_items) >= 2:
-                # "Rank these slogans:\n1. ...\n2. ...": an enumerated tail is one unit per item, not one text
-                units.extend(tail_items)
-                after_colon = False
-            elif n:
-                # only the request's own list: the colon closes a sentence that holds a reference
-                in_request = _taken(list(exclude), start + colon, start + colon + 1)
-                inline = _inline_items(tail) if in_request else []
-                if len(inline) >= 2:
-                    # "the following two topics: tides, and erosion": one short unit per listed item
-                    units.extend(Block("colon", None, start + colon + 1, start + len(para), k) for k in inline)
-                else:
-                    units.append(Block("colon", None, start + colon + 1, start + len(para), n))
-                after_colon = False
-            else:
-                after_colon = True
-            continue
-        if len(items) >= 2:
-            units.extend(items)  # "1. Council backs bike lanes\n2. ...": each enumerated item is one unit
-            after_colon = False
-            continue
-        content = sentences = 0
-        for s, e in sentence_spans(para):
-            if _taken(list(exclude), start + s, start + e):
-                continue
-            sent = para[s:e]
-            asked = questions and sent.rstrip().endswith("?")
-            # pointed at from below ("the request above"): whatever it says is the material
-            pointed = start + e <= before
-            ordered = not pointed and (orders_reader(sent) if later else is_instruction(sent) or asks_for_text(sent))
-            if asked or not ordered or (after_colon and not _META_RE.search(sent)):
-                content += word_count(sent)
-                sentences += 1
-        greeted = bool(_SALUTATION_RE.match(para)) and bool(content)
-        greeted = greeted or (promised and bool(_GREETED_RE.match(para)))
-        if greeted and not _taken(list(exclude), start, start + len(para)):
-            # "Hi Sam, ... Thanks, Priya": a whole letter or email, greeting and all, however short
-            units.append(Block("letter", None, start, start + len(para), word_count(para)))
-            after_colon = False
-            continue
-        if content:
-            origin = "after_colon" if after_colon else "paragraph"
-            units.append(Block(origin, None, start, start + len(para), content, sentences=max(1, sentences)))
-        after_colon = False
-    return units
