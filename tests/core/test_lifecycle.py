@@ -169,7 +169,7 @@ def test_cli_fail_on_unchecked_exits_4_when_nothing_was_checked(capsys: pytest.C
     assert report["outcome"] != "ok"
     assert main([*args, "--fail-on", "unchecked"]) == 4
     capsys.readouterr()
-    ok = ["check", "-q", "List three rivers in Spain.", "-r", "1. The Ebro\n2. The Tagus\n3. The Douro", "-f", "json"]
+    ok = ["check", "-q", "List three cities in Italy.", "-r", "1. Rome\n2. Florence\n3. Venice", "-f", "json"]
     assert main(ok) == 0
     assert json.loads(capsys.readouterr().out)["outcome"] == "ok"
     assert main([*ok, "--fail-on", "unchecked"]) == 0  # a fully checked call passes the gate

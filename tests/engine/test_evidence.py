@@ -7,8 +7,8 @@ from helpers import judge, status_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from faithguard.engine.placed import name_parts, typed_names
 from faithguard.engine.response import evidence_text, view_of
-from faithguard.engine.satisfy import name_parts, typed_names
 from faithguard.lexical import wordnet
 
 needs_wordnet = pytest.mark.skipif(not wordnet.available(), reason="Debian wordnet-base (or nltk) not installed")

@@ -25,8 +25,9 @@ from faithguard.engine.lexicon import (
     number_value,
     words,
 )
-from faithguard.engine.named import COORDINATION, asks_for_one, capitalised_names, code_names, excluded_objects
-from faithguard.engine.places import contains, demonyms
+from faithguard.engine.named import asks_for_one, capitalised_names, code_names, excluded_objects
+from faithguard.engine.placed import item_heads, items_in, name_parts, place_of_items, placed_elsewhere, typed_names
+from faithguard.engine.places import contains, demonyms, is_place
 from faithguard.engine.relations import of_place, related_names
 from faithguard.engine.response import ResponseView, norm, view_of
 from faithguard.engine.scope import RequestScope, request_scope
@@ -95,38 +96,6 @@ def subject_noun(c: Constraint, others: Sequence[Constraint]) -> str | None:
             if terms:
                 return terms[0] if len(terms) == 1 else terms[-1]
     return None
-
-
-def name_parts(view: ResponseView, names: Sequence[str] | None = None) -> list[str]:
-    """Distinct names, a coordinated run ("Ebro and Tagus") read as separate names."""
-    out: dict[str, None] = {}
-    for name in view.named() if names is None else names:
-        for part in COORDINATION.split(name):
-            part = part.strip(" ,.;:")
-            if part:
-                out.setdefault(part, None)
-    return list(out)
-
-
-def typed_names(view: ResponseView, noun: str) -> tuple[list[str], list[str]]:
-    """Names in the response that WordNet types as ``noun`` (instances or kinds), and names it cannot type.
-
-    A coordinated run the name finder kept whole ("Ebro and Tagus") is read name by name.
-    Names WordNet types as something else are in neither list.
-    """
-    typed: list[str] = []
-    untyped: list[str] = []
-    for part in name_parts(view):
-        kind = wordnet.is_instance_of(part, noun)
-        if kind is None:
-            # "Sir Francis Drake": WordNet keys the name without its title; try the last word too.
-            last = part.split()[-1]
-            kind = wordnet.is_instance_of(last, noun) if last != part else None
-        if kind:
-            typed.append(part)
-        elif kind is None:
-            untyped.append(part)
-    return typed, untyped
 
 
 def _present(view: ResponseView, term: str) -> bool:
@@ -198,6 +167,12 @@ def _terms_check(
     if c.category is Category.SUBJECT:
         typed, _ = typed_names(view, terms[-1])
         typed = related_names(terms[-1], typed, of_place(c, others))
+        listed = view.outer_items if len(view.outer_items) >= 2 else view.items
+        heads = [h for h in item_heads(listed, name_parts(view)) if h is not None] if len(listed) >= 2 else []
+        other = [h for h in heads if h not in typed and wordnet.is_instance_of(h, terms[-1]) is False]
+        if typed and other:
+            # a list whose items are of the asked kind only in part ("capitals: Paris, Lyon"): no evidence for all
+            return Status.UNKNOWN, f"offline: WordNet types {typed[0]!r} as {terms[-1]!r} but not {other[0]!r}"
         if typed:
             return Status.SATISFIED, f"offline: WordNet types {', '.join(typed[:3])} as {terms[-1]!r}"
     hits = [(t, _found_as(view, t)) for t in terms]
@@ -305,6 +280,12 @@ def _quantity(
     if what == "list items" and outer != found and compare(outer, want, rel):
         # a nested list: the asked items may be its outer items (the rest their sub-items) or all of them
         found, what = outer, "outer list items"
+    if what in ("list items", "outer list items"):
+        items = view.outer_items if what == "outer list items" else view.items
+        distinct = len({" ".join(re.findall(r"\w+", item.lower())) for item in items})
+        if distinct < found and compare(distinct, want, rel) != compare(found, want, rel):
+            # "Pacific / Pacific / Pacific" for three oceans: repeated items are one item named again
+            return Status.UNKNOWN, f"offline: {found} {what} but {distinct} distinct, asked for {rel} {want}"
     status = Status.SATISFIED if compare(found, want, rel) else Status.VIOLATED
     reason = f"found {found} {what}, asked for {rel} {want} ({c.text!r})"
     if not whole(c, scope):
@@ -352,6 +333,10 @@ def _time(c: Constraint, view: ResponseView, others: Sequence[Constraint], docs:
     is_list = len(view.items) >= 2
     if outside and (is_list or not inside):
         return Status.VIOLATED, f"offline: dates outside {c.text!r}: {outside[0][:80]!r}"
+    if inside and not outside and is_list and len(inside) < len(view.units):
+        # one dated item among undated ones is no evidence for the rest ("E.T. (1982), Titanic, Avatar")
+        told = f"{len(inside)} of {len(view.units)} items dated {c.text!r}"
+        return Status.UNKNOWN, f"offline: {told}; the rest give no date"
     if inside and not outside:
         return Status.SATISFIED, f"offline: the dates given fall {c.text!r}"
     if not inside and not outside and _off_topic(view, others, docs, query):
@@ -376,11 +361,20 @@ def _location(
     names, need_all = _places(c.text)
     if not names:
         return _terms_check(c, view, others, "location", docs, query)
+    listed = view.outer_items if len(view.outer_items) >= 2 else view.items
+    if len(listed) >= 2 and len(names) == 1:
+        return items_in(c, place_of_items(listed, name_parts(view), names[0].lower()), len(listed))
     places = view.named(frozenset({"GPE", "LOC"}))
     located: list[str] = []
     present = [
         n for n in names if any(view.has_term(f) for f in _forms(n)) or any(contains(n.lower(), p) for p in places)
     ]
+    if present and len(names) == 1:
+        # a prose answer that names the place: no evidence when the other things it names lie elsewhere ("The
+        # Louvre and the British Museum. Madrid's museums are overrated.")
+        inside, elsewhere = placed_elsewhere(name_parts(view), names[0].lower())
+        if elsewhere and not inside:
+            return Status.UNKNOWN, f"offline: names {names[0]} but {elsewhere[0]!r} lies elsewhere (WordNet)"
     if not present:
         # "rivers in Spain" answered "the Ebro and the Tagus": WordNet's part-of chain puts them there.
         for n in names:
@@ -447,6 +441,13 @@ def _exclusion(c: Constraint, view: ResponseView) -> Verdict3:
         kinds = [n for n in names if wordnet.has_kinds(n) is not False]
         if kinds:  # "no meat": an answer with beef never says "meat"; absence of the word is no evidence
             return Status.UNKNOWN, f"offline: {kinds[0]!r} has kinds the answer may name; absence is no evidence"
+        for name in (n for n in names if is_place(n.lower())):
+            # "cities in Asia, excluding Japan" answered "Tokyo": the place is named by what lies in it (the name
+            # itself was read above, a contrastive mention of it included)
+            parts = [p for p in name_parts(view) if p not in _forms(name)]
+            inside = place_of_items(view.units, parts, name.lower()).inside
+            if inside:
+                return Status.VIOLATED, f"offline: {inside[0]!r} lies in excluded {name}"
         return Status.SATISFIED, f"offline: the response does not name {', '.join(names)}"
     return Status.UNKNOWN, "offline: whether the items meet the exclusion needs knowledge"
 

@@ -1,0 +1,133 @@
+"""Where the things an answer names lie: typed evidence for a place constraint ("three rivers in Spain").
+
+A place asked of listed items holds of the answer only when it holds of every item: one river in Spain among three
+is no evidence for the other two, and the place's own name in an intro line ("Here are rivers in Spain:") or in a
+refusal ("Neither is in Canada") says nothing about the items. Each item is read by its first name (its head:
+"The Ebro: flows to ..." is about the Ebro), placed by GeoNames and WordNet (:func:`places.contains`, then WordNet's
+part-of chain). An item is *outside* only when GeoNames knows both places (``contains`` says False); WordNet's "
+placed elsewhere" is weaker (its part-of chains are incomplete) and only keeps an answer from passing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from faithguard.engine.named import COORDINATION
+from faithguard.engine.places import contains
+from faithguard.engine.response import ResponseView
+from faithguard.lexical import wordnet
+from faithguard.models import Constraint, Status
+
+__all__ = ["Placement", "item_heads", "items_in", "name_parts", "place_of_items", "placed_elsewhere", "typed_names"]
+
+
+@dataclass
+class Placement:
+    """Items of a list by where they lie relative to the asked place (each item by its head name)."""
+
+    inside: list[str] = field(default_factory=list)
+    outside: list[str] = field(default_factory=list)
+    #: items placed elsewhere by WordNet only (weak: not a violation, but no pass)
+    elsewhere: list[str] = field(default_factory=list)
+    #: items with no name, or a name nothing places
+    unplaced: int = 0
+
+
+def _where(name: str, place: str) -> bool | None:
+    """True inside, False outside (GeoNames knows both), None unknown; WordNet's part-of chain decides "inside"."""
+    said = contains(place, name)
+    if said is not None:
+        return said
+    return True if wordnet.located_in(name, place) is True else None
+
+
+def _head(item: str, names: Sequence[str]) -> str | None:
+    """The first of ``names`` the item's text holds (word-bounded, any case)."""
+    low = item.lower()
+    found = [(m.start(), n) for n in names if (m := re.search(r"(?<!\w)" + re.escape(n) + r"(?!\w)", low))]
+    return min(found)[1] if found else None
+
+
+def item_heads(items: Sequence[str], names: Sequence[str]) -> list[str | None]:
+    """Each item's head: the first of ``names`` (lower case) its text holds, None when it holds none."""
+    return [_head(item, names) for item in items]
+
+
+def place_of_items(items: Sequence[str], names: Sequence[str], place: str) -> Placement:
+    """Each item, by its head name among ``names`` (lower case), inside, outside, elsewhere or unplaced."""
+    out = Placement()
+    for head in item_heads(items, names):
+        where = _where(head, place) if head is not None else None
+        if head is None:
+            out.unplaced += 1
+        elif where is True:
+            out.inside.append(head)
+        elif where is False:
+            out.outside.append(head)
+        elif wordnet.located_in(head, place) is False:
+            out.elsewhere.append(head)
+        else:
+            out.unplaced += 1
+    return out
+
+
+def placed_elsewhere(names: Sequence[str], place: str) -> tuple[list[str], list[str]]:
+    """(names placed inside ``place``, names placed elsewhere) among ``names``, leaving out the place itself and
+    the places that hold it ("Europe" for "Spain"): what a prose answer's own names say about the place."""
+    inside: list[str] = []
+    elsewhere: list[str] = []
+    for name in names:
+        if name == place.lower() or contains(name, place) is True:
+            continue
+        where = _where(name, place)
+        if where is True:
+            inside.append(name)
+        elif where is False or wordnet.located_in(name, place) is False:
+            elsewhere.append(name)
+    return inside, elsewhere
+
+
+def name_parts(view: ResponseView, names: Sequence[str] | None = None) -> list[str]:
+    """Distinct names, a coordinated run ("Ebro and Tagus") read as separate names."""
+    out: dict[str, None] = {}
+    for name in view.named() if names is None else names:
+        for part in COORDINATION.split(name):
+            part = part.strip(" ,.;:")
+            if part:
+                out.setdefault(part, None)
+    return list(out)
+
+
+def typed_names(view: ResponseView, noun: str) -> tuple[list[str], list[str]]:
+    """Names in the response that WordNet types as ``noun`` (instances or kinds), and names it cannot type.
+
+    A coordinated run the name finder kept whole ("Ebro and Tagus") is read name by name.
+    Names WordNet types as something else are in neither list.
+    """
+    typed: list[str] = []
+    untyped: list[str] = []
+    for part in name_parts(view):
+        kind = wordnet.is_instance_of(part, noun)
+        if kind is None:
+            # "Sir Francis Drake": WordNet keys the name without its title; try the last word too.
+            last = part.split()[-1]
+            kind = wordnet.is_instance_of(last, noun) if last != part else None
+        if kind:
+            typed.append(part)
+        elif kind is None:
+            untyped.append(part)
+    return typed, untyped
+
+
+def items_in(c: Constraint, where: Placement, count: int) -> tuple[Status, str]:
+    """A place asked of a list's items: satisfied when every item lies in it, violated when one lies outside."""
+    if where.outside:
+        return Status.VIOLATED, f"offline: {where.outside[0]!r} is not in {c.text!r}"
+    if len(where.inside) == count:
+        return Status.SATISFIED, f"offline: every item lies {c.text!r} ({', '.join(where.inside[:3])})"
+    told = f"{len(where.inside)} of {count} items placed {c.text!r}"
+    return Status.UNKNOWN, f"offline: {told}; the rest cannot be told" + (
+        f" ({where.elsewhere[0]!r} lies elsewhere by WordNet)" if where.elsewhere else ""
+    )
