@@ -20,6 +20,7 @@ __all__ = [
     "finish_reasons_of",
     "is_async_stream",
     "is_stream",
+    "message_text",
     "normalize",
     "response_attributes",
     "tee_stream",
@@ -39,6 +40,9 @@ class CallInput:
     system: str = ""
     history: list[Message] = field(default_factory=list)
     documents: list[str] = field(default_factory=list)
+    #: content parts of the user's turns that are not text (an image, audio, a file): material the request
+    #: supplies that faithguard does not read
+    attachments: int = 0
 
 
 def _check_encodable(text: str) -> None:
@@ -64,7 +68,8 @@ def _part_text(part: Any) -> str | None:
     return None
 
 
-def _content_text(content: Any) -> str:
+def message_text(content: Any) -> str:
+    """The text of a message's content (a string or a list of parts; non-text parts dropped)."""
     if content is None:
         return ""
     if isinstance(content, str):
@@ -75,6 +80,17 @@ def _content_text(content: Any) -> str:
         parts = [t for t in (_part_text(part) for part in content) if t is not None]
         return "\n".join(parts)
     raise InputError(f"message content must be text or a list of parts, not {type(content).__name__}")
+
+
+def _attachments(raw: Any) -> int:
+    """Content parts of a user message that are not text (``image_url``, ``input_audio``, ``file`` ...)."""
+    role = raw.get("role") if isinstance(raw, Mapping) else getattr(raw, "role", None) or getattr(raw, "type", None)
+    content = raw.get("content") if isinstance(raw, Mapping) else getattr(raw, "content", None)
+    if role not in ("user", "human") or isinstance(content, str | bytes | bytearray):
+        return 0
+    if not isinstance(content, Sequence):
+        return 0
+    return sum(1 for part in content if _part_text(part) is None)
 
 
 def _message(raw: Any) -> Message:
@@ -88,7 +104,7 @@ def _message(raw: Any) -> Message:
     if not isinstance(role, str):
         raise InputError("each message needs a string 'role'")
     role = {"human": "user", "ai": "assistant"}.get(role, role)
-    return Message(role=role, content=_content_text(content))
+    return Message(role=role, content=message_text(content))
 
 
 def _document(raw: Any) -> str:
@@ -135,12 +151,15 @@ def normalize(
         history = turns[:-1] if turns and turns[-1].role == "user" and turns[-1].content == query else turns
     if not query.strip():
         raise InputError("query is empty")
+    attachments = sum(_attachments(m) for m in (messages or []) if not isinstance(m, Message))
     for text in (query, *(m.content for m in msgs), *docs):
         _check_encodable(text)
     size = len(query) + sum(len(m.content) for m in msgs) + sum(len(d) for d in docs)
     if size > max_chars:
         raise InputError(f"input is {size} characters; the limit is {max_chars}")
-    return CallInput(query=query, messages=msgs, system=system, history=history, documents=docs)
+    return CallInput(
+        query=query, messages=msgs, system=system, history=history, documents=docs, attachments=attachments
+    )
 
 
 def _get(obj: Any, key: str) -> Any:
@@ -202,7 +221,7 @@ def _responses_text(output: Any) -> str | None:
     messages = [item for item in _items(_get(output, "output")) if _get(item, "type") == "message"]
     if not messages:
         return None
-    return "".join(_content_text(_get(item, "content")) for item in messages)
+    return "".join(message_text(_get(item, "content")) for item in messages)
 
 
 def extract_text(output: Any) -> str | None:
@@ -223,14 +242,14 @@ def extract_text(output: Any) -> str | None:
         first = choices[0]
         message = _get(first, "message")
         if message is not None:
-            return _content_text(_get(message, "content"))
+            return message_text(_get(message, "content"))
         text = _get(first, "text")
         return text if isinstance(text, str) else None
     if _is_responses_api(output):
         return _responses_text(output)
     content = _get(output, "content")
     if isinstance(content, str) or _items(content):
-        return _content_text(content)
+        return message_text(content)
     return None
 
 

@@ -89,7 +89,8 @@ class CallContext:
 
     ``query`` is the user's request (the last user turn when ``messages`` were
     given); ``system`` holds the system instructions; ``history`` the earlier
-    turns; ``documents`` the supplied documents. ``findings`` accumulates what
+    turns; ``documents`` the supplied documents; ``attachments`` the user's non-text parts (images, audio,
+    files: supplied material faithguard does not read). ``findings`` accumulates what
     earlier detectors shared (input-stage findings are visible to the output
     stage). ``response``/``constraints``/``verdicts`` are set for the output stage.
     """
@@ -107,6 +108,7 @@ class CallContext:
     judge: Judge | None = None
     knowledge_sources: list[KnowledgeSource] = field(default_factory=list)
     judge_use: JudgeUse = field(default_factory=JudgeUse)
+    attachments: int = 0
 
     @property
     def sources_text(self) -> str:

@@ -332,6 +332,7 @@ class Guard:
             history=inp.history,
             judge=self.judge,
             knowledge_sources=self.knowledge_sources,
+            attachments=inp.attachments,
         )
         return Run(
             ctx=ctx,

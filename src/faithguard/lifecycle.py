@@ -376,10 +376,17 @@ class GuardedCall:
 
 
 def _has_user_turn(messages: Any) -> bool:
+    """Whether the last user turn holds text (an image-only turn, "what is this?" said by the picture alone, gives
+    the checks nothing to read: the call passes through untouched). Content of a shape faithguard cannot read counts
+    as text here, so that normalising it raises its own clear error."""
     if not isinstance(messages, list | tuple):
         return False
-    for m in messages:
+    for m in reversed(messages):
         role = m.get("role") if isinstance(m, Mapping) else getattr(m, "role", None) or getattr(m, "type", None)
         if role in ("user", "human"):
-            return True
+            content = m.get("content") if isinstance(m, Mapping) else getattr(m, "content", None)
+            try:
+                return bool(calls.message_text(content).strip())
+            except InputError:
+                return True
     return False

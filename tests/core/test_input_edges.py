@@ -89,3 +89,28 @@ def test_cli_strips_a_byte_order_mark(tmp_path: Path, capsys: pytest.CaptureFixt
         assert main(["inspect", "-q", f"@{path}", "-f", "json"]) == 0
         outputs.append(capsys.readouterr().out)
     assert outputs[0] == outputs[1]
+
+
+def test_an_image_in_the_user_turn_is_supplied_material() -> None:
+    """A vision request ("What plant is this?" with a photo part) is not missing its material; the same words
+    without the image are. An image-only turn gives the checks nothing to read: the wrapped call passes untouched."""
+    from faithguard import Guard
+
+    guard = Guard(judge=None)
+    image = {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}}
+    text = {"type": "text", "text": "What plant is this? Is it safe for my cat?"}
+    with_image = guard.inspect(None, messages=[{"role": "user", "content": [text, image]}])
+    without = guard.inspect(None, messages=[{"role": "user", "content": [text]}])
+    assert not [v for v in with_image.verdicts if v.kind == "missing_content"]
+    assert [v for v in without.verdicts if v.kind == "missing_content"]
+    llm_calls: list[object] = []
+
+    @guard.wrap(policy=Policy.block(["missing_content"]))
+    def ask(messages: list[dict[str, object]]) -> str:
+        llm_calls.append(messages)
+        return "A monstera; it is mildly toxic to cats."
+
+    assert ask([{"role": "user", "content": [image]}]) == "A monstera; it is mildly toxic to cats."
+    assert ask([{"role": "user", "content": [text, image]}]) == "A monstera; it is mildly toxic to cats."
+    assert len(llm_calls) == 2
+    guard.close()

@@ -126,6 +126,31 @@ def stream_then_stall(conn: socket.socket) -> None:
     time.sleep(30)
 
 
+def stream_then_error_event(conn: socket.socket) -> None:
+    """Three chunks of a stream, then an OpenAI-style error event; the body ends cleanly (no finish, no [DONE])."""
+    events = stream_events("Visit the Louvre museum in Paris.", "m")
+    _sse_head(conn)
+    for ev in events[:3]:
+        _chunk(conn, ev)
+    _chunk(conn, b'data: {"error": {"message": "overloaded", "type": "server_error"}}\n\n')
+    conn.sendall(b"0\r\n\r\n")
+
+
+def stream_cut_clean(conn: socket.socket) -> None:
+    """Three chunks of a stream, then a clean end of the body: no finish reason, no [DONE]."""
+    events = stream_events("Visit the Louvre museum in Paris.", "m")
+    _sse_head(conn)
+    for ev in events[:3]:
+        _chunk(conn, ev)
+    conn.sendall(b"0\r\n\r\n")
+
+
+def json_for_stream(conn: socket.socket) -> None:
+    """A stream request answered with one JSON completion (a server that does not stream)."""
+    body = json.dumps(completion_body("Visit the Louvre museum in Paris.", "m")).encode()
+    conn.sendall(_head(200, {"content-type": "application/json", "content-length": str(len(body))}) + body)
+
+
 class LocalServer:
     """A raw HTTP server on 127.0.0.1 for tests: accepts connections on a thread, one handler thread each, and counts
     them. ``with Sub(...) as srv: srv.url``; a subclass says what a connection gets (``_handle``)."""

@@ -88,3 +88,19 @@ def test_async_agent() -> None:
     guard.close()
     assert state["messages"][-1].response_metadata["faithguard"]["verdicts"][0]["kind"] == "omission"
     assert len(reports) == 1
+
+
+def test_an_image_only_turn_and_a_failing_on_report_never_break_the_agent() -> None:
+    """Under observe the agent's answer comes back: an image-only user turn has nothing to check (the call passes
+    untouched), and an on_report callback that raises is noted on the report, never raised."""
+    image = {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}}
+
+    def broken(report: Report) -> None:
+        raise RuntimeError("dashboard down")
+
+    for messages in ([HumanMessage(content=[image])], [HumanMessage(QUESTION)]):
+        model = ToolCallingFake(messages=iter([AIMessage(content=GOOD)]))
+        middleware = FaithGuardMiddleware(make_guard(), Policy.observe(), on_report=broken)
+        agent = create_agent(model, tools=[], middleware=[middleware])
+        state = agent.invoke({"messages": messages})
+        assert state["messages"][-1].content == GOOD

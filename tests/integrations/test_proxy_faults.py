@@ -270,3 +270,69 @@ def test_stream_never_started_still_closes_its_guard_span(
     asyncio.run(go())
     [root] = roots(exporter)
     assert root.end_time is not None and root.status.status_code is StatusCode.ERROR
+
+
+@pytest.mark.parametrize(
+    ("behaviour", "reason"),
+    [
+        (faults.stream_then_error_event, "stream_error"),  # the upstream failed mid-answer
+        (faults.stream_cut_clean, "stream_incomplete"),  # no finish reason, no [DONE]: cut short
+    ],
+)
+def test_a_stream_that_breaks_off_is_not_scored_as_the_answer(
+    traced: tuple[Guard, InMemorySpanExporter], behaviour: faults.Behaviour, reason: str
+) -> None:
+    """What came before an error event or a cut is not the answer: the report is undetermined, never ok."""
+    guard, exporter = traced
+    reports: list[Any] = []
+    with faults.FaultServer(behaviour) as srv:
+        scored_stream(guard, srv.url, on_report=reports.append)
+    [report] = reports
+    assert report.outcome == "undetermined" and not report.perfect
+    assert any(r.startswith(reason) for r in report.outcome_reasons)
+    assert all(s.end_time is not None for s in roots(exporter))
+
+
+def scored_stream(guard: Guard, upstream: str, **kwargs: Any) -> list[str]:
+    """A streamed request's data lines, once the proxy has scored the stream (its queue joined)."""
+    from faithguard.integrations.proxy import create_app
+
+    async def go() -> list[str]:
+        app = create_app(guard, upstream, warmup=False, **kwargs)
+        transport = httpx.ASGITransport(app=app)
+        async with (
+            app.router.lifespan_context(app),
+            httpx.AsyncClient(transport=transport, base_url="http://proxy") as client,
+        ):
+            async with client.stream("POST", URL, json={**CHAT, "stream": True}) as resp:
+                assert resp.status_code == 200
+                lines = [line async for line in resp.aiter_lines() if line.startswith("data: ")]
+            assert await asyncio.to_thread(app.state.proxy.scoring.join, 30)
+            return lines
+
+    return asyncio.run(go())
+
+
+def test_a_stream_request_answered_with_one_json_completion_is_scored_on_it(
+    traced: tuple[Guard, InMemorySpanExporter],
+) -> None:
+    guard, _ = traced
+    reports: list[Any] = []
+    with faults.FaultServer(faults.json_for_stream) as srv:
+        scored_stream(guard, srv.url, on_report=reports.append)
+    [report] = reports
+    assert report.response == "Visit the Louvre museum in Paris."  # not an empty answer with an omission
+    assert not [v for v in report.verdicts if v.kind == "omission"]
+
+
+@pytest.mark.parametrize("behaviour", [faults.short_body, faults.reset_mid_body])
+def test_a_failed_call_reaches_on_report(
+    traced: tuple[Guard, InMemorySpanExporter], behaviour: faults.Behaviour
+) -> None:
+    guard, _ = traced
+    reports: list[Any] = []
+    with faults.FaultServer(behaviour) as srv:
+        resp = send(guard, srv.url, on_report=reports.append)
+    assert resp.status_code in (502, 504)
+    [report] = reports
+    assert report.outcome == "undetermined" and any(r.startswith("call_failed") for r in report.outcome_reasons)

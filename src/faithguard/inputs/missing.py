@@ -310,7 +310,7 @@ def analyse(ctx: CallContext, parser: Callable[[str], Any] | None = None) -> lis
     s = scan(ctx.system or "")
     s_refs = [r for r in find_references(s.text, s.masked, "system") if r.strong and r.kind in _SYSTEM_KINDS]
     findings = _empty_findings(q, q_refs, "request") + _empty_findings(s, s_refs, "system prompt")
-    has_docs = any(d and d.strip() for d in ctx.documents)
+    has_docs = any(d and d.strip() for d in ctx.documents) or ctx.attachments > 0  # an image sent is material
     earlier = any(m.role != "system" and m.content and m.content.strip() for m in ctx.history)
     if has_docs:
         # an empty section of a name the content lists do not know may be what the attached document fills
@@ -355,7 +355,7 @@ def analyse(ctx: CallContext, parser: Callable[[str], Any] | None = None) -> lis
 
     def supply_for(q_refs: list[Reference], s_refs: list[Reference]) -> Supply:
         sup = Supply()
-        sup.attached = sum(1 for d in ctx.documents if d and d.strip() and not _placeholder_like(d))
+        sup.attached = sum(1 for d in ctx.documents if d and d.strip() and not _placeholder_like(d)) + ctx.attachments
         sup.full += sup.attached
         own = [r.sentence for r in q_refs] + voice  # the user's comments beside a reference supply nothing
         back = [
@@ -430,9 +430,11 @@ def clarification_text(findings: list[dict[str, Any]]) -> str:
 
 
 def _inputs_key(ctx: CallContext) -> bytes:
-    """A digest of everything :func:`analyse` reads: the request, system text, documents and earlier turns."""
+    """A digest of everything :func:`analyse` reads: the request, system text, documents, attachments and earlier
+    turns."""
     turns = [part for m in ctx.history for part in (m.role, m.content or "")]
-    return texts_key([ctx.query or "", ctx.system or "", str(len(ctx.documents)), *ctx.documents, *turns])
+    counts = f"{len(ctx.documents)}/{ctx.attachments}"
+    return texts_key([ctx.query or "", ctx.system or "", counts, *ctx.documents, *turns])
 
 
 class MissingContentDetector:

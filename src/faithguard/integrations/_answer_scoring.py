@@ -174,6 +174,18 @@ class AnswerScoring:
 
         self.queue.submit(run, skip)
 
+    def unscored_later(self, call: GuardedCall, reason: str) -> None:
+        """Queue an ``undetermined`` report saying ``reason`` (an answer that must not be scored: a stream that
+        failed or was cut short mid-answer); it reaches ``on_report`` like a scored one."""
+
+        def run() -> None:
+            self.notify(call.unscored(reason))
+
+        def skip() -> None:
+            call.after(None)
+
+        self.queue.submit(run, skip)
+
     def _score_elsewhere(self, call: GuardedCall, text: str, source: tuple[Any, Any]) -> Outcome | None:
         """Score in the scoring process; None when it cannot start (the caller scores here instead)."""
         assert self.process is not None

@@ -178,19 +178,28 @@ class SSEText:
 
     A line it cannot read (bad JSON, nested too deep, too long) is passed on by the proxy
     untouched and marks the text ``broken``: the answer is then not scored, rather than scored
-    on a part of it.
+    on a part of it. So does an error event in the stream (``data: {"error": ...}``, what OpenAI-compatible
+    servers send when they fail mid-answer) and a stream that ends with neither a finish reason nor
+    ``[DONE]`` (cut short): :attr:`unscored` says which. An upstream that answers a stream request with
+    one JSON completion instead is read as that completion.
     """
 
     def __init__(self) -> None:
         self._buffer = bytearray()
         self._skipping = False
+        self._raw = bytearray()  # the body while no data line came: a JSON completion instead of a stream
         self.parts: list[str] = []
         self.tool_call = False
         self.done = False
+        self.finished = False
         self.broken = False
+        self.error = False
+        self.data_lines = 0
 
     def feed(self, data: bytes) -> None:
         """Read the complete lines in ``data`` (plus what was buffered)."""
+        if not self.data_lines and len(self._raw) + len(data) <= MAX_SSE_LINE:
+            self._raw += data
         self._buffer += data
         while True:
             end = self._buffer.find(b"\n")
@@ -209,6 +218,7 @@ class SSEText:
     def _line(self, line: bytes) -> None:
         if not line.startswith(b"data:"):
             return
+        self.data_lines += 1
         payload = line[5:].strip()
         if payload == b"[DONE]":
             self.done = True
@@ -217,8 +227,12 @@ class SSEText:
             return
         try:
             chunk = parse_json(payload, upstream=True)
+            if isinstance(chunk, dict) and "error" in chunk and "choices" not in chunk:
+                self.error = True  # the upstream failed mid-answer: what came before is not the answer
+                return
             self.parts.append(calls.chunk_text(chunk))
             self.tool_call = self.tool_call or calls.chunk_has_tool_call(chunk)
+            self.finished = self.finished or _finish_reason(chunk)
         except (Problem, InputError, TypeError, AttributeError):
             self.broken = True
 
@@ -228,11 +242,49 @@ class SSEText:
         return bool(self._buffer) or self._skipping
 
     @property
+    def unscored(self) -> str | None:
+        """Why the answer is not scored (a reason for the report, no content in it), or None."""
+        if self.error:
+            return "stream_error: the upstream sent an error event mid-answer; a partial answer is not scored"
+        if self.broken or (not self.data_lines and self._completion() is None):
+            return "stream_unreadable: a line of the upstream's stream could not be read; the answer is not scored"
+        if self.data_lines and not (self.done or self.finished):
+            return (
+                "stream_incomplete: the stream ended with no finish reason and no [DONE]; a partial answer is "
+                "not scored"
+            )
+        return None
+
+    def _completion(self) -> Any | None:
+        """The body read as one JSON completion (an upstream that answered a stream request without streaming)."""
+        if self.data_lines or not self._raw.strip():
+            return None
+        try:
+            body = parse_json(bytes(self._raw), upstream=True)
+        except (Problem, InputError):
+            return None
+        return body if isinstance(body, dict) and "choices" in body else None
+
+    @property
     def text(self) -> str | None:
-        """The joined answer; None for a tool call or a stream with unreadable lines."""
-        if self.tool_call or self.broken:
+        """The joined answer; None for a tool call or an answer not to be scored (:attr:`unscored`)."""
+        completion = self._completion()
+        if completion is not None:
+            if calls.tool_calls_of(completion):
+                return None
+            try:
+                return calls.extract_text(completion)
+            except InputError:
+                return None
+        if self.tool_call or self.unscored is not None:
             return None
         return "".join(self.parts)
+
+
+def _finish_reason(chunk: Any) -> bool:
+    """Whether a stream chunk closes its choice (a ``finish_reason`` is set)."""
+    choices = chunk.get("choices") if isinstance(chunk, dict) else None
+    return isinstance(choices, list) and any(isinstance(c, dict) and c.get("finish_reason") for c in choices)
 
 
 class _NoCookies(httpx.Cookies):

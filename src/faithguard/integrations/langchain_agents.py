@@ -102,6 +102,7 @@ class FaithGuardMiddleware(AgentMiddleware):
             documents=documents,
             model=model if isinstance(model, str) else None,
             provider="langchain",
+            on_report=self.on_report,  # delivered by the call: a failing callback is noted, never raised
         )
 
     def _judge(self, call: GuardedCall, response: Any) -> Any:
@@ -110,8 +111,6 @@ class FaithGuardMiddleware(AgentMiddleware):
             call.after(None)  # a step of the loop: the guard span closes unscored
             return response
         outcome = call.before() or call.after(_text(answer))
-        if isinstance(outcome.report, Report) and self.on_report is not None:
-            self.on_report(outcome.report)
         return self._apply(outcome, response, answer)
 
     def _apply(self, outcome: Outcome, response: Any, answer: AIMessage) -> Any:

@@ -143,9 +143,9 @@ def _problem(exc: Problem) -> JSONResponse:
     return JSONResponse(exc.body(), status_code=exc.status)
 
 
-def _abandoned(call: GuardedCall, state: dict[str, bool]) -> None:
+def _abandoned(call: GuardedCall, state: dict[str, bool], notify: Callable[[GuardedCall, BaseException], None]) -> None:
     if not state["started"]:
-        call.fail(ConnectionAbortedError("the client left before the stream began"))
+        notify(call, ConnectionAbortedError("the client left before the stream began"))
 
 
 def _ms(started: float) -> float:
@@ -200,10 +200,18 @@ class _Proxy:
         if span is not None:
             mark_error(span, exc)
         if call is not None:
-            call.fail(exc)
+            self._failed(call, exc)
         level = logging.WARNING if exc.status >= 500 else logging.INFO
         log.log(level, "%s on %s: %s (upstream %s)", exc.status, path, exc.message, redact_url(self.upstream))
         return _problem(exc)
+
+    def _failed(self, call: GuardedCall, exc: BaseException) -> None:
+        """End a failed call (an ``undetermined`` report, spans closed as errors) and give its report to
+        ``on_report`` like any other: a dashboard counts failed calls instead of losing them."""
+        had = call.report
+        call.fail(exc)
+        if call.report is not None and call.report is not had:
+            self.answers.notify_report(call.report)
 
     async def healthz(self, request: Request) -> Response:
         body = {
@@ -333,7 +341,7 @@ class _Proxy:
                 if resp.status_code != 200:
                     status_error = RuntimeError(f"upstream status {resp.status_code}")
                     mark_error(span, status_error)
-                    call.fail(status_error)
+                    self._failed(call, status_error)
                     return Response(data, resp.status_code, headers=forward_headers(resp.headers, response=True))
                 if len(data) <= _INLINE_PARSE_BYTES:
                     completion = parse_json(data, upstream=True)
@@ -428,12 +436,16 @@ class _Proxy:
                 yield lead + b"data: " + json.dumps(problem.body()).encode() + b"\n\n"
             except BaseException as exc:  # the client went away (cancelled) or the server is stopping
                 failed = True
-                call.fail(exc)
+                self._failed(call, exc)
                 raise
             finally:
                 await resp.aclose()
                 if not failed:
-                    self.answers.later(call, sse.text, source)
+                    unread = None if sse.tool_call else sse.unscored
+                    if unread is not None:  # an error event, a cut-off or unreadable stream: not the answer
+                        self.answers.unscored_later(call, unread)
+                    else:
+                        self.answers.later(call, sse.text, source)
 
         headers = forward_headers(resp.headers, response=True)
         headers["x-faithguard-score"] = "pending"
@@ -441,7 +453,7 @@ class _Proxy:
         body = gen()
         # A client that leaves before the first chunk: the generator never runs, so its finally
         # never does either; close the guard span when the body is collected instead.
-        weakref.finalize(body, _abandoned, call, state)
+        weakref.finalize(body, _abandoned, call, state, self._failed)
         return StreamingResponse(body, status_code=200, headers=headers, media_type=media)
 
 
