@@ -89,6 +89,8 @@ class Guard:
                         f"[0, {MAX_WEIGHT:g}] (scores use their ratios; larger ones overflow)"
                     )
                 self.weights[str(tier)] = float(w)
+            if not any(self.weights.values()):
+                raise ConfigError("weights: at least one tier needs a weight above 0 (nothing would be scored)")
         if detector_timeout < 0 or cache_size < 1 or queue_size < 1 or max_workers < 1:
             raise ConfigError("detector_timeout >= 0, cache_size, queue_size and max_workers >= 1")
         self.detector_timeout = detector_timeout

@@ -297,12 +297,14 @@ class Report(_Model):
     @property
     def perfect(self) -> bool:
         """FaithQA's Perfect: every constraint judged and satisfied, no output-stage verdict, and every check ran
-        (a failed or timed-out check may have missed what would have made it imperfect)."""
+        (a failed or timed-out check, or a stage that could not judge the call, may have missed what would have made
+        it imperfect)."""
         return (
             bool(self.constraints)
             and all(c.status is Status.SATISFIED for c in self.constraints)
             and not any(v.stage == "output" for v in self.verdicts)
             and not self._failed_checks()
+            and not self.undetermined
         )
 
     @computed_field  # type: ignore[prop-decorator]

@@ -220,3 +220,16 @@ def test_on_report_hook_failure_isolated() -> None:
     report = guard.check("q", "r")
     assert got == [report]
     assert [(e.detector, e.stage) for e in report.errors] == [("crasher", "observe")]
+
+
+def test_perfect_needs_every_stage_to_have_judged_and_weights_need_a_tier() -> None:
+    """A report with a stage that could not judge the call (a failed call, a request outside the engine's reach) is
+    never perfect, however its constraints read; a guard whose tiers all weigh 0 would score nothing."""
+    from faithguard import Category, ConfigError, Constraint, Guard, Report, Status, Tier
+
+    satisfied = [Constraint(id="c1", text="x", category=Category.SUBJECT, tier=Tier.MANDATORY, status=Status.SATISFIED)]
+    assert Report(query="q", response="a", constraints=satisfied).perfect
+    failed = Report(query="q", response="", constraints=satisfied, undetermined=["call_failed: ... (TimeoutError)"])
+    assert not failed.perfect and failed.outcome == "undetermined"
+    with pytest.raises(ConfigError, match="weight above 0"):
+        Guard(weights={"mandatory": 0.0, "important": 0.0, "optional": 0.0}, load_entrypoints=False, warmup=False)
