@@ -110,3 +110,23 @@ def write_jsonl(path: Path, rows: Sequence[object], extra_lines: Sequence[str] =
         for line in extra_lines:
             fh.write(line + "\n")
     return path
+
+
+class _KillsItsProcess:
+    """An output detector whose process dies (``os._exit``, as a native crash or an OOM kill) on one answer."""
+
+    name, stage, order, timeout = "kills_process", "output", 150, None
+
+    def run(self, ctx: Any) -> Any:
+        import os
+
+        from faithguard import DetectorResult
+
+        if "POISON" in (ctx.response or ""):
+            os._exit(1)
+        return DetectorResult()
+
+
+def make_poisoned_guard() -> Guard:
+    """A tag guard whose worker process dies on an answer holding the word POISON."""
+    return make_guard(extra=[_KillsItsProcess()])

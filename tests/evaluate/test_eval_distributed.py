@@ -36,3 +36,20 @@ def test_dask_engine_matches_local_engine(tmp_path: Path) -> None:
     d = {k: v for k, v in json.loads(dask.summary_path.read_text()).items() if k not in strip}
     loc = {k: v for k, v in json.loads(local.summary_path.read_text()).items() if k not in strip}
     assert d == loc
+
+
+def test_a_row_that_kills_its_worker_is_an_error_row_and_the_run_finishes(tmp_path: Path) -> None:
+    """The chunk whose worker died is evaluated again row by row: the row at fault is recorded as an error, the rest
+    of the chunk and of the run are evaluated, and the summary is written (the run had raised KilledWorker)."""
+    rows = sample_rows(6)
+    rows[2] = {**rows[2], "response": "POISON " + str(rows[2]["response"])}
+    src = write_jsonl(tmp_path / "log.jsonl", rows)
+    spec = GuardSpec("eval_fixtures:make_poisoned_guard")
+    result = run_eval(
+        EvalConfig(input=src, out=tmp_path / "out", guard=spec, progress=False, engine="dask", workers=2, chunk_size=3)
+    )
+    entries = {r["key"]: r for r in load_reports(result.reports_path)}
+    assert len(entries) == 6 and result.summary_path.is_file()
+    failed = [r for r in entries.values() if r["status"] == "error"]
+    assert len(failed) == 1 and "POISON" in str(rows[2]["response"]) and failed[0]["line"] == 3
+    assert json.loads(result.summary_path.read_text())["rows"]["errors"] == 1

@@ -151,6 +151,29 @@ def test_cli_rejects_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixture
     args = _parser().parse_args(["eval", str(src), "--workers", "0"])
     assert args.handler(args) == 2
     assert "faithguard eval" in capsys.readouterr().err
+    # an --out that is a file, a guard factory that cannot be loaded or does not take --no-judge: one line, exit 2
+    (tmp_path / "a_file").write_text("x")
+    for argv in (
+        ["--out", str(tmp_path / "a_file")],
+        ["--guard", "no_such_module_xyz:make", "--out", str(tmp_path / "o1")],
+        ["--guard", "json:loads", "--no-judge", "--out", str(tmp_path / "o2")],
+    ):
+        args = _parser().parse_args(["eval", str(src), *argv])
+        assert args.handler(args) == 2, argv
+        err = capsys.readouterr().err
+        assert err.startswith("faithguard eval:") and "Traceback" not in err
+
+
+def test_the_printed_summary_shows_outcomes_and_failed_checks(capsys: pytest.CaptureFixture[str]) -> None:
+    """'0 errors' never hides rows whose checks failed: the table prints the outcomes and those rows."""
+    from faithguard.evaluate.summary import summarize
+
+    summary = summarize([])
+    summary["rows"]["with_stage_failures"] = 3
+    summary["outcomes"] = {"ok": 1, "hallucination": 0, "undetermined": 3}
+    plugin.print_summary(summary)
+    printed = capsys.readouterr().out
+    assert "undetermined 3" in printed and "rows with a failed check" in printed
 
 
 def test_guard_spec_is_picklable_and_builds() -> None:
@@ -162,8 +185,13 @@ def test_guard_spec_is_picklable_and_builds() -> None:
         assert guard.decomposer.name == "tags"
     finally:
         guard.close()
-    with pytest.raises(ValueError):
-        GuardSpec("no_colon")()
+    from faithguard import ConfigError
+
+    for bad in ("no_colon", "no_such_module_xyz:make", "json:no_such_callable"):
+        with pytest.raises(ConfigError):  # one exception tree: the command turns it into exit 2, not a traceback
+            GuardSpec(bad)()
+    with pytest.raises(ConfigError, match="does not take"):
+        GuardSpec("json:loads", (("judge", None),))()
 
 
 def test_progress_bar_goes_to_stderr_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

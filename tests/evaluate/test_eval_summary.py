@@ -34,18 +34,24 @@ def _row(key: str, **kw: object) -> RowFacts:
 def test_perfect_rate_counts_only_decided_rows() -> None:
     facts = [
         _row("a", perfect=True, judged=2, total=2, score=10.0),
-        _row("b", perfect=False, judged=2, total=2, score=5.0, violated_categories=("subject",)),
+        _row("b", judged=2, total=2, score=5.0, violated_categories=("subject",), outcome="hallucination"),
         _row("c", total=3, judged=0),  # nothing judged, no verdict: undecided
-        _row("d", perfect=False, verdict_kinds=("fabricated_term",)),  # decided by a verdict
+        _row("d", perfect=False, verdict_kinds=("fabricated_term",), outcome="hallucination"),  # decided by a verdict
         _row("e", ok=False),
+        # partly judged, nothing alarming, the rest unknown: the guard's outcome is undetermined, so undecided here
+        # too (it was counted as a hallucination)
+        _row("f", perfect=False, judged=1, total=3, score=10.0, outcome="undetermined"),
     ]
     assert perfect_rate(facts) == 1 / 3
-    assert mean_score(facts) == 7.5
+    assert mean_score(facts) == 25 / 3
 
 
 def test_difficulty_thresholds_follow_faithqa() -> None:
     assert [difficulty(n) for n in (0, 1, 4, 5, 9)] == ["none", "easy", "easy", "hard", "hard"]
-    facts = [_row("a", total=4, judged=4, perfect=True, score=10.0), _row("b", total=5, judged=5, score=6.0)]
+    facts = [
+        _row("a", total=4, judged=4, perfect=True, score=10.0),
+        _row("b", total=5, judged=5, score=6.0, outcome="hallucination"),
+    ]
     split = difficulty_split(facts)
     assert split["easy"] == {"rows": 1, "perfect_rate": 1.0, "mean_constraint_score": 10.0}
     assert split["hard"] == {"rows": 1, "perfect_rate": 0.0, "mean_constraint_score": 6.0}
@@ -85,6 +91,7 @@ def test_gold_agreement_perfect_verdicts_and_mae() -> None:
             verdict_kinds=("omission",),
             gold_verdicts=("omission",),
             gold_score=6.0,
+            outcome="hallucination",
         ),
         _row("c", perfect=True, judged=1, score=10.0, gold_perfect=False, gold_verdicts=("omission",)),
         _row("d", judged=0, gold_perfect=True),

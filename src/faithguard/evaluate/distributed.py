@@ -67,7 +67,7 @@ def run_dask(
     config: EvalConfig, rows: Iterator[Row], writer: ReportWriter, progress: _Progress
 ) -> dict[str, dict[str, int]]:
     """Evaluate ``rows`` on a Dask cluster; returns per worker pid its RSS after the first chunk, peak, chunks."""
-    from faithguard.evaluate.runner import GuardSpec
+    from faithguard.evaluate.runner import GuardSpec, failed_entry
 
     dist: Any = importlib.import_module("distributed")
     Client, LocalCluster, as_completed = dist.Client, dist.LocalCluster, dist.as_completed
@@ -91,10 +91,28 @@ def run_dask(
         chunks = _chunks(rows, config.chunk_size)
         window = 2 * max(1, len(client.scheduler_info().get("workers", {})) or config.workers)
         pending = as_completed()
+        carried: dict[Any, list[Row]] = {}
+
+        def submit(chunk: list[Row]) -> None:
+            future = client.submit(process_chunk, token, config.guard, chunk, pure=False)
+            carried[future] = chunk
+            pending.add(future)
+
         for chunk in itertools.islice(chunks, window):
-            pending.add(client.submit(process_chunk, token, config.guard, chunk, pure=False))
+            submit(chunk)
         for future in pending:
-            entries, pid, rss = future.result()
+            chunk = carried.pop(future)
+            try:
+                entries, pid, rss = future.result()
+            except Exception as exc:  # noqa: BLE001 - a chunk that kills its worker must not end the run
+                future.release()
+                if len(chunk) > 1:  # find the row at fault: each row of the chunk again, alone
+                    for row in chunk:
+                        submit([row])
+                else:
+                    writer.write(failed_entry(chunk[0], f"{type(exc).__name__}: the worker evaluating it failed"))
+                    progress.advance(1)
+                continue
             for entry in entries:
                 writer.write(entry)
             progress.advance(len(entries))
@@ -104,7 +122,7 @@ def run_dask(
             future.release()
             nxt = next(chunks, None)
             if nxt is not None:
-                pending.add(client.submit(process_chunk, token, config.guard, nxt, pure=False))
+                submit(nxt)
     finally:
         client.close()
         if cluster is not None:

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from faithguard.errors import ConfigError, InputError
 from faithguard.hookspecs import hookimpl
 
 __all__ = ["cmd_eval", "print_summary", "register_commands"]
@@ -54,6 +55,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.no_judge:
         options["judge"] = None
     out = args.out or args.input.with_name(args.input.name + ".eval")
+    if out.exists() and not out.is_dir():
+        print(f"faithguard eval: --out must be a directory, not a file: {out}", file=sys.stderr)
+        return 2
     config = EvalConfig(
         input=args.input,
         out=out,
@@ -68,7 +72,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
         scheduler=args.scheduler,
         guard=GuardSpec(args.guard, tuple(sorted(options.items()))),
     )
-    result = run_eval(config)
+    try:
+        result = run_eval(config)
+    except (ConfigError, InputError) as exc:  # a guard factory that cannot be loaded or built, unreadable input
+        print(f"faithguard eval: {exc}", file=sys.stderr)
+        return 2
     if args.json:
         print(json.dumps(result.summary, indent=2, ensure_ascii=False))
     else:
@@ -98,6 +106,10 @@ def print_summary(summary: dict[str, Any], file: Any = None) -> None:
     head = Table(title="faithguard eval", show_header=False)
     head.add_row("rows evaluated", f"{rows['evaluated']} ({rows['ok']} ok, {rows['errors']} errors)")
     head.add_row("bad rows", str(rows["bad_rows"]))
+    outcomes = summary.get("outcomes") or {}
+    head.add_row("outcomes", ", ".join(f"{k} {v}" for k, v in outcomes.items()))
+    if rows.get("with_stage_failures"):
+        head.add_row("rows with a failed check", f"{rows['with_stage_failures']} (their outcome is undetermined)")
     head.add_row("Perfect rate", f"{_fmt(summary['perfect_rate'], True)} of {summary['decided']} decided")
     head.add_row("mean Constraint Score", f"{_fmt(summary['mean_constraint_score'])} over {summary['scored']}")
     for level, stats in summary["difficulty"].items():

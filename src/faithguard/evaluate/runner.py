@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Literal
 
+from faithguard.errors import ConfigError
 from faithguard.evaluate.records import BadRow, Row, count_rows, read_records
 from faithguard.evaluate.summary import RowFacts, facts_from_row, summarize
 
@@ -47,8 +48,15 @@ class GuardSpec:
         if self.factory:
             module_name, _, attr = self.factory.partition(":")
             if not attr:
-                raise ValueError(f"guard factory must be 'module:callable', got {self.factory!r}")
-            return importlib.import_module(module_name).__dict__[attr](**kwargs)  # type: ignore[no-any-return]
+                raise ConfigError(f"guard factory must be 'module:callable', got {self.factory!r}")
+            try:
+                factory = importlib.import_module(module_name).__dict__[attr]
+            except (ImportError, KeyError) as exc:
+                raise ConfigError(f"guard factory {self.factory!r} cannot be loaded ({type(exc).__name__})") from exc
+            try:
+                return factory(**kwargs)  # type: ignore[no-any-return]
+            except TypeError as exc:  # a factory that does not take an option the command passes (judge=None)
+                raise ConfigError(f"guard factory {self.factory!r} does not take {sorted(kwargs)}: {exc}") from exc
         from faithguard.guard import Guard
 
         return Guard(**kwargs)
@@ -88,6 +96,16 @@ class EvalResult:
     seconds: float
     #: Dask engine: per worker pid, RSS bytes after its first chunk ("first"), the peak, chunks done.
     worker_memory: dict[str, dict[str, int]] = field(default_factory=dict)
+
+
+def failed_entry(row: Row, error: str) -> dict[str, Any]:
+    """The reports.jsonl entry of a row no guard could evaluate (its worker died): an error row, kept in the run."""
+    rec = row.record
+    entry: dict[str, Any] = {"key": row.key, "line": row.line, "status": "error", "error": error[:500], "report": None}
+    entry.update(seconds=0.0, gold=rec.gold())
+    if rec.model_extra:
+        entry["meta"] = rec.model_extra
+    return entry
 
 
 def evaluate_row(guard: Guard, row: Row) -> dict[str, Any]:

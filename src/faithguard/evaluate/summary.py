@@ -78,8 +78,11 @@ class RowFacts:
 
     @property
     def decided(self) -> bool:
-        """A constraint was judged or a verdict fired: the row counts toward the Perfect rate."""
-        return self.ok and (self.judged > 0 or bool(self.verdict_kinds))
+        """The guard reached a decision on the row: it is perfect, or its outcome is ``ok`` or ``hallucination``.
+
+        A row whose outcome is ``undetermined`` (constraints left unknown, a stage that failed) is not counted as
+        a hallucination in the Perfect rate or the gold agreement: it is undecided, and counted as such."""
+        return self.ok and (self.perfect or self.outcome != "undetermined")
 
 
 def _flagged(report: Mapping[str, Any]) -> frozenset[str]:
