@@ -276,3 +276,28 @@ def test_a_string_context_is_the_document() -> None:
     with pytest.raises(HallucinationBlocked):  # the check itself is live: no context, blocked
         guarded.invoke({"question": "Summarise the article in one sentence.", "context": "  "})
     guard.close()
+
+
+def test_handler_scores_the_chains_answer_not_its_own_model_steps(guard: Guard) -> None:
+    """A chain that asks a model to rewrite the question before retrieval: the rewrite is the chain's own step, not
+    an answer to the user; only the last model to end (the answer) is scored."""
+    from langchain_core.output_parsers import StrOutputParser
+    from langchain_core.runnables import RunnableLambda
+
+    handler = FaithGuardCallbackHandler(guard)
+    rewrite = (
+        ChatPromptTemplate.from_messages([("human", "Turn into search keywords: {question}")])
+        | FakeListChatModel(responses=["museum paris opening"])
+        | StrOutputParser()
+    )
+    search = RunnableLambda(lambda keywords: DOC)
+    answer = ChatPromptTemplate.from_messages([("system", "Answer from: {context}"), ("human", "{question}")])
+    chain = (
+        {"context": rewrite | search, "question": lambda x: x["question"]}
+        | answer
+        | FakeListChatModel(responses=[GOOD])
+        | StrOutputParser()
+    )
+    assert chain.invoke({"question": QUESTION}, config={"callbacks": [handler]}) == GOOD
+    (report,) = handler.reports.values()
+    assert report.response == GOOD and report.query == QUESTION

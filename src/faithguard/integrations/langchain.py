@@ -103,7 +103,13 @@ def _text(output: Any) -> str | None:
 
 
 class FaithGuardCallbackHandler(BaseCallbackHandler):
-    """Observe mode: score every model answer of a run with its query and retrieved documents."""
+    """Observe mode: score the answer of a run with its query and retrieved documents.
+
+    A model called on its own is scored when it ends. Inside a chain, a model step may be a step of the chain's
+    own (rewriting the question before retrieval, routing, grading a document): what answers the user is the
+    last model to end before the chain does, so that one is scored when the root chain ends. A step that asks
+    for a tool is never an answer.
+    """
 
     def __init__(
         self, guard: Guard, raise_error: bool = False, *, policy: Policy | None = None, max_runs: int = 1000
@@ -118,6 +124,8 @@ class FaithGuardCallbackHandler(BaseCallbackHandler):
         self._documents: _Bounded = _Bounded(max_runs)
         self._queries: _Bounded = _Bounded(max_runs)
         self._inputs: _Bounded = _Bounded(max_runs)
+        #: the last model answer of each root chain still running: (model run id, response, its input)
+        self._last: _Bounded = _Bounded(max_runs)
 
     # -- run tree ------------------------------------------------------------------------------
 
@@ -197,14 +205,21 @@ class FaithGuardCallbackHandler(BaseCallbackHandler):
         self._inputs[run_id] = ("prompt", prompts[0] if prompts else "")
 
     def on_llm_end(self, response: Any, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: Any) -> None:
-        """Score the answer; raise only with ``raise_error=True`` and a blocking policy."""
+        """Score the answer of a model called on its own; inside a chain, keep it until the chain ends (the last
+        model to end answers). Raise only with ``raise_error=True`` and a blocking policy."""
+        inputs = self._inputs.pop(run_id, ("prompt", None))
+        if parent_run_id is not None:
+            root = list(self._ancestors(parent_run_id))[-1]
+            self._last[root] = (run_id, response, parent_run_id, inputs)
+            return
+        self._report(run_id, response, parent_run_id, inputs)
+
+    def _report(self, run_id: UUID, response: Any, parent_run_id: UUID | None, inputs: tuple[str, Any]) -> None:
         try:
-            report = self._score(response, run_id, parent_run_id)
+            report = self._score(response, parent_run_id, inputs)
         except (InputError, FaithGuardError) as exc:
             log.debug("faithguard could not score run %s: %s", run_id, exc)
             return
-        finally:
-            self._inputs.pop(run_id, None)
         if report is None:
             return
         self.reports[run_id] = report
@@ -216,15 +231,22 @@ class FaithGuardCallbackHandler(BaseCallbackHandler):
         self._inputs.pop(run_id, None)
 
     def on_chain_end(self, outputs: Any, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: Any) -> None:
-        """A finished root chain releases its state."""
-        if parent_run_id is None:
+        """A finished root chain: its last model answer is scored, then its state released."""
+        if parent_run_id is not None:
+            return
+        last = self._last.pop(run_id, None)
+        try:
+            if last is not None:
+                self._report(*last)
+        finally:
             self._forget(run_id)
 
     def on_chain_error(
         self, error: BaseException, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: Any
     ) -> None:
-        """A failed root chain releases its state."""
+        """A failed root chain releases its state (no answer reached the user: nothing is scored)."""
         if parent_run_id is None:
+            self._last.pop(run_id, None)
             self._forget(run_id)
 
     def _forget(self, root: UUID) -> None:
@@ -235,7 +257,7 @@ class FaithGuardCallbackHandler(BaseCallbackHandler):
             self._documents.pop(child, None)
             self._queries.pop(child, None)
 
-    def _score(self, response: Any, run_id: UUID, parent_run_id: UUID | None) -> Report | None:
+    def _score(self, response: Any, parent_run_id: UUID | None, inputs: tuple[str, Any]) -> Report | None:
         generations = getattr(response, "generations", None)
         if not generations or not generations[0]:
             return None
@@ -244,7 +266,7 @@ class FaithGuardCallbackHandler(BaseCallbackHandler):
         if message is not None and calls.tool_calls_of(message):
             return None  # an agent step that asks for a tool is not an answer
         text = generation.text
-        kind, value = self._inputs.get(run_id, ("prompt", None))
+        kind, value = inputs
         documents: list[Any] = []
         query: str | None = None
         for ancestor in self._ancestors(parent_run_id):

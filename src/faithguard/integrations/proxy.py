@@ -305,7 +305,7 @@ class _Proxy:
         except Problem as exc:
             return self._fail(exc, path)
         model = str(body.get("model") or "unknown")
-        stream = bool(body.get("stream"))
+        stream = body.get("stream") is True  # JSON true only: the string "false" is no stream request
         try:
             # reading messages is linear in their number and size (100k messages: seconds): a large request
             # is read off the event loop; a small one here, where it costs less than a thread hand-over
