@@ -324,3 +324,19 @@ def test_a_capitalised_imperative_before_a_name_is_the_action(query: str, action
 )
 def test_a_time_noun_makes_a_time_restriction(query: str, time: str | None) -> None:
     assert _by_category(query).get("time", []) == ([time] if time else [])
+
+
+@pytest.mark.parametrize(
+    ("query", "excluded"),
+    [
+        # the parser hangs "not" on "but" after a comma: the conjunct after it is what is excluded
+        ("Suggest European capitals to visit, but not Paris.", "not Paris"),
+        ("List some board games for kids, but not Monopoly or Risk.", "not Monopoly or Risk"),
+        ("Name three fruits but not apples.", "not apples"),  # no comma: the parser's own reading, as before
+    ],
+)
+def test_an_exclusion_after_but_is_negated_not_merged_into_the_subject(query: str, excluded: str) -> None:
+    constraints = decompose_text(query).constraints
+    negated = [c.text for c in constraints if c.negated]
+    assert negated == [excluded]
+    assert not any(excluded.split()[-1] in c.text for c in constraints if not c.negated)

@@ -20,7 +20,7 @@ from faithguard.engine.response import ResponseView
 from faithguard.lexical import wordnet
 from faithguard.models import Constraint, Status
 
-__all__ = ["Placement", "item_heads", "items_in", "name_parts", "place_of_items", "placed_elsewhere", "typed_names"]
+__all__ = ["Placement", "item_heads", "items_in", "name_parts", "place_of_items", "typed_names"]
 
 
 @dataclass
@@ -71,22 +71,6 @@ def place_of_items(items: Sequence[str], names: Sequence[str], place: str) -> Pl
         else:
             out.unplaced += 1
     return out
-
-
-def placed_elsewhere(names: Sequence[str], place: str) -> tuple[list[str], list[str]]:
-    """(names placed inside ``place``, names placed elsewhere) among ``names``, leaving out the place itself and
-    the places that hold it ("Europe" for "Spain"): what a prose answer's own names say about the place."""
-    inside: list[str] = []
-    elsewhere: list[str] = []
-    for name in names:
-        if name == place.lower() or contains(name, place) is True:
-            continue
-        where = _where(name, place)
-        if where is True:
-            inside.append(name)
-        elif where is False or wordnet.located_in(name, place) is False:
-            elsewhere.append(name)
-    return inside, elsewhere
 
 
 def name_parts(view: ResponseView, names: Sequence[str] | None = None) -> list[str]:

@@ -297,6 +297,11 @@ def _claimed(prep: Any, used: set[int]) -> bool:
 
 def _negation_tokens(neg: Any) -> list[Any]:
     head = neg.head
+    if head.dep_ == "cc" and head.head.i != head.i:
+        # "capitals to visit, but not Paris": the parser hangs "not" on "but"; what it negates is the conjunct after it
+        conj = next((c for c in head.head.children if c.dep_ == "conj" and c.i > neg.i), None)
+        if conj is not None:
+            return sorted([neg, *conj.subtree], key=lambda t: t.i)
     kept: list[Any] = [head] if head.i >= neg.i else []
     # "not Paris or Rome": coordinated names stay under the negation; coordinated clauses do not.
     nominal = head.pos_ in ("NOUN", "PROPN")

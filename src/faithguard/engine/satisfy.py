@@ -26,7 +26,7 @@ from faithguard.engine.lexicon import (
     words,
 )
 from faithguard.engine.named import asks_for_one, capitalised_names, code_names, excluded_objects
-from faithguard.engine.placed import item_heads, items_in, name_parts, place_of_items, placed_elsewhere, typed_names
+from faithguard.engine.placed import item_heads, items_in, name_parts, place_of_items, typed_names
 from faithguard.engine.places import contains, demonyms, is_place
 from faithguard.engine.relations import of_place, related_names
 from faithguard.engine.response import ResponseView, norm, view_of
@@ -369,12 +369,6 @@ def _location(
     present = [
         n for n in names if any(view.has_term(f) for f in _forms(n)) or any(contains(n.lower(), p) for p in places)
     ]
-    if present and len(names) == 1:
-        # a prose answer that names the place: no evidence when the other things it names lie elsewhere ("The
-        # Louvre and the British Museum. Madrid's museums are overrated.")
-        inside, elsewhere = placed_elsewhere(name_parts(view), names[0].lower())
-        if elsewhere and not inside:
-            return Status.UNKNOWN, f"offline: names {names[0]} but {elsewhere[0]!r} lies elsewhere (WordNet)"
     if not present:
         # "rivers in Spain" answered "the Ebro and the Tagus": WordNet's part-of chain puts them there.
         for n in names:
