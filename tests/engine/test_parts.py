@@ -44,6 +44,26 @@ def test_joined_wh_questions_are_split(guard: Guard) -> None:
     assert [p.position for p in parts] == [0.0, 1.0]
 
 
+@pytest.mark.parametrize(
+    ("query", "parts"),
+    [
+        # no comma: the second wh-word opens a question clause of its own (an auxiliary or a quantity word after it)
+        ("Who built the aqueduct and when was it finished?", ["Who built the aqueduct", "when was it finished?"]),
+        ("Which lake is deeper and how much does it hold?", ["Which lake is deeper", "how much does it hold?"]),
+        # a free relative ("what they ate") is no question of its own
+        ("What is the link between what they ate and what they wore?", None),
+    ],
+)
+def test_wh_questions_joined_by_a_bare_and_are_split(guard: Guard, query: str, parts: list[str] | None) -> None:
+    found = [p.text for p in guard.inspect(query).decomposition.subquestions]
+    assert found == (parts if parts is not None else [query])
+
+
+def test_a_dropped_second_question_leaves_the_answer_short_of_perfect(guard: Guard) -> None:
+    report = guard.check("How tall is the tower and how many people visit it each year?", "It is 330 metres tall.")
+    assert not report.perfect and report.outcome != "ok"
+
+
 def test_single_questions_are_not_judged_by_answer_kind(guard: Guard) -> None:
     report = guard.check("How many moons does Mars have?", "Mars has a couple of small moons.")
     assert "omission" not in [v.kind for v in report.verdicts]
