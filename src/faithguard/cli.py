@@ -93,6 +93,8 @@ def _exit_code(report: Any, fail_on: str) -> int:
         return 3
     if fail_on != "unchecked":
         return 0
+    if isinstance(report, Report) and report.outcome == "hallucination":
+        return 3  # the score's band fails the answer, with no verdict at the floor: an alarm, not an unchecked call
     unchecked = report.outcome != "ok" if isinstance(report, Report) else bool(report.errors)
     return UNCHECKED_EXIT if unchecked else 0
 

@@ -42,11 +42,16 @@ __all__ = [
 ]
 
 
+#: Longest value :func:`shown` echoes: a model or plugin name ("gpt-4o", "qwen2.5:3b") fits; API keys (32 characters
+#: and more) and URLs do not.
+SHOWN_CHARS = 24
+
+
 def shown(value: str) -> str:
-    """``value`` quoted for an error message, unless it may carry a credential: a URL or an address
-    ("https://user:key@host/v1") is named, never echoed."""
-    if "://" in value or "@" in value or len(value) > 80:
-        return "<a URL, address or long value: not shown>"
+    """``value`` quoted for an error message, unless it may carry a credential: a URL, an address or anything longer
+    than a name (an API key passed in the wrong place) is described, never echoed."""
+    if "://" in value or "@" in value or len(value) > SHOWN_CHARS:
+        return f"<a value of {len(value)} characters: not shown>"
     return repr(value)
 
 

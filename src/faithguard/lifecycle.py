@@ -11,6 +11,7 @@ OpenAI wrapper, the proxy and the LangChain integrations are all thin adapters o
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -102,6 +103,10 @@ class GuardedCall:
         self.response_id: str | None = None
         self._ended = False
         self._input_done = False
+        #: the output stage has the answer (scored here or queued): an abandoned stream's finalizer leaves it be
+        self._answered = False
+        #: held while the input stage runs: a caller cancelled meanwhile ends the call only after it
+        self._stage = threading.Lock()
         if not require and (query is None or not query.strip()) and not _has_user_turn(messages):
             return  # nothing to guard (no request text, no user turn): the call proceeds untouched
         self.run = guard._start(query, documents, messages)
@@ -152,6 +157,13 @@ class GuardedCall:
     def _failed_after(self, exc: BaseException, task: Any) -> None:
         if not task.cancelled():
             task.exception()  # the caller has its own exception; the input stage's is taken here
+        # the task may be cancelled while its thread still runs the input stage (an event loop shutting down):
+        # end the call from a thread that waits for the stage, never beside it
+        threading.Thread(target=self._fail_after_stage, args=(exc,), name="faithguard-fail", daemon=True).start()
+
+    def _fail_after_stage(self, exc: BaseException) -> None:
+        with self._stage:
+            pass
         self.fail(exc)
 
     def _input(self) -> InspectReport | None:
@@ -160,7 +172,7 @@ class GuardedCall:
         if not self._input_done:
             self._input_done = True
             run, guard, span = self.run, self.guard, self.root
-            with trace.use_span(span, end_on_exit=False):
+            with self._stage, trace.use_span(span, end_on_exit=False):
                 guard.telemetry.record_input_content(span, run.ctx.query, run.ctx.documents)
                 run.decompose(guard._decomposer_chain(), guard._cached_decompose(run))
                 run.detect(guard.detectors, "input")
@@ -236,6 +248,7 @@ class GuardedCall:
         if self.run is None or self.root is None:
             self.end()
             return Decision(Action.OBSERVE, None)
+        self._answered = True
         if text is None and output is not None:
             try:
                 if calls.tool_calls_of(output):
@@ -331,6 +344,8 @@ class GuardedCall:
         """End a call whose answer will never be scored (a stream dropped unread, or closed early): an
         ``undetermined`` report saying ``reason`` unless the call already has one. Never raises: it may run from a
         finalizer."""
+        if self._answered:
+            return  # the output stage has the answer (in background mode, queued): it ends the call itself
         if self.run is None or self._ended or self.report is not None:
             self.end()
             return

@@ -176,6 +176,17 @@ def test_cli_fail_on_unchecked_exits_4_when_nothing_was_checked(capsys: pytest.C
     capsys.readouterr()
 
 
+def test_cli_unchecked_gate_reads_a_failing_band_as_an_alarm() -> None:
+    """Outcome hallucination from the score's band, with no verdict at the floor: exit 3 (an alarm), not 4."""
+    from faithguard import Category, Constraint, Report, Status, Tier
+    from faithguard.cli import _exit_code
+
+    bad = [Constraint(id="c1", text="x", category=Category.SUBJECT, tier=Tier.MANDATORY, status=Status.VIOLATED)]
+    report = Report(query="q", response="a", constraints=bad)
+    assert report.outcome == "hallucination" and not report.verdicts
+    assert _exit_code(report, "unchecked") == 3
+
+
 def test_register_judges_feeds_guard_judge_by_name() -> None:
     from faithguard import CallContext, Constraint, Decomposition, Status, hookimpl
     from faithguard.plugins import make_plugin_manager

@@ -263,3 +263,18 @@ def test_a_stream_closed_early_or_never_read_ends_undetermined_not_failed() -> N
     assert any(x.startswith("stream_unread") for x in reasons[1])
     assert not any(x.startswith("call_failed") for rs in reasons for x in rs)
     assert len(_root_spans(exporter)) == 2
+
+
+def test_a_stream_scored_in_the_background_gets_one_report() -> None:
+    """Read to its end, the stream's answer is queued for scoring; dropping the spent generator must not end the
+    call a second time as unread (it had delivered a stream_unread report and corrupted the real one)."""
+    reports: list[Report] = []
+    guard = bare_guard(background=True)
+    stream = guard.wrap(ScriptedLLM([GOOD], shape="stream"), on_report=reports.append)("Museums in Paris?")
+    for _ in stream:
+        pass
+    del stream
+    assert guard.flush(timeout=30)
+    assert len(reports) == 1 and reports[0].perfect
+    assert not any(r.startswith("stream_") for r in reports[0].outcome_reasons)
+    guard.close()

@@ -38,16 +38,19 @@ def test_dask_engine_matches_local_engine(tmp_path: Path) -> None:
     assert d == loc
 
 
-def test_a_row_that_kills_its_worker_is_an_error_row_and_the_run_finishes(tmp_path: Path) -> None:
+@pytest.mark.parametrize("chunk_size", [3, 1])
+def test_a_row_that_kills_its_worker_is_an_error_row_and_the_run_finishes(tmp_path: Path, chunk_size: int) -> None:
     """The chunk whose worker died is evaluated again row by row: the row at fault is recorded as an error, the rest
-    of the chunk and of the run are evaluated, and the summary is written (the run had raised KilledWorker)."""
+    of the chunk and of the run are evaluated, and the summary is written (the run had raised KilledWorker; with
+    single-row chunks a failure must still refill the window, or the rows after it were never run)."""
     rows = sample_rows(6)
     rows[2] = {**rows[2], "response": "POISON " + str(rows[2]["response"])}
     src = write_jsonl(tmp_path / "log.jsonl", rows)
     spec = GuardSpec("eval_fixtures:make_poisoned_guard")
-    result = run_eval(
-        EvalConfig(input=src, out=tmp_path / "out", guard=spec, progress=False, engine="dask", workers=2, chunk_size=3)
+    config = EvalConfig(
+        input=src, out=tmp_path / "out", guard=spec, progress=False, engine="dask", workers=1, chunk_size=chunk_size
     )
+    result = run_eval(config)
     entries = {r["key"]: r for r in load_reports(result.reports_path)}
     assert len(entries) == 6 and result.summary_path.is_file()
     failed = [r for r in entries.values() if r["status"] == "error"]

@@ -301,3 +301,13 @@ def test_handler_scores_the_chains_answer_not_its_own_model_steps(guard: Guard) 
     assert chain.invoke({"question": QUESTION}, config={"callbacks": [handler]}) == GOOD
     (report,) = handler.reports.values()
     assert report.response == GOOD and report.query == QUESTION
+
+
+def test_handler_on_the_model_itself_scores_it_inside_a_chain(guard: Guard) -> None:
+    """A handler attached to the model (not to the chain) never sees the chain end: it scores the model's answer
+    when the model ends, as for a model called on its own."""
+    handler = FaithGuardCallbackHandler(guard)
+    model = FakeListChatModel(responses=[GOOD], callbacks=[handler])
+    prompt = ChatPromptTemplate.from_messages([("human", "{question}")])
+    (prompt | model).invoke({"question": QUESTION})
+    assert len(handler.reports) == 1

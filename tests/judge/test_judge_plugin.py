@@ -337,3 +337,7 @@ def test_rejected_judge_settings_never_echo_a_secret() -> None:
         assert not any(KEY in str(e) for e in chain if e is not None)
     with pytest.raises(ConfigError, match="apikey"):
         attempts[0]()
+    for key in ("sk-proj-" + "a1B2" * 10, "gsk_" + "Z9y8" * 13, "hf_" + "Qw3r" * 8 + "tY"):  # a key as the spec
+        with pytest.raises(ConfigError) as info:
+            Guard(judge=key, load_entrypoints=False, warmup=False)
+        assert key not in str(info.value) and key[-8:] not in str(info.value)

@@ -50,15 +50,34 @@ def _head(item: str, names: Sequence[str]) -> str | None:
     return min(found)[1] if found else None
 
 
+#: A negation right before the place ("not in Canada", "outside Spain", "far from Paris").
+_DENIED = re.compile(r"\b(?:not|never|outside|beyond|far\s+from)\s+(?:\w+\s+){0,2}$", re.I)
+
+
+def _names_place(item: str, forms: Sequence[str]) -> bool:
+    """Whether the item's text names the place (one of ``forms``, word-bounded) with no negation right before it."""
+    low = item.lower()
+    for form in forms:
+        for m in re.finditer(r"(?<!\w)" + re.escape(form) + r"(?!\w)", low):
+            if not _DENIED.search(low[: m.start()]):
+                return True
+    return False
+
+
 def item_heads(items: Sequence[str], names: Sequence[str]) -> list[str | None]:
     """Each item's head: the first of ``names`` (lower case) its text holds, None when it holds none."""
     return [_head(item, names) for item in items]
 
 
-def place_of_items(items: Sequence[str], names: Sequence[str], place: str) -> Placement:
-    """Each item, by its head name among ``names`` (lower case), inside, outside, elsewhere or unplaced."""
+def place_of_items(items: Sequence[str], names: Sequence[str], place: str, forms: Sequence[str] = ()) -> Placement:
+    """Each item, by its head name among ``names`` (lower case), inside, outside, elsewhere or unplaced. An item
+    nothing places that names the place itself ("The Louvre, in Paris"; ``forms``: the place's names and
+    demonyms) is inside, unless the place follows a negation ("not in Canada")."""
     out = Placement()
-    for head in item_heads(items, names):
+    for item, head in zip(items, item_heads(items, names), strict=True):
+        if (head is None or _where(head, place) is None) and _names_place(item, forms):
+            out.inside.append(head or item.strip()[:40].lower())
+            continue
         where = _where(head, place) if head is not None else None
         if head is None:
             out.unplaced += 1

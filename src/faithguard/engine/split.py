@@ -17,10 +17,11 @@ _AND_ALSO = re.compile(r",?(?<!\s)\s+and also\s+", re.IGNORECASE)
 #: "When was it painted, and where is it shown?": a second wh-question joined into one sentence. Without the comma
 #: ("What is the capital and what is its population?") the wh-word must open a question clause of its own (an
 #: auxiliary or a quantity word after it, at most one word between and that one no personal pronoun), not a free
-#: relative ("between what I said and what you did").
+#: relative ("between what I said and what you did"). The look-behind starts a match at the first blank of a run, as in
+#: :data:`_AND_ALSO` (a long run of blanks is scanned once).
 _AND_WH = re.compile(
     r",\s+and\s+(?=(?:when|where|who|whom|how|what|which|why)\b)"
-    r"|\s+and\s+(?=(?:when|where|who|whom|how|what|which|why)\s+(?:(?!(?:i|you|he|she|we|they|it)\b)[\w'’-]+\s+)?"
+    r"|(?<!\s)\s+and\s+(?=(?:when|where|who|whom|how|what|which|why)\s+(?:(?!(?:i|you|he|she|we|they|it)\b)[\w'’-]+\s+)?"
     r"(?:is|are|was|were|do|does|did|can|could|will|would|should|has|have|had|many|much|long|old|far|big)\b)",
     re.IGNORECASE,
 )

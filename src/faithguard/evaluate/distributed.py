@@ -110,8 +110,11 @@ def run_dask(
                     for row in chunk:
                         submit([row])
                 else:
-                    writer.write(failed_entry(chunk[0], f"{type(exc).__name__}: the worker evaluating it failed"))
+                    writer.write(failed_entry(chunk[0], f"{type(exc).__name__} while evaluating it on a worker"))
                     progress.advance(1)
+                    nxt = next(chunks, None)  # keep the window full: the rest of the input still runs
+                    if nxt is not None:
+                        submit(nxt)
                 continue
             for entry in entries:
                 writer.write(entry)

@@ -188,6 +188,7 @@ class SSEText:
         self._buffer = bytearray()
         self._skipping = False
         self._raw = bytearray()  # the body while no data line came: a JSON completion instead of a stream
+        self._parsed: tuple[Any] | None = None  # that body, parsed once
         self.parts: list[str] = []
         self.tool_call = False
         self.done = False
@@ -256,14 +257,17 @@ class SSEText:
         return None
 
     def _completion(self) -> Any | None:
-        """The body read as one JSON completion (an upstream that answered a stream request without streaming)."""
+        """The body read as one JSON completion (an upstream that answered a stream request without streaming);
+        parsed once, when the stream has ended."""
         if self.data_lines or not self._raw.strip():
             return None
-        try:
-            body = parse_json(bytes(self._raw), upstream=True)
-        except (Problem, InputError):
-            return None
-        return body if isinstance(body, dict) and "choices" in body else None
+        if self._parsed is None:
+            try:
+                body = parse_json(bytes(self._raw), upstream=True)
+            except (Problem, InputError):
+                body = None
+            self._parsed = (body if isinstance(body, dict) and "choices" in body else None,)
+        return self._parsed[0]
 
     @property
     def text(self) -> str | None:

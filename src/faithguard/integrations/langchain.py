@@ -126,6 +126,8 @@ class FaithGuardCallbackHandler(BaseCallbackHandler):
         self._inputs: _Bounded = _Bounded(max_runs)
         #: the last model answer of each root chain still running: (model run id, response, its input)
         self._last: _Bounded = _Bounded(max_runs)
+        #: root chains this handler saw start (it will see them end): only their model answers wait for the end
+        self._roots: _Bounded = _Bounded(max_runs)
 
     # -- run tree ------------------------------------------------------------------------------
 
@@ -151,6 +153,8 @@ class FaithGuardCallbackHandler(BaseCallbackHandler):
     ) -> None:
         """Remember the chain's place in the tree and its query, if its input names one."""
         self._link(run_id, parent_run_id)
+        if parent_run_id is None:
+            self._roots[run_id] = True
         query = _query_of(inputs)
         if query is not None:
             self._queries[run_id] = query
@@ -208,10 +212,11 @@ class FaithGuardCallbackHandler(BaseCallbackHandler):
         """Score the answer of a model called on its own; inside a chain, keep it until the chain ends (the last
         model to end answers). Raise only with ``raise_error=True`` and a blocking policy."""
         inputs = self._inputs.pop(run_id, ("prompt", None))
-        if parent_run_id is not None:
-            root = list(self._ancestors(parent_run_id))[-1]
+        root = list(self._ancestors(parent_run_id))[-1] if parent_run_id is not None else None
+        if root is not None and root in self._roots:
             self._last[root] = (run_id, response, parent_run_id, inputs)
             return
+        # a model on its own, or one that carries the handler itself inside a chain the handler never sees end
         self._report(run_id, response, parent_run_id, inputs)
 
     def _report(self, run_id: UUID, response: Any, parent_run_id: UUID | None, inputs: tuple[str, Any]) -> None:
@@ -234,6 +239,7 @@ class FaithGuardCallbackHandler(BaseCallbackHandler):
         """A finished root chain: its last model answer is scored, then its state released."""
         if parent_run_id is not None:
             return
+        self._roots.pop(run_id, None)
         last = self._last.pop(run_id, None)
         try:
             if last is not None:
@@ -246,6 +252,7 @@ class FaithGuardCallbackHandler(BaseCallbackHandler):
     ) -> None:
         """A failed root chain releases its state (no answer reached the user: nothing is scored)."""
         if parent_run_id is None:
+            self._roots.pop(run_id, None)
             self._last.pop(run_id, None)
             self._forget(run_id)
 

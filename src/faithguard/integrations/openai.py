@@ -17,6 +17,7 @@ import functools
 import inspect
 import time
 import uuid
+import weakref
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -109,13 +110,16 @@ def _on_stream_end(call: GuardedCall) -> Callable[[str | None], None]:
 
 
 def _guard_stream(call: GuardedCall, stream: Any) -> Any:
-    """Swap the SDK stream's iterator for one that accumulates text and scores at the end."""
+    """Swap the SDK stream's iterator for one that accumulates text and scores at the end; a stream dropped unread
+    still ends its call (undetermined, stream_unread)."""
     stream._iterator = calls.tee_stream(stream._iterator, call.interrupted, _on_stream_end(call))
+    weakref.finalize(stream, call.abandon)
     return stream
 
 
 def _guard_astream(call: GuardedCall, stream: Any) -> Any:
     stream._iterator = calls.atee_stream(stream._iterator, call.interrupted, _on_stream_end(call))
+    weakref.finalize(stream, call.abandon)
     return stream
 
 

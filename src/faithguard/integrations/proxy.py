@@ -139,6 +139,14 @@ def policy_name(policy: Policy) -> str:
     return str(max(actions, key=lambda a: a.rank))
 
 
+def _asks_stream(value: Any) -> bool:
+    """Whether a request's ``stream`` field asks for a stream: true, or a value servers read as true (1, "true");
+    the strings "false", "0" and "" do not (a truthiness test read "false" as a stream)."""
+    if isinstance(value, str):
+        return value.strip().lower() not in ("", "false", "0", "no", "off")
+    return bool(value)
+
+
 def _problem(exc: Problem) -> JSONResponse:
     return JSONResponse(exc.body(), status_code=exc.status)
 
@@ -305,7 +313,7 @@ class _Proxy:
         except Problem as exc:
             return self._fail(exc, path)
         model = str(body.get("model") or "unknown")
-        stream = body.get("stream") is True  # JSON true only: the string "false" is no stream request
+        stream = _asks_stream(body.get("stream"))
         try:
             # reading messages is linear in their number and size (100k messages: seconds): a large request
             # is read off the event loop; a small one here, where it costs less than a thread hand-over
