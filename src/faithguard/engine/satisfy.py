@@ -363,8 +363,8 @@ def _location(
         return _terms_check(c, view, others, "location", docs, query)
     listed = view.outer_items if len(view.outer_items) >= 2 else view.items
     if len(listed) >= 2 and len(names) == 1:
-        where = place_of_items(listed, name_parts(view), names[0].lower(), _forms(names[0]))
-        return items_in(c, where, len(listed))
+        placement = place_of_items(listed, name_parts(view), names[0].lower(), _forms(names[0]))
+        return items_in(c, placement, len(listed))
     places = view.named(frozenset({"GPE", "LOC"}))
     located: list[str] = []
     present = [
