@@ -4,8 +4,9 @@ A place asked of listed items holds of the answer only when it holds of every it
 is no evidence for the other two, and the place's own name in an intro line ("Here are rivers in Spain:") or in a
 refusal ("Neither is in Canada") says nothing about the items. Each item is read by its first name (its head:
 "The Ebro: flows to ..." is about the Ebro), placed by GeoNames and WordNet (:func:`places.contains`, then WordNet's
-part-of chain). An item is *outside* only when GeoNames knows both places (``contains`` says False); WordNet's "
-placed elsewhere" is weaker (its part-of chains are incomplete) and only keeps an answer from passing.
+part-of chain). An item is *outside* only when GeoNames knows both places (``contains`` says False); WordNet's
+"placed elsewhere" is weaker (its part-of chains are incomplete) and only keeps an answer from passing. An item nothing
+places that names the place itself ("The Louvre, in Paris") is inside.
 """
 
 from __future__ import annotations
