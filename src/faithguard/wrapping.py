@@ -23,7 +23,7 @@ from faithguard.telemetry import mark_error
 if TYPE_CHECKING:
     from faithguard.guard import Guard
 
-__all__ = ["AnnotatedText", "attach_report", "call_input", "wrap_callable"]
+__all__ = ["AnnotatedText", "attach_report", "call_input", "stream_end", "wrap_callable"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -107,9 +107,11 @@ def _finish(call: GuardedCall, output: Any) -> Any:
     return output
 
 
-def _stream_end(call: GuardedCall) -> Callable[[str | None], None]:
+def stream_end(call: GuardedCall) -> Callable[[str | None], None]:
     """Score a stream when it ends; a block raises after the last chunk (the chunks are already delivered, so a
-    fallback text cannot replace them, and annotate has nothing to attach to: the report reaches ``on_report``)."""
+    fallback text cannot replace them, and annotate has nothing to attach to: the report reaches ``on_report``).
+    ``text`` is None when the stream was a tool call: the guard span closes unscored. Shared by ``guard.wrap`` and
+    the OpenAI wrapper."""
 
     def finish(text: str | None) -> None:
         decision = call.after(text=text)
@@ -120,14 +122,14 @@ def _stream_end(call: GuardedCall) -> Callable[[str | None], None]:
 
 
 def _stream(call: GuardedCall, chunks: Iterator[Any]) -> Iterator[Any]:
-    stream = calls.tee_stream(chunks, call.interrupted, _stream_end(call))
+    stream = calls.tee_stream(chunks, call.interrupted, stream_end(call))
     # A stream nobody iterates still ends its call when collected: undetermined, reason stream_unread.
     weakref.finalize(stream, call.abandon)
     return stream
 
 
 def _astream(call: GuardedCall, chunks: AsyncIterator[Any]) -> AsyncIterator[Any]:
-    stream = calls.atee_stream(chunks, call.interrupted, _stream_end(call))
+    stream = calls.atee_stream(chunks, call.interrupted, stream_end(call))
     weakref.finalize(stream, call.abandon)
     return stream
 

@@ -27,7 +27,7 @@ from faithguard.integrations.session import GuardedCall, Outcome
 from faithguard.models import Report
 from faithguard.policy import Action, Policy
 from faithguard.telemetry import mark_error
-from faithguard.wrapping import attach_report
+from faithguard.wrapping import attach_report, stream_end
 
 if TYPE_CHECKING:
     from faithguard.guard import Guard
@@ -94,31 +94,16 @@ def _finish(outcome: Outcome, result: Any, model: str) -> Any:
     return result
 
 
-def _on_stream_end(call: GuardedCall) -> Callable[[str | None], None]:
-    """What happens when a stream ends: score (the report reaches ``on_report`` through the call), and raise when
-    the policy blocks without fallback.
-
-    ``text`` is None when the stream was a tool call: the guard span closes unscored.
-    """
-
-    def finish(text: str | None) -> None:
-        outcome = call.after(text)
-        if outcome.blocked and outcome.text is None:
-            raise outcome.error()
-
-    return finish
-
-
 def _guard_stream(call: GuardedCall, stream: Any) -> Any:
     """Swap the SDK stream's iterator for one that accumulates text and scores at the end; a stream dropped unread
     still ends its call (undetermined, stream_unread)."""
-    stream._iterator = calls.tee_stream(stream._iterator, call.interrupted, _on_stream_end(call))
+    stream._iterator = calls.tee_stream(stream._iterator, call.interrupted, stream_end(call))
     weakref.finalize(stream, call.abandon)
     return stream
 
 
 def _guard_astream(call: GuardedCall, stream: Any) -> Any:
-    stream._iterator = calls.atee_stream(stream._iterator, call.interrupted, _on_stream_end(call))
+    stream._iterator = calls.atee_stream(stream._iterator, call.interrupted, stream_end(call))
     weakref.finalize(stream, call.abandon)
     return stream
 
