@@ -21,7 +21,7 @@ from faithguard.engine.response import ResponseView
 from faithguard.lexical import wordnet
 from faithguard.models import Constraint, Status
 
-__all__ = ["Placement", "item_heads", "items_in", "name_parts", "place_of_items", "typed_names"]
+__all__ = ["Placement", "item_heads", "items_in", "listed", "name_parts", "place_of_items", "typed_names"]
 
 
 @dataclass
@@ -65,6 +65,13 @@ def _names_place(item: str, forms: Sequence[str]) -> bool:
     return False
 
 
+def listed(view: ResponseView) -> tuple[str, ...]:
+    """The items a list answer is made of: its outermost items when it has two or more, else every list-marked line;
+    empty when the answer is no list (fewer than two)."""
+    items = view.outer_items if len(view.outer_items) >= 2 else view.items
+    return items if len(items) >= 2 else ()
+
+
 def item_heads(items: Sequence[str], names: Sequence[str]) -> list[str | None]:
     """Each item's head: the first of ``names`` (lower case) its text holds, None when it holds none."""
     return [_head(item, names) for item in items]
@@ -76,11 +83,10 @@ def place_of_items(items: Sequence[str], names: Sequence[str], place: str, forms
     demonyms) is inside, unless the place follows a negation ("not in Canada")."""
     out = Placement()
     for item, head in zip(items, item_heads(items, names), strict=True):
-        if (head is None or _where(head, place) is None) and _names_place(item, forms):
-            out.inside.append(head or item.strip()[:40].lower())
-            continue
         where = _where(head, place) if head is not None else None
-        if head is None:
+        if where is None and _names_place(item, forms):
+            out.inside.append(head or item.strip()[:40].lower())
+        elif head is None:
             out.unplaced += 1
         elif where is True:
             out.inside.append(head)

@@ -26,7 +26,7 @@ from faithguard.engine.lexicon import (
     words,
 )
 from faithguard.engine.named import asks_for_one, capitalised_names, code_names, excluded_objects
-from faithguard.engine.placed import item_heads, items_in, name_parts, place_of_items, typed_names
+from faithguard.engine.placed import item_heads, items_in, listed, name_parts, place_of_items, typed_names
 from faithguard.engine.places import contains, demonyms, is_place
 from faithguard.engine.relations import of_place, related_names
 from faithguard.engine.response import ResponseView, norm, view_of
@@ -167,8 +167,7 @@ def _terms_check(
     if c.category is Category.SUBJECT:
         typed, _ = typed_names(view, terms[-1])
         typed = related_names(terms[-1], typed, of_place(c, others))
-        listed = view.outer_items if len(view.outer_items) >= 2 else view.items
-        heads = [h for h in item_heads(listed, name_parts(view)) if h is not None] if len(listed) >= 2 else []
+        heads = [h for h in item_heads(listed(view), name_parts(view)) if h is not None]
         other = [h for h in heads if h not in typed and wordnet.is_instance_of(h, terms[-1]) is False]
         if typed and other:
             # a list whose items are of the asked kind only in part ("capitals: Paris, Lyon"): no evidence for all
@@ -361,10 +360,10 @@ def _location(
     names, need_all = _places(c.text)
     if not names:
         return _terms_check(c, view, others, "location", docs, query)
-    listed = view.outer_items if len(view.outer_items) >= 2 else view.items
-    if len(listed) >= 2 and len(names) == 1:
-        placement = place_of_items(listed, name_parts(view), names[0].lower(), _forms(names[0]))
-        return items_in(c, placement, len(listed))
+    items = listed(view)
+    if items and len(names) == 1:
+        placement = place_of_items(items, name_parts(view), names[0].lower(), _forms(names[0]))
+        return items_in(c, placement, len(items))
     places = view.named(frozenset({"GPE", "LOC"}))
     located: list[str] = []
     present = [
