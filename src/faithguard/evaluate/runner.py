@@ -26,6 +26,7 @@ from faithguard.evaluate.summary import RowFacts, facts_from_row, summarize
 
 if TYPE_CHECKING:
     from faithguard.guard import Guard
+    from faithguard.models import Report
 
 __all__ = ["EvalConfig", "EvalResult", "GuardSpec", "evaluate_row", "load_reports", "run_eval"]
 
@@ -98,14 +99,21 @@ class EvalResult:
     worker_memory: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
-def failed_entry(row: Row, error: str) -> dict[str, Any]:
-    """The reports.jsonl entry of a row no guard could evaluate (its worker died): an error row, kept in the run."""
+def _entry(row: Row, report: Report | None, error: str | None, seconds: float) -> dict[str, Any]:
+    """The reports.jsonl entry of one row: its report, or the error that stopped it."""
     rec = row.record
-    entry: dict[str, Any] = {"key": row.key, "line": row.line, "status": "error", "error": error[:500], "report": None}
-    entry.update(seconds=0.0, gold=rec.gold())
+    entry: dict[str, Any] = {"key": row.key, "line": row.line, "status": "error" if report is None else "ok"}
+    entry["error"] = None if error is None else error[:500]
+    entry["report"] = None if report is None else report.model_dump(mode="json")
+    entry.update(seconds=round(seconds, 6), gold=rec.gold())
     if rec.model_extra:
         entry["meta"] = rec.model_extra
     return entry
+
+
+def failed_entry(row: Row, error: str) -> dict[str, Any]:
+    """The reports.jsonl entry of a row no guard could evaluate (its worker died): an error row, kept in the run."""
+    return _entry(row, None, error, 0.0)
 
 
 def evaluate_row(guard: Guard, row: Row) -> dict[str, Any]:
@@ -113,18 +121,11 @@ def evaluate_row(guard: Guard, row: Row) -> dict[str, Any]:
     rec = row.record
     messages = [m.model_dump() for m in rec.messages] if rec.messages else None
     t0 = time.perf_counter()
-    entry: dict[str, Any] = {"key": row.key, "line": row.line}
     try:
         report = guard.check(rec.query, rec.response, documents=rec.documents or None, messages=messages)
     except Exception as exc:  # noqa: BLE001 - one row's failure is recorded, the run goes on
-        entry.update(status="error", error=f"{type(exc).__name__}: {exc}"[:500], report=None)
-    else:
-        entry.update(status="ok", error=None, report=report.model_dump(mode="json"))
-    entry["seconds"] = round(time.perf_counter() - t0, 6)
-    entry["gold"] = rec.gold()
-    if rec.model_extra:
-        entry["meta"] = rec.model_extra
-    return entry
+        return _entry(row, None, f"{type(exc).__name__}: {exc}", time.perf_counter() - t0)
+    return _entry(row, report, None, time.perf_counter() - t0)
 
 
 # -- the reports file ---------------------------------------------------------------------------
