@@ -108,40 +108,35 @@ def stream_with_deep_line(conn: socket.socket) -> None:
     conn.sendall(b"0\r\n\r\n")
 
 
+def _stream_start(conn: socket.socket, chunks: int) -> None:
+    """The SSE head and the first ``chunks`` events of a stream answering "Visit the Louvre museum in Paris."."""
+    _sse_head(conn)
+    for ev in stream_events("Visit the Louvre museum in Paris.", "m")[:chunks]:
+        _chunk(conn, ev)
+
+
 def stream_cut_mid_line(conn: socket.socket) -> None:
     """Two chunks of a stream, then half of a line, then the connection closes before the chunked body ends."""
-    events = stream_events("Visit the Louvre museum in Paris.", "m")
-    _sse_head(conn)
-    for ev in events[:2]:
-        _chunk(conn, ev)
+    _stream_start(conn, 2)
     conn.sendall(b"100\r\n" + b'data: {"id": "x", "cho')
 
 
 def stream_then_stall(conn: socket.socket) -> None:
     """Two chunks of a stream, then silence."""
-    events = stream_events("Visit the Louvre museum in Paris.", "m")
-    _sse_head(conn)
-    for ev in events[:2]:
-        _chunk(conn, ev)
+    _stream_start(conn, 2)
     time.sleep(30)
 
 
 def stream_then_error_event(conn: socket.socket) -> None:
     """Three chunks of a stream, then an OpenAI-style error event; the body ends cleanly (no finish, no [DONE])."""
-    events = stream_events("Visit the Louvre museum in Paris.", "m")
-    _sse_head(conn)
-    for ev in events[:3]:
-        _chunk(conn, ev)
+    _stream_start(conn, 3)
     _chunk(conn, b'data: {"error": {"message": "overloaded", "type": "server_error"}}\n\n')
     conn.sendall(b"0\r\n\r\n")
 
 
 def stream_cut_clean(conn: socket.socket) -> None:
     """Three chunks of a stream, then a clean end of the body: no finish reason, no [DONE]."""
-    events = stream_events("Visit the Louvre museum in Paris.", "m")
-    _sse_head(conn)
-    for ev in events[:3]:
-        _chunk(conn, ev)
+    _stream_start(conn, 3)
     conn.sendall(b"0\r\n\r\n")
 
 
