@@ -86,3 +86,17 @@ def test_an_excluded_place_is_named_by_what_lies_in_it(answer: str, status: str)
 def test_a_kind_asked_of_listed_items_needs_every_item(answer: str, status: str) -> None:
     ctx, _ = judge("Name two capitals in Europe.", answer)
     assert status_of(ctx, "capitals") == status
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [
+        # an item nothing places that names the asked place itself is inside it
+        ("1. The Rijksmuseum, in Amsterdam\n2. The Van Gogh Museum in Amsterdam", "satisfied"),
+        # the place after a negation ("not in", "outside", "far from") places nothing
+        ("1. The Rijksmuseum (not in Amsterdam)\n2. The Van Gogh Museum, far from Amsterdam", "unknown"),
+    ],
+)
+def test_an_item_naming_the_place_itself_is_inside_unless_negated(answer: str, status: str) -> None:
+    ctx, _ = judge("Recommend two museums in Amsterdam.", answer)
+    assert status_of(ctx, "Amsterdam") == status
