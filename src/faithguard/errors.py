@@ -32,6 +32,7 @@ __all__ = [
     "FaithGuardError",
     "HallucinationBlocked",
     "InputError",
+    "InputTooLarge",
     "JudgeError",
     "JudgeOutputError",
     "JudgeSkipped",
@@ -65,6 +66,14 @@ class ConfigError(FaithGuardError):
 
 class InputError(FaithGuardError, ValueError):
     """The input cannot be checked (empty, undecodable, too long...)."""
+
+
+class InputTooLarge(InputError):
+    """A text is longer than a check reads: that check says ``undetermined`` for the call (never a pass) and is
+    listed in ``Report.skipped``. Raised from inside a plugin; the message holds sizes only, never the text."""
+
+    def __init__(self, what: str, size: int, limit: int, unit: str = "characters") -> None:
+        super().__init__(f"{what} is {size} characters; this check reads at most {limit} {unit}")
 
 
 class PluginError(FaithGuardError):

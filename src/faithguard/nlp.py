@@ -12,6 +12,7 @@ is single-threaded (:func:`blas_choice`): about a quarter faster for the same an
 from __future__ import annotations
 
 import os
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
@@ -20,7 +21,10 @@ from typing import Any
 from faithguard.cache import QUERY_CACHE_SIZE
 
 __all__ = [
+    "MAX_RUN_CHARS",
     "MODEL_CANDIDATES",
+    "PARSE_MAX_CHARS",
+    "PARSE_MAX_TOKENS",
     "blas_choice",
     "clear_parse_cache",
     "get_nlp",
@@ -29,6 +33,8 @@ __all__ = [
     "parse_all",
     "parse_answer",
     "parse_many",
+    "readable",
+    "tokenizable",
     "tree_matches",
     "use_numpy_blas",
 ]
@@ -134,11 +140,58 @@ def _no_tensor() -> Any:
     return numpy.zeros((0, 0), dtype="float32")
 
 
+#: Longest run of non-blank characters handed to spaCy's tokenizer in one piece. The tokenizer peels affixes off a
+#: run one at a time, copying the rest each time, so a run that splits into many tokens costs the square of its
+#: length while holding the GIL, where no time budget reaches it (measured here: 4,000 colons 1.4 s, 16,000 colons
+#: 23 s; a 200-character run of colons about 70 us). No run in the dev traffic (831 queries and answers) is this
+#: long; base64 and URLs of this length cost microseconds either way. Fixture: tests/core/test_nlp_bounds.py.
+MAX_RUN_CHARS = 200
+_LONG_RUN = re.compile(rf"(?<!\S)\S{{{MAX_RUN_CHARS + 1},}}")
+
+#: Longest text :func:`parse` reads: a longer request makes each check that reads it undetermined
+#: (:class:`~faithguard.errors.InputTooLarge`, listed in ``Report.skipped``) at once, instead of reading past the
+#: check's budget while holding the GIL. Measured on this machine (one core), a whole offline check of a request
+#: with pasted text: 12,800 characters 0.8 s, 19,200 characters 1.0 s, 31,000 2.2 s, 125,000 12 s against the default
+#: 5 s budget. The missing-content reading stops at the same length (``inputs/forward.py``); the longest dev request
+#: is about 4,000 characters. Fixture: tests/core/test_nlp_bounds.py.
+PARSE_MAX_CHARS = 20_000
+#: Most tokens :func:`parse` runs the pipeline over (the pipes cost about 60 us a token here, so this is about half
+#: a second); a text of punctuation has a token per character. Fixture: tests/core/test_nlp_bounds.py.
+PARSE_MAX_TOKENS = 8_000
+
+
+def tokenizable(text: str) -> str:
+    """``text`` as handed to spaCy: the same length, with a blank in place of every :data:`MAX_RUN_CHARS`-th
+    character of a longer run of non-blanks, so tokenizing it costs time linear in its length. Token offsets
+    still index ``text``; only such runs (never a word) read differently."""
+    if len(text) <= MAX_RUN_CHARS or _LONG_RUN.search(text) is None:
+        return text
+
+    def cut(match: re.Match[str]) -> str:
+        chars = list(match.group())
+        for i in range(MAX_RUN_CHARS, len(chars), MAX_RUN_CHARS + 1):
+            chars[i] = " "
+        return "".join(chars)
+
+    return _LONG_RUN.sub(cut, text)
+
+
+def readable(text: str) -> None:
+    """Raise :class:`~faithguard.errors.InputTooLarge` when ``text`` is over :data:`PARSE_MAX_CHARS`: a check that
+    reads the request calls it first, so it declines at once instead of reading past its budget before the parse
+    would decline."""
+    if len(text) > PARSE_MAX_CHARS:
+        from faithguard.errors import InputTooLarge
+
+        raise InputTooLarge("the request", len(text), PARSE_MAX_CHARS)
+
+
 def parse(text: str, *, exclude: tuple[str, ...] = ("ner",)) -> Any:
     """A parsed ``Doc`` of ``text`` (pipes in ``exclude`` skipped), shared and LRU-cached.
 
     The decomposer and the input detectors read the same query: one parse serves them all.
-    Treat the returned ``Doc`` as read-only.
+    Treat the returned ``Doc`` as read-only. A text over :data:`PARSE_MAX_CHARS` raises
+    :class:`~faithguard.errors.InputTooLarge` (the check reading it is undetermined).
     """
     key = (text, exclude)
     with _parse_lock:
@@ -146,8 +199,13 @@ def parse(text: str, *, exclude: tuple[str, ...] = ("ner",)) -> Any:
         if doc is not None:
             _parses.move_to_end(key)
             return doc
+    readable(text)
     nlp = get_nlp()
-    doc = nlp.make_doc(text)
+    doc = nlp.make_doc(tokenizable(text))
+    if len(doc) > PARSE_MAX_TOKENS:
+        from faithguard.errors import InputTooLarge
+
+        raise InputTooLarge("the request", len(text), PARSE_MAX_TOKENS, unit="tokens")
     for name, proc in nlp.pipeline:
         if name not in exclude:
             doc = proc(doc)
@@ -176,12 +234,13 @@ def parse_all(texts: Sequence[str], *, exclude: tuple[str, ...] = ("ner",)) -> N
     sentences, 78 ms one by one, 42 ms batched). Each text is still parsed on its own, as its own document.
     """
     with _parse_lock:
-        todo = list(dict.fromkeys(t for t in texts if (t, exclude) not in _parses))
+        todo = list(dict.fromkeys(t for t in texts if (t, exclude) not in _parses and len(t) <= PARSE_MAX_CHARS))
     if len(todo) < 2:
         return  # nothing to batch: parse() does it as cheaply
     nlp = get_nlp()
     skipped = [name for name in exclude if name in nlp.pipe_names]
-    for text, doc in zip(todo, nlp.pipe(todo, batch_size=64, disable=skipped), strict=True):
+    docs = nlp.pipe([tokenizable(text) for text in todo], batch_size=64, disable=skipped)
+    for text, doc in zip(todo, docs, strict=True):
         _keep((text, exclude), doc)
 
 
@@ -256,7 +315,8 @@ def parse_many(texts: list[str], *, exclude: tuple[str, ...] = ("ner",)) -> Iter
     if not texts:
         return iter(())
     nlp = get_nlp()
-    return iter(nlp.pipe(texts, batch_size=16, disable=[name for name in exclude if name in nlp.pipe_names]))
+    disabled = [name for name in exclude if name in nlp.pipe_names]
+    return iter(nlp.pipe((tokenizable(text) for text in texts), batch_size=16, disable=disabled))
 
 
 #: Tokens a sentence may have for dependency patterns to be matched in it. spaCy's DependencyMatcher checks each

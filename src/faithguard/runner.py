@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeGuard, runtime_checkable
 
 from faithguard.detector import CallContext, Decomposer, Detector, RegisteredVerifier, verifier_scope
-from faithguard.errors import BudgetSpent, ConfigError, DetectorError, Skipped
+from faithguard.errors import BudgetSpent, ConfigError, DetectorError, InputTooLarge, Skipped
 from faithguard.interrupts import Interrupted, forget, interrupt
 from faithguard.models import (
     Decomposition,
@@ -301,9 +301,11 @@ class Run:
             budget.cancelled.set()
             error = DetectorError(name, "interrupted: shared work ran out of its time budget")
             error_type = "timeout"
-        except Skipped as exc:
+        except (Skipped, InputTooLarge) as exc:
             self.skipped[name] = _safe_message(exc, self.telemetry.capture_content)
             self.telemetry.record_skip(name, stage)
+            if isinstance(exc, InputTooLarge):  # a check that could not read the call did not pass it
+                self.undetermined.append(f"{name}: {self.skipped[name]}")
             return None, False
         except Exception as exc:  # noqa: BLE001 - a plugin failure never breaks the call
             error, error_type = exc, _error_type(exc)
@@ -513,7 +515,7 @@ def _safe_message(exc: BaseException, capture_content: bool = False) -> str:
     The guard's own budget, configuration and skip messages are written not to quote content; any
     other exception text may quote the request or an upstream body, so only its type is kept.
     """
-    if capture_content or isinstance(exc, DetectorError | ConfigError | Skipped):
+    if capture_content or isinstance(exc, DetectorError | ConfigError | Skipped | InputTooLarge):
         return str(exc)[:500]
     return f"{type(exc).__qualname__} (message withheld: it may quote content; enable content capture to keep it)"
 

@@ -35,6 +35,7 @@ def test_pinned_surface() -> None:
         "GuardedCall",
         "HallucinationBlocked",
         "InputError",
+        "InputTooLarge",
         "InspectReport",
         "Judge",
         "JudgeError",
@@ -65,5 +66,6 @@ def test_pinned_surface() -> None:
 def test_exception_tree() -> None:
     for name in ("ConfigError", "InputError", "PluginError", "DetectorError", "JudgeError", "HallucinationBlocked"):
         assert issubclass(getattr(faithguard, name), faithguard.FaithGuardError)
+    assert issubclass(faithguard.InputTooLarge, faithguard.InputError)
     assert issubclass(faithguard.JudgeUnavailable, faithguard.JudgeError)
     assert issubclass(faithguard.JudgeOutputError, faithguard.JudgeError)

@@ -27,6 +27,7 @@ from faithguard.engine.tentative import (
     unasked,
 )
 from faithguard.models import Category, Constraint, Decomposition, Message, SubQuestion
+from faithguard.nlp import readable
 from faithguard.scoring import tier_for
 
 __all__ = [
@@ -64,9 +65,13 @@ def _nlp() -> Any:
 
 def parse_query(query: str) -> Any:
     """One spaCy parse of a request (tagger, parser, lemmatizer; entities per :data:`ENTITY_MODE`)."""
-    if ENTITY_MODE == "spacy":
-        return _nlp()(query)
     from faithguard.nlp import parse
+
+    if ENTITY_MODE == "spacy":
+        parse(query)  # the shared parse's size limit (InputTooLarge) holds in this mode too
+        from faithguard.nlp import tokenizable
+
+        return _nlp()(tokenizable(query))
 
     # The shared parse (NER skipped) also serves the term extractor; the rule entities are a pure
     # function of the text, so setting them on the shared Doc is idempotent.
@@ -510,6 +515,7 @@ class OfflineDecomposer:
 
         settled = wordnet.settled()
         query = ctx.query or ""
+        readable(query)
         previous = previous_user_turn(ctx.history)
         if previous is not None and previous.strip() != query.strip() and is_followup(query):
             result = _resolve_followup(query, previous)

@@ -14,6 +14,7 @@ from faithguard.engine.response import ResponseView, view_of, without_code
 from faithguard.engine.satisfy import check_constraint, content_terms, software_form, task_family, write_form
 from faithguard.lexical import wordnet
 from faithguard.models import Constraint, DetectorResult, Severity, Status, Tier, Verdict
+from faithguard.nlp import readable
 
 __all__ = ["ConstraintsDetector", "MisinterpretationDetector", "OmissionDetector"]
 
@@ -43,6 +44,7 @@ class ConstraintsDetector:
 
     def run(self, ctx: CallContext) -> DetectorResult:
         """Status updates for the constraints still unknown."""
+        readable(ctx.query or "")
         response = ctx.response or ""
         docs = "\n\n".join(ctx.documents)
         updates: dict[str, tuple[Status, str | None]] = {}
@@ -280,6 +282,7 @@ class MisinterpretationDetector:
 
     def run(self, ctx: CallContext) -> DetectorResult:
         """Conservative: a violated task with a visible other task, a broken exclusion, or invented sub-questions."""
+        readable(ctx.query or "")
         response = ctx.response or ""
         view = view_of(response)
         if view.empty:

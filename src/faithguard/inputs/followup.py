@@ -18,6 +18,7 @@ from faithguard.inputs.absence import (
 )
 from faithguard.inputs.supply import word_count
 from faithguard.models import DetectorResult, Severity, Verdict, VerdictKind
+from faithguard.nlp import readable
 
 __all__ = ["FollowupDetector", "classify_followup"]
 
@@ -403,6 +404,7 @@ class FollowupDetector:
 
     def run(self, ctx: CallContext) -> DetectorResult:
         """Critical misinterpretation verdict when the response ignores missing content."""
+        readable(ctx.query or "")
         missing: Any = ctx.findings.get("missing_content") or []
         if ctx.response is None:
             return DetectorResult()

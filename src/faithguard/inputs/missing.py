@@ -36,6 +36,7 @@ from faithguard.inputs.units import free_units
 from faithguard.inputs.vocab import CONTENT_NOUNS, PART_KINDS, SMALL_KINDS, STRONG_KINDS, group_of, kind_of
 from faithguard.inputs.voice import candidate_sentences, voice_spans
 from faithguard.models import DetectorResult, Severity, Verdict, VerdictKind
+from faithguard.nlp import readable
 
 __all__ = ["MissingContentDetector", "Supply", "analyse", "clarification_text"]
 
@@ -472,6 +473,7 @@ class MissingContentDetector:
 
     def run(self, ctx: CallContext) -> DetectorResult:
         """Check the call's inputs; critical verdicts when something referenced is missing."""
+        readable(ctx.query or "")
         parser = self._parse if self.use_parser else None
         memo = self._memo.get_or_compute(
             _inputs_key(ctx), lambda: tuple(with_spans(analyse(ctx, parser), ctx.query or "", parser))

@@ -9,6 +9,7 @@ from typing import Any, Literal, cast
 
 from faithguard.detector import CallContext, KnowledgeSource
 from faithguard.models import DetectorResult, Severity, TermFinding, Verdict, VerdictKind
+from faithguard.nlp import readable
 from faithguard.terms.acceptance import Acceptance, classify_terms
 from faithguard.terms.combine import assess, combine, may_deny
 from faithguard.terms.compose import NON_CONCEPT_ENTITIES, entity_kind, layout_label
@@ -71,6 +72,7 @@ class UnknownTermsDetector:
 
     def run(self, ctx: CallContext) -> DetectorResult:
         """Extract candidates from ``ctx.query`` and resolve each against the sources."""
+        readable(ctx.query or "")
         sources = self.sources(ctx)
         candidates = extract_candidates(ctx.query)
         findings: list[TermFinding] = []

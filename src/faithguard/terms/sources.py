@@ -290,8 +290,17 @@ def _splits(word: str, depth: int) -> bool:
     return False
 
 
+#: Longest word split into parts: 45 letters, the longest word in major English dictionaries
+#: ("pneumonoultramicroscopicsilicovolcanoconiosis"). Splitting costs the cube of the length (every cut, a frequency
+#: lookup of each half, nested twice): a 20,000-letter run took the whole 5 s budget. A longer run is no word.
+#: Fixture: tests/terms/test_sources.py.
+LONGEST_WORD = 45
+
+
 def _compositional(word: str) -> bool:
     """Whether ``word`` is built from known parts, or from a common stem plus a derivational suffix."""
+    if len(word) > LONGEST_WORD:
+        return False
     if _splits(word, 2):
         return True
     for suffix in _SUFFIXES:

@@ -1,0 +1,104 @@
+"""The shared parse reads bounded text in bounded time (issue 16): long runs of non-blanks are cut for the tokenizer,
+and a request past the parse's limits makes each check that reads it undetermined instead of reading past its budget.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from faithguard import CallContext, DetectorResult, Guard, InputTooLarge
+from faithguard.nlp import MAX_RUN_CHARS, PARSE_MAX_CHARS, PARSE_MAX_TOKENS, parse, readable, tokenizable
+
+from .helpers import bare_guard
+
+# Texts made of pieces a tokenizer meets: words, blanks, punctuation, and runs of one character of any length.
+_PIECES = st.one_of(
+    st.text(alphabet="ab :*\n", max_size=30),
+    st.builds(lambda ch, n: ch * n, st.sampled_from("a:*=x. \n"), st.integers(0, 3 * MAX_RUN_CHARS)),
+)
+_TEXTS = st.lists(_PIECES, max_size=8).map("".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_TEXTS)
+def test_tokenizable_keeps_length_and_cuts_only_long_runs(text: str) -> None:
+    out = tokenizable(text)
+    assert len(out) == len(text)  # token offsets still index the caller's text
+    assert all(len(run) <= MAX_RUN_CHARS for run in out.split())
+    changed = [i for i, (a, b) in enumerate(zip(text, out, strict=True)) if a != b]
+    assert all(out[i] == " " for i in changed)
+    long_runs = [m.span() for m in re.finditer(rf"\S{{{MAX_RUN_CHARS + 1},}}", text)]
+    assert all(any(a <= i < b for a, b in long_runs) for i in changed)
+    if not long_runs:
+        assert out == text
+
+
+def test_a_long_run_reaches_the_tokenizer_in_pieces_and_offsets_still_index_the_text() -> None:
+    text = "Read this: " + "q" * (3 * MAX_RUN_CHARS) + " and stop."
+    doc = parse(text)
+    assert max(len(t) for t in doc) <= MAX_RUN_CHARS
+    assert all(text[t.idx : t.idx + len(t)] == t.text for t in doc if "q" not in t.text)
+    assert doc[-2].text == "stop" and text[doc[-2].idx :].startswith("stop")
+
+
+def test_parse_declines_a_text_over_its_character_limit_with_sizes_only() -> None:
+    text = "word " * (PARSE_MAX_CHARS // 5 + 1)
+    with pytest.raises(InputTooLarge) as caught:
+        parse(text)
+    assert (
+        str(caught.value)
+        == f"the request is {len(text)} characters; this check reads at most {PARSE_MAX_CHARS} characters"
+    )
+    with pytest.raises(InputTooLarge):
+        readable(text)
+    readable(text[:PARSE_MAX_CHARS])  # at the limit: read
+
+
+def test_parse_declines_a_text_over_its_token_limit() -> None:
+    text = ": " * (PARSE_MAX_TOKENS + 1)  # short in characters, one token per colon
+    assert len(text) <= PARSE_MAX_CHARS
+    with pytest.raises(InputTooLarge, match="tokens"):
+        parse(text)
+
+
+def test_a_request_over_the_limit_is_undetermined_and_says_which_checks_could_not_read_it() -> None:
+    guard = Guard(judge=None)
+    marker = "Zebulon-Marker-Text"
+    query = f"Summarize this article in three sentences. {marker} " + "The river runs east. " * 1_000
+    assert len(query) > PARSE_MAX_CHARS
+    report = guard.check(query, "It is about a river. It runs east. That is all.")
+    assert report.outcome == "undetermined" and not report.perfect
+    assert report.skipped  # the checks that read the request say why they did not
+    assert all("reads at most" in why for why in report.skipped.values())
+    assert any("reads at most" in reason for reason in report.undetermined)
+    assert not report.errors  # declined, not failed
+    assert marker not in repr(report.skipped) + repr(report.undetermined)
+    # an ordinary request right after is read as usual
+    ordinary = guard.check("List three rivers in Spain.", "The Ebro, the Tagus and the Douro.")
+    assert not ordinary.skipped and ordinary.constraints
+
+
+class _Declines:
+    """A third-party detector whose input is over its own limit."""
+
+    name = "declines"
+    stage: Literal["input", "output"] = "output"
+    order = 50
+
+    def run(self, ctx: CallContext) -> DetectorResult:
+        raise InputTooLarge("the answer", len(ctx.response or ""), 3)
+
+
+def test_a_plugin_raising_input_too_large_makes_the_call_undetermined_not_failed() -> None:
+    guard = bare_guard(extra=[_Declines()])
+    answer = "Three museums in Paris: Orsay, Rodin, Picasso."  # every constraint of the static decomposition met
+    assert bare_guard().check("Name three museums in Paris.", answer).outcome == "ok"
+    report = guard.check("Name three museums in Paris.", answer)
+    assert report.skipped == {"declines": "the answer is 46 characters; this check reads at most 3 characters"}
+    assert "declines: the answer is 46 characters; this check reads at most 3 characters" in report.undetermined
+    assert report.outcome == "undetermined" and not report.perfect and not report.errors
