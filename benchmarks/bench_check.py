@@ -209,6 +209,54 @@ def child_letter(data: Path, chars: int) -> None:
     os._exit(0)
 
 
+#: Requests for the request-size part: real text joined to this many words, then runs of one character (the
+#: tokenizer's worst case, a colon, just under the parse's character limit; a letter and a sentence stop at 990,000).
+REQUEST_WORDS = (1_000, 3_000, 5_000, 20_000)
+REQUEST_RUNS = ((":", 19_900), ("a", 990_000), (". ", 495_000))
+
+
+def child_requests(data: Path) -> None:
+    calls, _ = load_traffic(data)
+    guard = build_guard()
+    answer = "It is a summary of the text. It has three sentences. That is all."
+    requests = [(f"{words:,} words of joined dev answers", long_answer(calls, words)) for words in REQUEST_WORDS]
+    requests += [(f"{len(ch) * n:,} characters of {ch!r}", ch * n) for ch, n in REQUEST_RUNS]
+    for label, text in requests:
+        query = "Summarize the following text in three sentences.\n\n" + text
+        c0, t0 = time.process_time(), time.perf_counter()
+        report = guard.check(query, answer)
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+        emit(
+            kind="request",
+            label=label,
+            chars=len(query),
+            wall=wall,
+            cpu=cpu,
+            outcome=report.outcome,
+            skipped=len(report.skipped),
+            errors=errors_of(report),
+            settle=settle(),
+        )
+    os._exit(0)
+
+
+def report_requests(data: Path, deadline: float) -> None:
+    print(
+        f"\n-- cost vs request length (child process, deadline {deadline:.0f} s; each request new, a short answer) --"
+    )
+
+    def on_row(row: dict[str, Any]) -> None:
+        print(
+            f"request {row['label']:>38} ({row['chars']:>9,} chars): wall {row['wall'] * 1000:8.1f} ms"
+            f"  CPU {row['cpu'] * 1000:8.1f} ms  outcome {row['outcome']}, {row['skipped']} checks declined it"
+            f" (too long to read), errors {row['errors'] or 'none'}, CPU still busy {row['settle']:.1f} s after",
+            flush=True,
+        )
+
+    if not run_child(["--child", "requests", "--data", str(data)], deadline, on_row):
+        print("requests: the child did not finish within the deadline (killed)")
+
+
 class NeverReturns:
     """A plugin detector that ignores its budget and never returns on requests carrying the trigger."""
 
@@ -474,7 +522,8 @@ def main() -> int:
     ap.add_argument("--ordinary", type=int, default=20, help="ordinary checks timed after them")
     ap.add_argument("--deadline", type=float, default=150.0, help="seconds allowed to each child process")
     ap.add_argument("--no-pin", action="store_true", help="do not pin to one core")
-    ap.add_argument("--only", default="passes,scaling,letter,starvation", help="parts to run (comma-separated)")
+    parts = "passes,scaling,letter,requests,starvation"
+    ap.add_argument("--only", default=parts, help="parts to run (comma-separated)")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     ap.add_argument("--spin", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -483,6 +532,8 @@ def main() -> int:
         child_scaling(args.data, lengths)
     elif args.child == "letter":
         child_letter(args.data, args.chars)
+    elif args.child == "requests":
+        child_requests(args.data)
     elif args.child == "starvation":
         child_starvation(args.data, args.spin, args.hangs, args.ordinary)
 
@@ -515,6 +566,8 @@ def main() -> int:
         report_scaling(args.data, lengths, args.deadline)
     if "letter" in only:
         report_letter(args.data, args.chars, args.deadline / 2)
+    if "requests" in only:
+        report_requests(args.data, args.deadline)
     if "starvation" in only:
         for scenario in args.starvation.split(","):
             mode, _, hangs = scenario.partition(":")
