@@ -82,7 +82,8 @@ UNCHECKED_EXIT = 4
 
 def _exit_code(report: Any, fail_on: str) -> int:
     """0; 3 when a verdict reached ``fail_on``; with ``unchecked``, 3 on a warning or critical verdict, else 4 when the
-    report is not ``ok`` (a check report) or a check failed (an input report). 1 is kept for errors, 2 for bad input.
+    report is not ``ok`` (a check report) or not every input check judged the request (an input report). 1 is kept
+    for errors, 2 for bad input.
     """
     if fail_on == "never":
         return 0
@@ -95,7 +96,7 @@ def _exit_code(report: Any, fail_on: str) -> int:
         return 0
     if isinstance(report, Report) and report.outcome == "hallucination":
         return 3  # the score's band fails the answer, with no verdict at the floor: an alarm, not an unchecked call
-    unchecked = report.outcome != "ok" if isinstance(report, Report) else bool(report.errors)
+    unchecked = report.outcome != "ok" if isinstance(report, Report) else not report.checked
     return UNCHECKED_EXIT if unchecked else 0
 
 

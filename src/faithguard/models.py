@@ -208,6 +208,14 @@ class InspectReport(_Model):
     terms: list[TermFinding] = Field(default_factory=list)
     findings: dict[str, Any] = Field(default_factory=dict)
     errors: list[DetectorFailure] = Field(default_factory=list)
+    skipped: dict[str, str] = Field(
+        default_factory=dict, description="Input checks skipped by design (sampling, budget, size limit) -> why."
+    )
+    undetermined: list[str] = Field(
+        default_factory=list,
+        description="Why input checks could not judge the request (unread input, a decomposer that could not read "
+        "it): no verdict here then means unchecked, not clean.",
+    )
     clarification: str | None = Field(
         default=None, description="A request for missing input, usable as a fallback answer."
     )
@@ -216,6 +224,11 @@ class InspectReport(_Model):
     def constraints(self) -> list[Constraint]:
         """The decomposed constraints (not yet judged)."""
         return self.decomposition.constraints
+
+    @property
+    def checked(self) -> bool:
+        """Whether every input check judged the request: none failed, none declined it, the decomposer read it."""
+        return not self.errors and not self.undetermined
 
 
 JudgeState = Literal["off", "ok", "unused", "skipped", "degraded"]

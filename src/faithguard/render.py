@@ -95,6 +95,8 @@ def print_inspect(pre: InspectReport, console: Console | None = None) -> None:
         out.print(f"[bold]clarification to send instead:[/] {pre.clarification}")
     for e in pre.errors:
         out.print(f"[yellow]detector {e.detector} ({e.stage}) failed: {e.error_type}: {e.message}[/]")
+    for reason in pre.undetermined:
+        out.print(f"[yellow]not checked: {reason}[/]")
 
 
 def print_plugins(rows: list[dict[str, Any]], detectors: list[dict[str, Any]], decomposers: list[str]) -> None:

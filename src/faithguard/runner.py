@@ -434,6 +434,8 @@ class Run:
             terms=list(self.terms),
             findings=_jsonable(self.ctx.findings),
             errors=list(self.errors),
+            skipped=dict(self.skipped),
+            undetermined=list(self.undetermined),
             clarification=self.clarification,
         )
 

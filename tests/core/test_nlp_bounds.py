@@ -5,6 +5,7 @@ and a request past the parse's limits makes each check that reads it undetermine
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Literal
 
 import pytest
@@ -102,3 +103,23 @@ def test_a_plugin_raising_input_too_large_makes_the_call_undetermined_not_failed
     assert report.skipped == {"declines": "the answer is 46 characters; this check reads at most 3 characters"}
     assert "declines: the answer is 46 characters; this check reads at most 3 characters" in report.undetermined
     assert report.outcome == "undetermined" and not report.perfect and not report.errors
+
+
+def test_inspect_of_a_request_over_the_limit_says_it_was_not_checked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An input report with no verdict must not read as clean when its checks declined the request."""
+    from faithguard.cli import main
+
+    query = "Summarize the attached report. " + "The river runs east. " * 1_000
+    pre = Guard(judge=None).inspect(query)
+    assert not pre.verdicts and not pre.errors
+    assert pre.skipped and pre.undetermined and not pre.checked
+    ordinary = Guard(judge=None).inspect("List three rivers in Spain.")
+    assert ordinary.checked and not ordinary.skipped and not ordinary.undetermined
+    path = tmp_path / "long.txt"
+    path.write_text(query, encoding="utf-8")
+    assert main(["inspect", "-q", f"@{path}", "--fail-on", "warning", "-f", "json"]) == 0  # no alarm fired
+    assert main(["inspect", "-q", f"@{path}", "--fail-on", "unchecked", "-f", "json"]) == 4
+    assert main(["inspect", "-q", "List three rivers in Spain.", "--fail-on", "unchecked", "-f", "json"]) == 0
+    capsys.readouterr()
