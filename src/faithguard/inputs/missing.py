@@ -31,7 +31,7 @@ from faithguard.inputs.parsed import (
 from faithguard.inputs.parts import absent_part_findings
 from faithguard.inputs.recorded import EVENT_TRIGGER, recorded_refs
 from faithguard.inputs.references import Reference, find_references
-from faithguard.inputs.supply import Block, Scan, ends_with_answer_field, scan, word_count
+from faithguard.inputs.supply import Block, Scan, ends_with_answer_field, names_material, scan, word_count
 from faithguard.inputs.units import free_units
 from faithguard.inputs.vocab import CONTENT_NOUNS, PART_KINDS, SMALL_KINDS, STRONG_KINDS, group_of, kind_of
 from faithguard.inputs.voice import candidate_sentences, voice_spans
@@ -237,11 +237,30 @@ def _index_present(r: Reference, supply: Supply) -> bool:
     return r.index is not None and (r.kind, r.index) in supply.indices
 
 
+#: Words of supplied text around a placeholder that make it a field of that text, a draft or a form the user hands
+#: over ("Dear [Name], thank you for the quick reply ..."), rather than a gap where material should be. A placeholder
+#: naming a kind of material ("[paste the article]") is a gap wherever it stands, and so is one in the request's own
+#: sentences ("Write a tweet about [topic]."). Fixtures: tests/inputs/test_template_fields.py.
+FIELD_CONTEXT_WORDS = 5
+
+
+def _template_fields(sc: Scan, refs: list[Reference]) -> set[int]:
+    """Starts of the placeholders of ``sc`` that are fields of material it supplies (see FIELD_CONTEXT_WORDS)."""
+    fields = [b for b in sc.empties if b.origin == "placeholder" and not names_material(b.label)]
+    if not fields:
+        return set()
+    units = [u for u in free_units(sc, [r.sentence for r in refs]) if u.words >= FIELD_CONTEXT_WORDS]
+    return {b.start for b in fields if any(u.start <= b.start and b.end <= u.end for u in units)}
+
+
 def _empty_findings(sc: Scan, refs: list[Reference], where: str) -> list[dict[str, Any]]:
     referenced = {r.kind for r in refs} | {k for w in _MENTION_RE.findall(sc.masked) if (k := kind_of(w))}
     out: list[dict[str, Any]] = []
     last = len(sc.text.rstrip())  # a block ending here ends the text (one measure, not a copy of the rest per block)
+    fields = _template_fields(sc, refs)
     for b in sc.empties:
+        if b.start in fields:
+            continue  # "[Your name]" closing a letter the user pasted: the letter's own field, kept as written
         if b.origin == "label" and not (
             b.kind in STRONG_KINDS or b.kind == "context" or b.index is not None or b.kind in referenced or b.slot
         ):

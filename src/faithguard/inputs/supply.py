@@ -168,6 +168,12 @@ def _placeholder_kind(name: str) -> str | None:
     return None
 
 
+def names_material(label: str) -> bool:
+    """Whether a placeholder's label names a kind of material ("[paste the article]", "{context}") rather than a
+    field of a draft or form ("[Your name]", "[date]")."""
+    return _placeholder_kind(label.strip("$[]{}<> ")) is not None
+
+
 def _tag_kind(tag: str) -> str | None:
     return _placeholder_kind(tag)
 

@@ -20,9 +20,12 @@ __all__ = ["free_units"]
 _META_RE = re.compile(r"\b(?:you|your|please|thanks|thank)\b", re.I)
 
 
-#: A paragraph that opens by greeting a named person is a letter or an email ("Hi Sam,", "Dear Ms Patel,").
+#: A paragraph that opens by greeting a named person is a letter or an email ("Hi Sam,", "Dear Ms Patel,"), and so is
+#: one greeting a template's addressee field ("Dear [Hiring Manager],", "Hi {first_name},").
+#: Fixtures: tests/inputs/test_template_fields.py.
 _SALUTATION_RE = re.compile(
-    r"^\s*(?i:hi|hello|hey|dear|good\s+(?:morning|afternoon|evening))\s+[A-Z][\w.'’-]*(?:\s+[A-Z][\w'’-]*)?\s*[,!:]"
+    r"^\s*(?i:hi|hello|hey|dear|good\s+(?:morning|afternoon|evening))\s+"
+    r"(?:[A-Z][\w.'’-]*(?:\s+[A-Z][\w'’-]*)?|\[[^\[\]\n]{1,40}\]|\{\{?[^{}\n]{1,40}\}\}?)\s*[,!:]"
 )
 #: A greeting and an addressee of any case ("Hi all,", "Dear team,"): after a forward pointer, a letter's opening.
 #: Fixtures: tests/inputs/test_apposition.py (round 7).
