@@ -3,10 +3,12 @@
 The audit imports every faithguard module, collects the compiled patterns bound at module level
 (directly, or inside a module-level list/tuple/dict, or a tuple in one), and scans text built from
 the families issue 16 names: a long run of one letter (lower and upper case, with and without
-spaces) and random letters (as one run, and as words). Growth is judged by ratios of thread CPU
-time, never by an absolute time: a linear scan takes ~4x as long on 100k characters as on 25k
-(quadratic: ~16x), so a ratio above :data:`MAX_RATIO` fails; a run of one letter is also scanned
-at 1M characters (issue 16's answer). Tiny timings are noise and pass under :data:`NOISE_FLOOR`.
+spaces) and random letters (as one run, and as words), and runs of blanks (spaces, newlines,
+space-newline pairs, spaces and tabs mixed), where a pattern opening on blanks may rescan the rest of
+the run from each start. Growth is judged by ratios of thread CPU time, never by an absolute time: a
+linear scan takes ~4x as long on 100k characters as on 25k (quadratic: ~16x), so a ratio above
+:data:`MAX_RATIO` fails; a run of one letter is also scanned at 1M characters (issue 16's answer).
+Tiny timings are noise and pass under :data:`NOISE_FLOOR`.
 A small run (5k vs 20k) goes first so a catastrophic pattern fails fast instead of hanging the suite.
 Patterns known to grow super-linearly are ``xfail(strict=True)`` under their ``module:name``.
 """
@@ -40,6 +42,7 @@ def _families() -> dict[str, Callable[[int], str]]:
         else "".join(rnd.choice(string.ascii_lowercase) for _ in range(rnd.randint(1, 9)))
         for _ in range(25_000)
     )
+    blanks = "".join(rnd.choice(" \t") for _ in range(100_000))
     return {
         "one-letter": lambda n: "a" * n,
         "one-capital": lambda n: "A" * n,
@@ -47,6 +50,10 @@ def _families() -> dict[str, Callable[[int], str]]:
         "one-capital-spaced": lambda n: ("Aa " * n)[:n],
         "random-letters": lambda n: letters[:n],
         "random-words": lambda n: words[:n],
+        "spaces": lambda n: " " * n,
+        "newlines": lambda n: "\n" * n,
+        "space-newline": lambda n: (" \n" * n)[:n],
+        "spaces-tabs": lambda n: blanks[:n],
     }
 
 
@@ -131,6 +138,17 @@ def test_the_ratio_catches_a_quadratic_pattern() -> None:
     quadratic = re.compile(r"a+b")  # from each start it scans the whole run, then fails: n^2 / 2 steps
     small, large = _growth(quadratic, "one-letter", 4_000, 16_000)
     assert large > NOISE_FLOOR and large / small > MAX_RATIO
+
+
+def test_the_ratio_catches_a_blank_run_rescan() -> None:
+    # A leading blank run rescans the rest of the run from each start; the look-behind fix (a match starts
+    # only at a run's first blank) makes the same pattern linear.
+    quadratic = re.compile(r"\s+x")
+    small, large = _growth(quadratic, "spaces", 4_000, 16_000)
+    assert large > NOISE_FLOOR and large / small > MAX_RATIO
+    anchored = re.compile(r"(?<!\s)\s+x")
+    small, large = _growth(anchored, "spaces", 25_000, 100_000)
+    assert large <= NOISE_FLOOR or large / small <= MAX_RATIO
 
 
 @pytest.mark.parametrize("name", _params())

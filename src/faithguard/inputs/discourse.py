@@ -54,7 +54,8 @@ OUTPUT_AFTER = re.compile(
 )
 #: An imperative creation verb opening a sentence or clause ("Write a short essay ...", "Please compose ...").
 _CREATION_OPENING = re.compile(
-    r"(?:^|[.!?\n]\s*|\b(?:please|and|then|also)\s+)(?:"
+    # [^\S\n]*: the gap after a mark stops at a newline, the last newline of a run opens the clause (issue 16)
+    r"(?:^|[.!?\n][^\S\n]*|\b(?:please|and|then|also)\s+)(?:"
     + "|".join(sorted(CREATION_VERBS, key=len, reverse=True))
     + r")\s+(?:me\s+|us\s+)?(?:a|an|some|\d+|"
     + "|".join(sorted(CARDINALS, key=len, reverse=True))

@@ -87,7 +87,8 @@ _ASK_PATTERNS: list[tuple[str, str]] = [
     (_REQUEST, r"\b(?:i'?d|i\s+would|i'?ll)\s+need\s+(?:to\s+see\s+)?(?:the|both|your|a\s+copy)\b"),
     (
         _REQUEST,
-        r"^\W*(?:sure|happy\s+to|of\s+course|certainly)?\W*which\s+(?:\w+\s+)?(?:article|document|paper|essay|report|poem|text|file|email)\?",
+        # possessive: the leading marks are read once, not split with the second run of them (issue 16)
+        r"^\W*+(?:sure|happy\s+to|of\s+course|certainly)?\W*which\s+(?:\w+\s+)?(?:article|document|paper|essay|report|poem|text|file|email)\?",
     ),
     # the supplied item arrived empty or broken: "the attachment is empty", "the message got cut off" (not inside a
     # relative clause about something else: "a list that is empty at that point" describes the user's program)

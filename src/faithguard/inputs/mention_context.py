@@ -69,7 +69,8 @@ def _counted(gap: str) -> bool:
 
 #: A title, a quoted name or an identifier after the noun names a particular work ("the paper 'Attention...'",
 #: "the error code 404", "the form 1040"): a world entity, not the user's material ("2 paragraphs" is a unit).
-TITLE_AFTER = re.compile(r"^\s+(?:[\"'“‘]|[A-Z][a-z]|\d+\b(?!\s+[a-z]+s\b))|^\s*[:,]?\s*[\"“]")
+# possessive: the blanks before the colon are read once, not split with those after it (issue 16)
+TITLE_AFTER = re.compile(r"^\s+(?:[\"'“‘]|[A-Z][a-z]|\d+\b(?!\s+[a-z]+s\b))|^\s*+[:,]?\s*[\"“]")
 _LETTER_AFTER = re.compile(r"^\s+[A-Za-z]\b(?!['’])")
 _CREATION_BEFORE = re.compile(
     r"\b(?P<verb>" + "|".join(sorted(CREATION_VERBS, key=len, reverse=True)) + r")\s+(?:me\s+|us\s+|up\s+|out\s+)?$",

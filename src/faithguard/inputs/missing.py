@@ -221,7 +221,8 @@ def _about_conversation(r: Reference) -> bool:
 
 
 #: A pointer back to what came before in the same message ("the request above", "the prompt preceding this").
-_BACKWARD_AFTER = re.compile(r"\s+(?:above|preceding)\b", re.I)
+# look-behind: a match starts at a run's first blank, so a run of blanks is scanned once (issue 16)
+_BACKWARD_AFTER = re.compile(r"(?<!\s)\s+(?:above|preceding)\b", re.I)
 
 
 def _names_the_request(r: Reference) -> bool:

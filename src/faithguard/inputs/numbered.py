@@ -24,7 +24,8 @@ __all__ = ["GIVEN_AFTER", "numbered_item_refs", "numbered_part_refs"]
 #: that closes, or a run of at least three numbers ("the numbers 4, 8, 15 and 16"). Fixtures:
 #: tests/inputs/test_apposition.py (round 7).
 GIVEN_AFTER = re.compile(
-    r"^\s*[:,]?\s*(?:[\"“][^\"”\n]{2,}[\"”]|['‘][^'’\n]{2,}['’](?=[\s.,;:!?)]|$))"
+    # possessive: the blanks before the colon are read once, not split with those after it (issue 16)
+    r"^\s*+[:,]?\s*(?:[\"“][^\"”\n]{2,}[\"”]|['‘][^'’\n]{2,}['’](?=[\s.,;:!?)]|$))"
     r"|^\s+-?\d+(?:[.,]\d+)?(?:\s*(?:,|;|and|,\s*and)\s*-?\d+(?:[.,]\d+)?){2,}"
 )
 

@@ -196,7 +196,8 @@ POINTER_TRIGGER = re.compile(
 #: after the verb ("sent to Berlin") is not this.
 #: Fixtures: tests/inputs/test_generalize.py (spec handed_over_clause).
 _HANDED_OVER = re.compile(
-    r"\s+(?:that\s+|which\s+)?(?:i|we)(?:['’]ve|\s+have|\s+just|\s+had|\s+already)*\s+"
+    # look-behind: a match starts at a run's first blank, so a run of blanks is scanned once (issue 16)
+    r"(?<!\s)\s+(?:that\s+|which\s+)?(?:i|we)(?:['’]ve|\s+have|\s+just|\s+had|\s+already)*\s+"
     # handed over, or written by the user ("the bio I wrote", "the intro we drafted"): text the user holds
     r"(?P<verb>sent|shared|pasted|uploaded|attached|forwarded|linked|posted|wrote|drafted|typed|composed)\b"
     r"(?!\s+(?:to|off|out)\b)",

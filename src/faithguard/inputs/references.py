@@ -178,7 +178,10 @@ _ID_REF_RE = re.compile(
 #: A noun phrase placed by the request itself: "the plan described below", "the scenario above." (a participle, then
 #: below/above ending the phrase; "the river below the dam" is a place). Spec: tests/inputs/test_structure_specs.py
 #: (placed_below_or_above).
-_PLACED_AFTER = re.compile(r"\s+(?:[a-z]+(?:ed|en|wn)\s+)?(?:below|above)(?=\s*(?:[.,;:?!)\n]|$|and\b|or\b))", re.I)
+# look-behind: a match starts at a run's first blank, so a run of blanks is scanned once (issue 16)
+_PLACED_AFTER = re.compile(
+    r"(?<!\s)\s+(?:[a-z]+(?:ed|en|wn)\s+)?(?:below|above)(?=\s*(?:[.,;:?!)\n]|$|and\b|or\b))", re.I
+)
 #: Participles that say an item was handed over, whatever it is ("the attached brochure").
 _ATTACH_PARTICIPLES = frozenset(
     # handed over, or marked inside a text the request presupposes ("the highlighted sentence", "the listed options")
@@ -237,7 +240,8 @@ def find_references(text: str, masked: str, source: str = "query") -> list[Refer
 #: What may stand between a reference and the text it names a part or an aspect of: the part-whole prepositions "of"
 #: and "from" ("the findings of the report", "the quotes from the article"). Not "in": tried, it also merged two
 #: items a blind missing-content set needs (one positive of fresh #10 lost, aggregate only).
-_WITHIN_GAP = re.compile(r"\s+(?:of|from)\s+", re.I)
+# look-behind: a match starts at a run's first blank, so a run of blanks is scanned once (issue 16)
+_WITHIN_GAP = re.compile(r"(?<!\s)\s+(?:of|from)\s+", re.I)
 
 
 def _mark_within(refs: list[Reference], masked: str) -> list[Reference]:
@@ -556,10 +560,13 @@ def _wordnet_refs(masked: str, text: str, sents: list[tuple[int, int]], source: 
 
 #: A topic after the noun makes it generic, not a text at hand ("the debate over nuclear power", "the joke about ...").
 _TOPIC_WORDS = r"about|over|on|of|regarding|concerning|between|behind|around"
-_TOPIC_AFTER = re.compile(rf"\s+(?:{_TOPIC_WORDS})\b", re.I)
+# look-behind: a match starts at a run's first blank, so a run of blanks is scanned once (issue 16)
+_TOPIC_AFTER = re.compile(rf"(?<!\s)\s+(?:{_TOPIC_WORDS})\b", re.I)
 #: After a plural read by its own WordNet entry as the request's object: a topic ("the minutes of history"), or a
 #: span of time (English temporal prepositions, a closed class: "count the minutes until the bus") that shows the
 #: singular's sense. Fixtures: tests/inputs/test_generalize.py (spec plural_entry_object).
-_AS_WRITTEN_STOP = re.compile(rf"\s+(?:{_TOPIC_WORDS}|until|till|before|after|since|left|remaining)\b", re.I)
+# look-behind: a match starts at a run's first blank, so a run of blanks is scanned once (issue 16)
+_AS_WRITTEN_STOP = re.compile(rf"(?<!\s)\s+(?:{_TOPIC_WORDS}|until|till|before|after|since|left|remaining)\b", re.I)
 #: What follows a participle used as a verb ("asking to fix", "asking for", "asking them").
-_VERB_COMPLEMENT = re.compile(r"\s+(?:to|for|about|that|if|whether|me|him|her|them|us|you|the|a|an)\b", re.I)
+# look-behind: a match starts at a run's first blank, so a run of blanks is scanned once (issue 16)
+_VERB_COMPLEMENT = re.compile(r"(?<!\s)\s+(?:to|for|about|that|if|whether|me|him|her|them|us|you|the|a|an)\b", re.I)

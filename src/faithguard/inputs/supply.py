@@ -62,7 +62,8 @@ PARA_RE = _PARA_RE
 #: Markdown's own block syntax for pasted material: a table (two or more lines opening with "|") or a blockquote
 #: (lines opening with ">"). A table needs its separator row ("|---|"). Fixtures: tests/inputs/test_markdown_blocks.py.
 _MD_BLOCK_RE = re.compile(r"(?m)(?P<table>(?:^[ \t]*\|[^\n]*(?:\n|$)){2,})|(?:^[ \t]*>[^\n]*(?:\n|$))+")
-_TABLE_RULE_RE = re.compile(r"(?m)^[ \t]*\|?[ \t]*:?-{2,}")
+# possessive: the indent before a "|" is read once, not split with the blanks after it (issue 16)
+_TABLE_RULE_RE = re.compile(r"(?m)^[ \t]*+\|?[ \t]*:?-{2,}")
 _SENT_RE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)|\n", re.M)
 
 

@@ -71,7 +71,8 @@ def _inline_enumeration(para: str, start: int, exclude: Sequence[tuple[int, int]
 
 
 #: Separators of an inline list after a colon ("tides, erosion and dunes"); each item is at most this many words.
-_INLINE_SEP_RE = re.compile(r"\s*(?:,|;)\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
+# look-behind: a match starts at a run's first blank, so a run of blanks is scanned once (issue 16)
+_INLINE_SEP_RE = re.compile(r"(?:(?<!\s)\s+)?(?:,|;)\s*(?:and\s+|or\s+)?|(?<!\s)\s+(?:and|or)\s+")
 _INLINE_ITEM_WORDS = 6
 
 

@@ -45,7 +45,8 @@ COMMON_ADJ_ZIPF = 3.0
 _ADJ_TAGS = frozenset({"JJ", "JJR", "JJS"})
 _PARTICIPLES = frozenset({"VBN", "VBG"})
 #: Connectives a Title-Cased run is joined through (the extractor's joiners, see extract._CONNECTORS).
-_JOINERS = re.compile(r"\s+(?:and|&|in|of|for|on)\s+", re.IGNORECASE)
+# look-behind: a match starts at a run's first blank, so a run of blanks is scanned once (issue 16)
+_JOINERS = re.compile(r"(?<!\s)\s+(?:and|&|in|of|for|on)\s+", re.IGNORECASE)
 _INDEFINITE = frozenset({"a", "an"})
 #: English participle endings: a hyphenated modifier ending in one ("fast-paced", "time-consuming") is an
 #: adjective phrase even when the tagger calls its last part something else.
@@ -139,9 +140,11 @@ _LINE_LEAD = re.compile(r"^[\s>#*_|`-]*(?:(?:\d+|[ivxlcIVXLC]+|[A-Za-z])[.)]\s+)
 _LINE_TAIL = re.compile(r"[\s*_`|:.\-]*$")
 #: A short label and its colon at the start of a line ("Day 2: "), and a colon after a name (an aside allowed).
 _LABEL_VALUE = re.compile(r"^[\s>#*_|`-]*[^:\n]{1,40}:[\s*_`]*")
-_LABEL_COLON = re.compile(r"[\s*_`]*(?:\([^()\n]{0,30}\))?[\s*_`]*:")
+# look-behind and possessive: a run of marks is read once, from its first mark, not split in two (issue 16)
+_LABEL_COLON = re.compile(r"(?<![\s*_`])[\s*_`]*+(?:\([^()\n]{0,30}\))?[\s*_`]*:")
 _CELL_OPEN = re.compile(r"\|[\s*_`]*$")
-_CELL_CLOSE = re.compile(r"[\s*_`:]*\|")
+# look-behind: a match starts at a run's first mark, so a run of marks is scanned once (issue 16)
+_CELL_CLOSE = re.compile(r"(?<![\s*_`:])[\s*_`:]*\|")
 
 
 def layout_label(text: str, start: int, end: int) -> bool:

@@ -254,11 +254,13 @@ def detect_format(text: str) -> list[VerifiableSpec]:
 #: ("highlight 2020 as the key year", "the 24 hours of a barista's day"). Fixtures:
 #: tests/verifiers/test_count_paraphrases.py.
 MAX_HIGHLIGHTS = 20
-_DIRECT_COUNT = re.compile(rf"(?i)[ \t]+(?:{REL}\s+)?(?:the\s+|your\s+)?{N}\b")
+# look-behind and possessive: a match starts at a run's first blank and reads it once (issue 16)
+_DIRECT_COUNT = re.compile(rf"(?i)(?<![ \t])[ \t]++(?:{REL}\s+)?(?:the\s+|your\s+)?{N}\b")
 #: Another highlighting verb joined to the first ("bold or italicize", "highlight and/or bold"), whose object the count
 #: is. Fixtures: tests/verifiers/test_count_paraphrases.py (paraphrase study #6 class).
 _JOINED_VERB = re.compile(
-    r"(?i)\s*(?:,\s*|\s+)(?:or|and|and/or|/)\s+(?:highlight\w*|itali[cs]\w*|emphasi[sz]\w*|bold\w*)\b"
+    # look-behind: a match starts at a run's first blank; "\s*,\s*|\s+" is "\s*(?:,\s*|\s+)" unsplit (issue 16)
+    r"(?i)(?<!\s)(?:\s*,\s*|\s+)(?:or|and|and/or|/)\s+(?:highlight\w*|itali[cs]\w*|emphasi[sz]\w*|bold\w*)\b"
 )
 
 
@@ -419,7 +421,8 @@ _VERB_NTH = re.compile(
 #: The first word named as the subject: "the first word of the 4th paragraph has to be 'therefore'".
 _WORD_OF = re.compile(r"(?i)\b(?:first|opening)\s+word\s+(?:of|in)\s+(?:the\s+|your\s+)?$")
 _WORD_IS = re.compile(  # the word in quotes: "should be a verb" names a kind of word, not one
-    r"(?i)^\s*(?:must|should|has\s+to|needs\s+to|will|shall)?\s*(?:be|is|reads?)\s+(?:the\s+(?:word\s+)?)?"
+    # possessive: the blanks before the modal are read once, not split with those after it (issue 16)
+    r"(?i)^\s*+(?:must|should|has\s+to|needs\s+to|will|shall)?\s*(?:be|is|reads?)\s+(?:the\s+(?:word\s+)?)?"
     r"[\"'“‘](?P<w>[\w-]+(?:'\w+)*)[\"'”’]"
 )
 
@@ -510,7 +513,8 @@ def _tells_how_something_ends(text: str, m: re.Match[str]) -> bool:
 #: A remark after an unquoted end phrase that nothing may follow it ("..., nothing after it.", "— no more words
 #: after that"): not part of the phrase (paraphrase study #6).
 _NOTHING_AFTER = re.compile(
-    r"\s*(?:,|;|\s[-–—]{1,2}|[–—])\s*(?:and\s+)?(?:nothing|no|not|none)\b[^.!?]{0,40}?"
+    # look-behind: a match starts at a run's first blank, so a run of blanks is scanned once (issue 16)
+    r"(?:(?<!\s)\s+)?(?:,|;|\s[-–—]{1,2}|[–—])\s*(?:and\s+)?(?:nothing|no|not|none)\b[^.!?]{0,40}?"
     r"\b(?:after|afterwards|else|more|following|further|beyond)\b[^.!?]{0,20}[.!?]$"
 )
 #: The kind of an unquoted tag before it ("the hashtag #X", "the handle @y"): the tag is the phrase (study #6).
