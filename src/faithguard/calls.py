@@ -14,6 +14,7 @@ __all__ = [
     "MAX_INPUT_CHARS",
     "CallInput",
     "atee_stream",
+    "check_encodable",
     "chunk_has_tool_call",
     "chunk_text",
     "extract_text",
@@ -45,7 +46,8 @@ class CallInput:
     attachments: int = 0
 
 
-def _check_encodable(text: str) -> None:
+def check_encodable(text: str) -> None:
+    """Raise :class:`InputError` when ``text`` holds an unpaired surrogate (it cannot be encoded, logged or sent)."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
@@ -153,7 +155,7 @@ def normalize(
         raise InputError("query is empty")
     attachments = sum(_attachments(m) for m in (messages or []) if not isinstance(m, Message))
     for text in (query, *(m.content for m in msgs), *docs):
-        _check_encodable(text)
+        check_encodable(text)
     size = len(query) + sum(len(m.content) for m in msgs) + sum(len(d) for d in docs)
     if size > max_chars:
         raise InputError(f"input is {size} characters; the limit is {max_chars}")
@@ -225,7 +227,8 @@ def _responses_text(output: Any) -> str | None:
 
 
 def extract_text(output: Any) -> str | None:
-    """The answer text of an LLM result, or None when it has none to score.
+    """The answer text of an LLM result, or None when it has none to score; :class:`InputError` when the text is not
+    valid Unicode (an unpaired surrogate, as a JSON escape can carry) or the content is not text.
 
     Reads a string; an OpenAI chat completion (``choices[0].message.content``) or legacy completion
     (``choices[0].text``); an OpenAI Responses object (``output_text`` or the ``message`` items of
@@ -233,6 +236,13 @@ def extract_text(output: Any) -> str | None:
     message with ``content`` -- as dicts or SDK objects. None for an unknown shape and for a tool
     call (see :func:`tool_calls_of`): a turn that asks for a tool is not an answer, not an empty one.
     """
+    text = _extracted(output)
+    if text is not None:
+        check_encodable(text)
+    return text
+
+
+def _extracted(output: Any) -> str | None:
     if isinstance(output, str):
         return output
     if tool_calls_of(output):

@@ -35,8 +35,9 @@ __all__ = ["Decision", "GuardedCall"]
 TOOL_CALL_REASON = "tool_call: the model asked for a tool; there is no answer to score yet"
 #: Why a failed call's report is undetermined (followed by the exception's type, never its message).
 CALL_FAILED_REASON = "call_failed: the LLM call failed; there is no answer to score"
-#: Reason recorded when the answer's content is not text (a dict or a number where text belongs).
-UNREADABLE_REASON = "unreadable_answer: the answer's content is not text; there is no answer to score"
+#: Reason recorded when the answer's content is not text (a dict or a number where text belongs) or not valid text (an
+#: unpaired surrogate).
+UNREADABLE_REASON = "unreadable_answer: the answer's content is not valid text; there is no answer to score"
 #: Reason recorded when the consumer closed a stream before it ended (a partial answer is not scored).
 STREAM_CLOSED_REASON = "stream_closed: the stream was closed before it ended; a partial answer is not scored"
 #: Reason recorded when a stream was dropped before anyone read it.
@@ -255,11 +256,15 @@ class GuardedCall:
                     return Decision(Action.OBSERVE, self._tool_call_report())
                 text = calls.extract_text(output)
             except InputError:
-                # content that is not text (a dict, a number): the caller still gets its result untouched
+                # content that is not text (a dict, a number) or not valid text: the caller gets its result untouched
                 return self.unscored(UNREADABLE_REASON)
         if text is None:
             self.end()
             return Decision(Action.OBSERVE, None)
+        try:
+            calls.check_encodable(text)  # a stream's joined text, given here, was not read through extract_text
+        except InputError:
+            return self.unscored(UNREADABLE_REASON)
         queue = self.guard._background if background is None or background else None
         if queue is not None:
             queue.submit(functools.partial(self._score_quietly, text))

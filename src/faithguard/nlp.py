@@ -310,13 +310,27 @@ def parse_many(texts: list[str], *, exclude: tuple[str, ...] = ("ner",)) -> Iter
 
     Kept out of the shared cache so answer text never evicts the queries the decomposer and the input
     detectors share. Each text is parsed on its own, as :func:`parse` would; a caller that stops
-    iterating (its budget spent) stops the parsing.
+    iterating (its budget spent) stops the parsing. A text over :data:`PARSE_MAX_TOKENS` raises
+    :class:`~faithguard.errors.InputTooLarge` when the iteration reaches the batch holding it.
     """
     if not texts:
         return iter(())
     nlp = get_nlp()
     disabled = [name for name in exclude if name in nlp.pipe_names]
-    return iter(nlp.pipe((tokenizable(text) for text in texts), batch_size=16, disable=disabled))
+    return iter(nlp.pipe(_bounded_docs(nlp, texts), batch_size=16, disable=disabled))
+
+
+def _bounded_docs(nlp: Any, texts: list[str]) -> Iterator[Any]:
+    """Tokenized ``texts`` for the pipeline, each within :data:`PARSE_MAX_TOKENS` (a passage of an answer over it, a
+    blob with a token per character, raises :class:`~faithguard.errors.InputTooLarge` before the pipes run: 150,000
+    "=" kept a detector in the model past its budget, and its thread was still there when the process exited)."""
+    for text in texts:
+        doc = nlp.make_doc(tokenizable(text))
+        if len(doc) > PARSE_MAX_TOKENS:
+            from faithguard.errors import InputTooLarge
+
+            raise InputTooLarge("a passage of the answer", len(text), PARSE_MAX_TOKENS, unit="tokens")
+        yield doc
 
 
 #: Tokens a sentence may have for dependency patterns to be matched in it. spaCy's DependencyMatcher checks each

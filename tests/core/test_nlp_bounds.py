@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from faithguard import CallContext, DetectorResult, Guard, InputTooLarge
+from faithguard import CallContext, DetectorResult, Guard, InputError, InputTooLarge
 from faithguard.nlp import MAX_RUN_CHARS, PARSE_MAX_CHARS, PARSE_MAX_TOKENS, parse, readable, tokenizable
 
 from .helpers import bare_guard
@@ -123,3 +123,30 @@ def test_inspect_of_a_request_over_the_limit_says_it_was_not_checked(
     assert main(["inspect", "-q", f"@{path}", "--fail-on", "unchecked", "-f", "json"]) == 4
     assert main(["inspect", "-q", "List three rivers in Spain.", "--fail-on", "unchecked", "-f", "json"]) == 0
     capsys.readouterr()
+
+
+def test_an_answer_passage_over_the_token_bound_is_declined_not_parsed() -> None:
+    from faithguard.nlp import parse_many
+
+    blob = "=" * (PARSE_MAX_TOKENS * 2)  # a token per mark: twice the bound, in one "sentence"
+    assert [len(doc) for doc in parse_many(["Fine words.", "=" * 100])] == [3, 100]  # a token per mark
+    with pytest.raises(InputTooLarge, match="a passage of the answer"):
+        list(parse_many(["Fine words.", blob]))
+    report = Guard(judge=None).check("Summarise the attached article.", blob)
+    assert not any(e.error_type == "timeout" for e in report.errors)  # it waited out its budget in the model
+    assert report.outcome != "ok"
+
+
+def test_an_answer_that_is_not_valid_text_is_refused_or_left_unscored() -> None:
+    from faithguard import GuardedCall
+
+    guard = Guard(judge=None)
+    with pytest.raises(InputError, match="surrogate"):
+        guard.check("List three rivers in Spain.", "The Ebro \ud800 and the Tagus.")
+    call = GuardedCall(guard, query="List three rivers in Spain.")
+    decision = call.after({"choices": [{"message": {"role": "assistant", "content": "Ebro \ud800"}}]})
+    assert decision.report is not None and decision.report.outcome == "undetermined"
+    assert any(r.startswith("unreadable_answer") for r in decision.report.undetermined)
+    decision.report.model_dump_json()  # the report holds no unencodable text
+    streamed = GuardedCall(guard, query="List three rivers in Spain.").after(text="Ebro \udfff")
+    assert streamed.report is not None and streamed.report.outcome == "undetermined"

@@ -156,10 +156,26 @@ def _nth_paragraph_first_word(params: Mapping[str, Any], response: str) -> Verif
     )
 
 
+def _bracketed(text: str) -> int:
+    """How many ``[...]`` IFEval's ``re.findall(r"\\[.*?\\]", text)`` finds, in one pass per line: from a "[" to the
+    first "]" after it on its line, then on from there. A "[" with no "]" after it on its line leaves none after it
+    either, so the line is done (the regex tried every such "[" again: "[" * 20,000 took 1.5 s; issue 16)."""
+    count = 0
+    for line in text.split("\n"):
+        at = line.find("[")
+        while at >= 0:
+            close = line.find("]", at + 1)
+            if close < 0:
+                break
+            count += 1
+            at = line.find("[", close + 1)
+    return count
+
+
 @CHECKS.add("detectable_content:number_placeholders")
 def _number_placeholders(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     target = get_int(params, "num_placeholders")
-    count = len(re.findall(r"\[.*?\]", response))
+    count = _bracketed(response)
     msg = f"{count} [placeholders] (need at least {target})"
     return _ok(count >= target, msg, msg)
 
@@ -167,12 +183,14 @@ def _number_placeholders(params: Mapping[str, Any], response: str) -> VerifierOu
 @CHECKS.add("detectable_content:postscript")
 def _postscript(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     marker = get_str(params, "postscript_marker", "P.S.")
+    # IFEval's patterns open with "\s*", which changes where a match starts, never whether one exists: left out, as
+    # it rescanned a run of blanks from each blank (issue 16)
     if marker == "P.P.S":
-        pattern = r"\s*p\.\s?p\.\s?s.*$"
+        pattern = r"p\.\s?p\.\s?s.*$"
     elif marker == "P.S.":
-        pattern = r"\s*p\.\s?s\..*$"
+        pattern = r"p\.\s?s\..*$"
     else:
-        pattern = r"\s*" + re.escape(marker.lower()) + r".*$"
+        pattern = re.escape(marker.lower()) + r".*$"
     found = re.search(pattern, response.lower(), flags=re.MULTILINE)
     return _ok(found is not None, f"postscript {marker} present", f"no postscript starting with {marker}")
 
@@ -180,8 +198,10 @@ def _postscript(params: Mapping[str, Any], response: str) -> VerifierOutcome:
 @CHECKS.add("detectable_format:number_bullet_lists")
 def _number_bullets(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     target = get_int(params, "num_bullets")
-    stars = re.findall(r"^\s*\*[^\*].*$", response, flags=re.MULTILINE)
-    dashes = re.findall(r"^\s*-.*$", response, flags=re.MULTILINE)
+    # IFEval's "^\s*" may cross blank lines to the bullet's line; "[^\S\n]*" starts on that line instead: the same
+    # bullets, once each, without rescanning a run of newlines from each of them (issue 16)
+    stars = re.findall(r"^[^\S\n]*\*[^\*].*$", response, flags=re.MULTILINE)
+    dashes = re.findall(r"^[^\S\n]*-.*$", response, flags=re.MULTILINE)
     count = len(stars) + len(dashes)
     msg = f"{count} markdown bullets (need exactly {target})"
     return _ok(count == target, msg, msg)
@@ -229,10 +249,21 @@ def _json_format(params: Mapping[str, Any], response: str) -> VerifierOutcome:
     return VerifierOutcome(Status.SATISFIED, "response parses as JSON")
 
 
+def _titles(text: str) -> list[str]:
+    """What IFEval's ``re.findall(r"<<[^\\n]+>>", text)`` finds, one pass per line: the greedy match runs from a line's
+    first "<<" to its last ">>" (at least one character between), so a line holds one title at most; the regex
+    backtracked from every "<<" of a line without ">>" (issue 16)."""
+    found = []
+    for line in text.split("\n"):
+        first, last = line.find("<<"), line.rfind(">>")
+        if first >= 0 and last >= first + 3:
+            found.append(line[first : last + 2])
+    return found
+
+
 @CHECKS.add("detectable_format:title")
 def _title(params: Mapping[str, Any], response: str) -> VerifierOutcome:
-    titles = re.findall(r"<<[^\n]+>>", response)
-    ok = any(t.lstrip("<").rstrip(">").strip() for t in titles)
+    ok = any(t.lstrip("<").rstrip(">").strip() for t in _titles(response))
     return _ok(ok, "has a <<title>>", "no non-empty <<title>>")
 
 
