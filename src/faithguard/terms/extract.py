@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 import threading
 from collections import OrderedDict
@@ -284,9 +285,16 @@ def _maximal(found: list[Candidate]) -> list[Candidate]:
     """Maximal spans only (by kind priority, then length), in text order, deduplicated by normal form."""
     found.sort(key=lambda c: (_PRIORITY[c.source], -(c.end - c.start), c.start))
     kept: list[Candidate] = []
+    # The kept spans never overlap, so ordered by (start, end) their ends never decrease: the one kept span that can
+    # overlap a candidate is the last starting before the candidate ends. Each candidate is one search, not a pass
+    # over all kept spans (thousands of quoted names in an answer cost the square of their number; issue 16).
+    spans: list[tuple[int, int]] = []
     for cand in found:
-        if not any(k.start < cand.end and cand.start < k.end for k in kept):
-            kept.append(cand)
+        i = bisect.bisect_left(spans, (cand.end, -1))
+        if i and spans[i - 1][1] > cand.start:
+            continue
+        bisect.insort(spans, (cand.start, cand.end))
+        kept.append(cand)
     kept.sort(key=lambda c: c.start)
     seen: set[str] = set()
     unique: list[Candidate] = []
