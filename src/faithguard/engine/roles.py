@@ -235,12 +235,17 @@ def _noun_names(tok: Any) -> list[str]:
 
 
 def _own(prep: Any) -> list[Any]:
-    """The tokens of a preposition phrase without the phrases nested inside it."""
-    nested: set[int] = set()
-    for t in prep.subtree:
-        if t.i != prep.i and (t.dep_ in ("prep", "agent") or _is_wh_clause(t)) and t.i not in nested:
-            nested |= {x.i for x in t.subtree}
-    return [t for t in prep.subtree if t.i not in nested]
+    """The tokens of a preposition phrase without the phrases nested inside it, in text order.
+
+    A walk down from the preposition that stops at each nested phrase (a preposition, an agent, a wh-clause), so a
+    chain of nested phrases costs its length, not its square (each phrase's whole subtree was walked; issue 16)."""
+    own: list[Any] = []
+    stack = [prep]
+    while stack:
+        tok = stack.pop()
+        own.append(tok)
+        stack.extend(c for c in tok.children if not (c.dep_ in ("prep", "agent") or _is_wh_clause(c)))
+    return sorted(own, key=lambda t: t.i)
 
 
 #: Dependency labels of a verb's own arguments (and of their conjuncts and appositions).
@@ -329,15 +334,23 @@ def analyse_span(span: Any, subquestion: int = 0) -> SpanRoles:
         out.append(RawConstraint(min(t.idx for t in toks), text, category, negated, subquestion))
 
     # 1. exclusions first: whatever they contain stays inside the negated constraint
+    barren: set[int] = set()  # negations whose reading is a subset of one made only of function words
     for tok in span:
-        if tok.dep_ == "neg" and tok.i not in used and span.start <= tok.head.i < span.end:
+        if tok.dep_ == "neg" and tok.i not in used and tok.i not in barren and span.start <= tok.head.i < span.end:
             toks = _negation_tokens(tok)
+            if tok.head.dep_ != "cc" and all(t.pos_ in _FUNCTION_POS for t in toks):
+                # "not not not ...": a later negation of the same head reads a subset of these words, function words
+                # too, which add() refuses; reading each again cost the square of the run (issue 16)
+                barren.update(t.i for t in toks if t.dep_ == "neg" and t.head.i == tok.head.i)
             if tok.head.lemma_.lower() in TASK_VERBS and tok.head.dep_ == "ROOT":
                 toks = [t for t in toks if t.i > tok.head.i or t.i == tok.i]
             if len(toks) > 1:
                 add(toks, Category.OTHER, negated=True)
-        elif tok.lower_ in _EXCL_WORDS and tok.i not in used:
+        elif tok.lower_ in _EXCL_WORDS and tok.i not in used and tok.i not in barren:
             toks = list(tok.subtree)
+            if all(t.pos_ in _FUNCTION_POS for t in toks):
+                # "without without ...": each nested one's subtree is inside this one, function words too (issue 16)
+                barren.update(t.i for t in toks if t.lower_ in _EXCL_WORDS)
             if len(toks) > 1:
                 add(toks, Category.OTHER, negated=True)
         elif (
