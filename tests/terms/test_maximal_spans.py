@@ -6,8 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from faithguard.terms.extract import _PRIORITY, Candidate, _maximal
-from faithguard.terms.normalize import normalize
+from faithguard.terms.extract import _PRIORITY, Candidate, _maximal, _unique
 
 
 def _pairwise(found: list[Candidate]) -> list[Candidate]:
@@ -17,14 +16,7 @@ def _pairwise(found: list[Candidate]) -> list[Candidate]:
         if not any(k.start < cand.end and cand.start < k.end for k in kept):
             kept.append(cand)
     kept.sort(key=lambda c: c.start)
-    seen: set[str] = set()
-    unique = []
-    for cand in kept:
-        key = normalize(cand.text)
-        if key and key not in seen:
-            seen.add(key)
-            unique.append(cand)
-    return unique
+    return _unique(kept)  # the normal-form deduplication that follows is shared
 
 
 _CANDIDATES = st.lists(

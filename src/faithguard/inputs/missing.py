@@ -241,7 +241,7 @@ def _index_present(r: Reference, supply: Supply) -> bool:
 #: Words of supplied text around a placeholder that make it a field of that text, a draft or a form the user hands
 #: over ("Dear [Name], thank you for the quick reply ..."), rather than a gap where material should be. A placeholder
 #: naming a kind of material ("[paste the article]") is a gap wherever it stands, and so is one in the request's own
-#: sentences ("Write a tweet about [topic]."). Fixtures: tests/inputs/test_template_fields.py.
+#: sentences ("Write a tweet about [topic]."). Fixtures: tests/inputs/test_supplied_material.py.
 FIELD_CONTEXT_WORDS = 5
 
 

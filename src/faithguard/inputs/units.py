@@ -23,7 +23,7 @@ _META_RE = re.compile(r"\b(?:you|your|please|thanks|thank)\b", re.I)
 
 #: A paragraph that opens by greeting a named person is a letter or an email ("Hi Sam,", "Dear Ms Patel,"), and so is
 #: one greeting a template's addressee field ("Dear [Hiring Manager],", "Hi {first_name},").
-#: Fixtures: tests/inputs/test_template_fields.py.
+#: Fixtures: tests/inputs/test_supplied_material.py.
 _SALUTATION_RE = re.compile(
     r"^\s*(?i:hi|hello|hey|dear|good\s+(?:morning|afternoon|evening))\s+"
     r"(?:[A-Z][\w.'’-]*(?:\s+[A-Z][\w'’-]*)?|\[[^\[\]\n]{1,40}\]|\{\{?[^{}\n]{1,40}\}\}?)\s*[,!:]"
@@ -220,7 +220,7 @@ def free_units(
 #: an article after the instruction): what it names ("the two tasks", "the invoice") is the material's business, not
 #: content the request relies on. Shorter paragraphs may be the user's own notes. Provenance: the bound the system
 #: prompt's paragraphs need to count as supplied material (inputs/missing.py, min_para=25).
-#: Fixtures: tests/inputs/test_material_paragraphs.py.
+#: Fixtures: tests/inputs/test_supplied_material.py.
 MATERIAL_PARAGRAPH_WORDS = 25
 
 

@@ -296,6 +296,11 @@ def _maximal(found: list[Candidate]) -> list[Candidate]:
         bisect.insort(spans, (cand.start, cand.end))
         kept.append(cand)
     kept.sort(key=lambda c: c.start)
+    return _unique(kept)
+
+
+def _unique(kept: list[Candidate]) -> list[Candidate]:
+    """The first candidate of each normal form, in order (a candidate with an empty normal form is dropped)."""
     seen: set[str] = set()
     unique: list[Candidate] = []
     for cand in kept:
