@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import os
@@ -140,8 +141,10 @@ class Guard:
         self._pool = IsolationPool(max_workers)
         self._background: _Background | None = _Background(queue_size) if background else None
         self._closed = False
-        # weakref.finalize also runs at interpreter exit, so background reports are flushed then too.
+        # weakref.finalize also runs at interpreter exit, so background reports are flushed then too; a guard still
+        # alive at exit is drained earlier than that, when threading shuts down (_drain_at_exit)
         self._finalizer = weakref.finalize(self, _shutdown, self._pool, self._background)
+        _LIVE.add(self)
         self.telemetry.prime(self.name)
         if warmup:
             self.warmup()
@@ -414,6 +417,24 @@ def _shutdown(pool: IsolationPool, background: _Background | None) -> None:
     if background is not None:
         background.stop()
     pool.shutdown()
+
+
+#: Guards alive now, drained when the interpreter starts to shut down.
+_LIVE: weakref.WeakSet[Guard] = weakref.WeakSet()
+
+
+def _drain_at_exit() -> None:
+    """Finish each live guard's queued background reports when threading shuts down, before ``atexit`` handlers
+    run: a library's own exit handler (numpy's BLAS, spaCy's) can tear down what a worker still computing a report
+    is using, and the process died of SIGSEGV/SIGABRT when the reports were flushed after it (helper 87: 20 queued
+    wrapped calls, then the script's end)."""
+    for guard in list(_LIVE):
+        guard._finalizer()
+
+
+# threading's own exit hook (what concurrent.futures uses to join its workers): it runs before atexit handlers
+with contextlib.suppress(AttributeError, RuntimeError):  # an interpreter without it, or one already shutting down
+    threading._register_atexit(_drain_at_exit)  # type: ignore[attr-defined]
 
 
 def _lasting(decomposition: Decomposition) -> bool:
