@@ -84,6 +84,12 @@ def deep_json(conn: socket.socket) -> None:
     _json(conn, b'{"choices": ' + b"[" * 50_000 + b"]" * 50_000 + b"}")
 
 
+def overflowing_number(conn: socket.socket) -> None:
+    """A completion holding a number too large for a float (``1e999``, read as infinity)."""
+    body = json.dumps(completion_body("Visit the Louvre museum in Paris.", "m")).encode()
+    _json(conn, body[:-1] + b', "x": 1e999}')
+
+
 def gzipped_answer(conn: socket.socket) -> None:
     """A well-formed gzip-encoded completion (the control case)."""
     _json(conn, gzip.compress(json.dumps(completion_body("Visit the Louvre museum in Paris.", "m")).encode()), True)

@@ -57,8 +57,13 @@ def roots(exporter: InMemorySpanExporter) -> list[ReadableSpan]:
         b'{"model": "m", "messages": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
         b'{"model": "m", "messages": [{"role": "user", "content": "hi", "x": ' + b"[" * 70 + b"]" * 70 + b"}]}",
         b"\xff\xfe not utf-8",
+        b'{"model": "m", "t": 1e999, "messages": [{"role": "user", "content": "hi"}]}',
+        b'{"model": "m", "t": -1e400, "messages": [{"role": "user", "content": "hi"}]}',
     ],
-    ids=["nan", "inf", "-inf", "surrogate-model", "surrogate-user", "deep-100k", "deep-70", "not-utf8"],
+    ids=[
+        *("nan", "inf", "-inf", "surrogate-model", "surrogate-user", "deep-100k", "deep-70", "not-utf8"),
+        *("1e999", "-1e400"),
+    ],
 )
 def test_malformed_client_json_is_400_and_never_forwarded(raw: bytes, upstream: FakeOpenAIServer) -> None:
     guard = make_guard()
@@ -102,6 +107,7 @@ def test_body_limit_gives_413_with_or_without_content_length(upstream: FakeOpenA
         (faults.bad_gzip, 502),
         (faults.non_text_content, 502),
         (faults.deep_json, 502),
+        (faults.overflowing_number, 502),
     ],
 )
 def test_upstream_faults_give_502_or_504_with_a_closed_error_span(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import math
 import re
 import time
 import uuid
@@ -110,8 +111,17 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
+def _finite_float(text: str) -> float:
+    """A JSON number as a float, refused when it overflows (``1e999`` reads as infinity, which no JSON encoder
+    writes back: the re-encoded request or annotated answer failed with a 500; helper 87)."""
+    value = float(text)
+    if math.isinf(value):
+        raise ValueError("a number too large for a float")
+    return value
+
+
 #: One decoder for every body (json.loads with parse_constant builds a new one per call).
-_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
 
 
 #: A JSON escape of a UTF-16 surrogate (a backslash, u, D800-DFFF): the only way a parsed string can hold an unpaired
