@@ -156,7 +156,10 @@ def normalize(
     attachments = sum(_attachments(m) for m in (messages or []) if not isinstance(m, Message))
     for text in (query, *(m.content for m in msgs), *docs):
         check_encodable(text)
-    size = len(query) + sum(len(m.content) for m in msgs) + sum(len(d) for d in docs)
+    # the query once: taken from (or equal to) a user turn, it is already among the messages (a 500,001-character
+    # message was counted twice and refused as over 1,000,000; helper 87)
+    given = any(m.role == "user" and m.content == query for m in msgs)
+    size = (0 if given else len(query)) + sum(len(m.content) for m in msgs) + sum(len(d) for d in docs)
     if size > max_chars:
         raise InputError(f"input is {size} characters; the limit is {max_chars}")
     return CallInput(

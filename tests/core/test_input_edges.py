@@ -114,3 +114,14 @@ def test_an_image_in_the_user_turn_is_supplied_material() -> None:
     assert ask([{"role": "user", "content": [text, image]}]) == "A monstera; it is mildly toxic to cats."
     assert len(llm_calls) == 2
     guard.close()
+
+
+def test_the_size_limit_counts_a_query_taken_from_the_messages_once() -> None:
+    from faithguard.calls import MAX_INPUT_CHARS, normalize
+
+    text = "List rivers. " + "x" * (MAX_INPUT_CHARS // 2)  # over half the limit: counted twice it was refused
+    messages = [{"role": "user", "content": text}]
+    assert normalize(None, messages=messages).query == text
+    assert normalize(text, messages=messages).query == text
+    with pytest.raises(InputError, match="limit"):
+        normalize(text + " more", messages=messages)  # a query apart from the turn counts on its own
