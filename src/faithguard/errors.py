@@ -74,6 +74,10 @@ class InputTooLarge(InputError):
 
     def __init__(self, what: str, size: int, limit: int, unit: str = "characters") -> None:
         super().__init__(f"{what} is {size} characters; this check reads at most {limit} {unit}")
+        self.what, self.size, self.limit, self.unit = what, size, limit, unit
+
+    def __reduce__(self) -> tuple[type[InputTooLarge], tuple[str, int, int, str]]:
+        return type(self), (self.what, self.size, self.limit, self.unit)
 
 
 class PluginError(FaithGuardError):

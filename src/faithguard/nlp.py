@@ -35,6 +35,7 @@ __all__ = [
     "parse_many",
     "readable",
     "tokenizable",
+    "tokenized",
     "tree_matches",
     "use_numpy_blas",
 ]
@@ -176,6 +177,31 @@ def tokenizable(text: str) -> str:
     return _LONG_RUN.sub(cut, text)
 
 
+def tokenized(text: str) -> Any:
+    """The tokenized ``Doc`` of ``text`` (no pipe run yet), built in time linear in its length: tokenized as
+    :func:`tokenizable` gives it, then rebuilt over the caller's own characters, so ``doc.text == text`` and every
+    offset holds (a character cut from a long run is a token of its own, joined to its neighbours)."""
+    nlp = get_nlp()
+    safe = tokenizable(text)
+    doc = nlp.make_doc(safe)
+    if safe is text:
+        return doc
+    from spacy.tokens import Doc
+
+    words: list[str] = []
+    spaces: list[bool] = []
+    for tok in doc:
+        end = tok.idx + len(tok)
+        words.append(text[tok.idx : end])
+        if tok.whitespace_ and text[end] != safe[end]:
+            spaces.append(False)  # the blank stood for a character of the run: it is a token, joined to both sides
+            words.append(text[end])
+            spaces.append(False)
+        else:
+            spaces.append(bool(tok.whitespace_))
+    return Doc(nlp.vocab, words=words, spaces=spaces)
+
+
 def readable(text: str) -> None:
     """Raise :class:`~faithguard.errors.InputTooLarge` when ``text`` is over :data:`PARSE_MAX_CHARS`: a check that
     reads the request calls it first, so it declines at once instead of reading past its budget before the parse
@@ -201,7 +227,7 @@ def parse(text: str, *, exclude: tuple[str, ...] = ("ner",)) -> Any:
             return doc
     readable(text)
     nlp = get_nlp()
-    doc = nlp.make_doc(tokenizable(text))
+    doc = tokenized(text)
     if len(doc) > PARSE_MAX_TOKENS:
         from faithguard.errors import InputTooLarge
 
@@ -239,8 +265,10 @@ def parse_all(texts: Sequence[str], *, exclude: tuple[str, ...] = ("ner",)) -> N
         return  # nothing to batch: parse() does it as cheaply
     nlp = get_nlp()
     skipped = [name for name in exclude if name in nlp.pipe_names]
-    docs = nlp.pipe([tokenizable(text) for text in todo], batch_size=64, disable=skipped)
-    for text, doc in zip(todo, docs, strict=True):
+    # a text over the token bound is left to parse(), which declines it: never parsed here, never cached
+    made = [(text, doc) for text in todo if len(doc := tokenized(text)) <= PARSE_MAX_TOKENS]
+    docs = nlp.pipe([doc for _, doc in made], batch_size=64, disable=skipped)
+    for (text, _), doc in zip(made, docs, strict=True):
         _keep((text, exclude), doc)
 
 
@@ -325,7 +353,7 @@ def _bounded_docs(nlp: Any, texts: list[str]) -> Iterator[Any]:
     blob with a token per character, raises :class:`~faithguard.errors.InputTooLarge` before the pipes run: 150,000
     "=" kept a detector in the model past its budget, and its thread was still there when the process exited)."""
     for text in texts:
-        doc = nlp.make_doc(tokenizable(text))
+        doc = tokenized(text)
         if len(doc) > PARSE_MAX_TOKENS:
             from faithguard.errors import InputTooLarge
 

@@ -43,8 +43,29 @@ def test_a_long_run_reaches_the_tokenizer_in_pieces_and_offsets_still_index_the_
     text = "Read this: " + "q" * (3 * MAX_RUN_CHARS) + " and stop."
     doc = parse(text)
     assert max(len(t) for t in doc) <= MAX_RUN_CHARS
-    assert all(text[t.idx : t.idx + len(t)] == t.text for t in doc if "q" not in t.text)
+    assert doc.text == text  # readers of doc.text see the caller's characters, cut runs included
+    assert all(text[t.idx : t.idx + len(t)] == t.text for t in doc)
     assert doc[-2].text == "stop" and text[doc[-2].idx :].startswith("stop")
+
+
+def test_a_name_quoted_inside_a_long_run_is_still_read() -> None:
+    # minified JSON: the cut of a long run fell on the quote before the name, and the term reader read doc.text
+    query = 'Here is my config: {"mode":"' + "x" * 190 + '","engine":"Zorblaxion"} What does the engine setting do?'
+    terms = [t.term for t in Guard(judge=None).inspect(query).terms]
+    assert "Zorblaxion" in terms
+
+
+def test_a_batch_parse_leaves_a_text_over_the_token_bound_to_parse_which_declines_it() -> None:
+    import pickle
+
+    from faithguard.nlp import parse_all
+
+    over = "Zorvath said " + ":" * (PARSE_MAX_TOKENS + 10)
+    parse_all([over, "Quellin said " + ";" * 10])
+    with pytest.raises(InputTooLarge, match="tokens"):
+        parse(over)  # not parsed and cached by the batch
+    again = pickle.loads(pickle.dumps(InputTooLarge("the request", 30_000, 20_000)))
+    assert isinstance(again, InputTooLarge) and again.size == 30_000 and "20000" in str(again)
 
 
 def test_parse_declines_a_text_over_its_character_limit_with_sizes_only() -> None:

@@ -75,6 +75,11 @@ def _split_reference(text: str) -> list[str]:
     return sentences
 
 
+def test_a_line_break_before_a_period_still_reads_the_word_before_it() -> None:
+    for text in ("We chose plan A\n. Then we left.", "See e.g\n. This one.", "Done\n\n. Next one."):
+        assert split_sentences(text) == _split_reference(text)
+
+
 @settings(max_examples=500, deadline=None)
 @given(st.one_of(_PROSE, _TEXTS))
 def test_split_sentences_matches_the_reference_split(text: str) -> None:

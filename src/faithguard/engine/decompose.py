@@ -68,10 +68,15 @@ def parse_query(query: str) -> Any:
     from faithguard.nlp import parse
 
     if ENTITY_MODE == "spacy":
-        parse(query)  # the shared parse's size limit (InputTooLarge) holds in this mode too
-        from faithguard.nlp import tokenizable
+        readable(query)  # the shared parse's size limits hold in this mode too
+        from faithguard.nlp import PARSE_MAX_TOKENS, tokenized
 
-        return _nlp()(tokenizable(query))
+        doc = tokenized(query)
+        if len(doc) > PARSE_MAX_TOKENS:
+            from faithguard.errors import InputTooLarge
+
+            raise InputTooLarge("the request", len(query), PARSE_MAX_TOKENS, unit="tokens")
+        return _nlp()(doc)
 
     # The shared parse (NER skipped) also serves the term extractor; the rule entities are a pure
     # function of the text, so setting them on the shared Doc is idempotent.

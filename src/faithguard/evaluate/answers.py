@@ -153,13 +153,13 @@ def _entity_key(text: str) -> str:
 
 def answer_facts(text: str) -> _Facts:
     """Numbers, months, named entities and content words one text commits to."""
-    from faithguard.nlp import get_nlp, tokenizable
+    from faithguard.nlp import get_nlp, tokenized
 
     numbers = {k for k in (_number_key(m.group()) for m in _NUMBER.finditer(text)) if k is not None}
     lowered = [w.lower() for w in _WORD.findall(text)]
     numbers |= {str(_NUMBER_WORDS[w]) for w in lowered if w in _NUMBER_WORDS}
     months = {_MONTHS[w] for w in lowered if w in _MONTHS and w != "may"}
-    doc = get_nlp()(tokenizable(text[:5000]))
+    doc = get_nlp()(tokenized(text[:5000]))
     entities = set()
     for ent in doc.ents:
         if ent.label_ in _ENTITY_LABELS:

@@ -184,8 +184,11 @@ _NEXT_VISIBLE = re.compile(r"\s*(\S)")
 
 
 def _word_before(text: str, start: int, end: int) -> str:
-    """The run of word characters and periods ending at ``end`` (not before ``start``), lower-cased; "" when it is
-    longer than :data:`_WORD_BEFORE_CHARS` (no abbreviation is)."""
+    r"""The run of word characters and periods ending at ``end`` (not before ``start``), lower-cased; "" when it is
+    longer than :data:`_WORD_BEFORE_CHARS` (no abbreviation is). One line break just before ``end`` is passed over,
+    as the pattern ``[\w.]+$`` this replaces read it ("$" matches before a final newline)."""
+    if end > start and text[end - 1] == "\n":
+        end -= 1
     i = end
     floor = max(start, end - _WORD_BEFORE_CHARS - 1)
     while i > floor and (text[i - 1] == "." or text[i - 1] == "_" or text[i - 1].isalnum()):
