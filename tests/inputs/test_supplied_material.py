@@ -1,7 +1,6 @@
 """What supplied material holds is the material's own (issue 12: missing content by structure): placeholders that are
 fields of a draft the user pastes ("[Your name]") are not gaps where material should be, a letter greeting a
-template's addressee field is a letter, and a definite reference inside a long pasted paragraph after the instruction
-("the two pilot lines" in a news item) is not content the request relies on. Examples written for these tests."""
+template's addressee field is a letter. Examples written for these tests."""
 
 from __future__ import annotations
 
@@ -11,7 +10,7 @@ from faithguard import Guard
 from faithguard.detector import CallContext
 from faithguard.inputs.missing import FIELD_CONTEXT_WORDS, analyse
 from faithguard.inputs.supply import names_material, scan
-from faithguard.inputs.units import MATERIAL_PARAGRAPH_WORDS, free_units, material_paragraphs
+from faithguard.inputs.units import free_units
 
 
 @pytest.fixture(scope="module")
@@ -73,41 +72,3 @@ def test_the_bound_counts_words_of_the_unit_around_the_field() -> None:
     assert analyse(CallContext(query=short))  # one word of material: the placeholder is the gap
     words = " ".join(["word"] * FIELD_CONTEXT_WORDS)
     assert analyse(CallContext(query=f"Tidy this: [Your name] {words}.")) == []
-
-
-NEWS = (
-    "Our town council met on Tuesday to discuss the new bus routes. Members argued for an hour about costs, "
-    "and in the end they agreed to run the two pilot lines through the summer before any final vote."
-)
-
-
-@pytest.mark.parametrize(
-    "query",
-    [
-        "Write a two-sentence summary of this news item.\n\n" + NEWS,
-        "Give this abstract a title.\n\nWe study how reefs recover. The three surveyed islands differ in depth, and "
-        "the deeper reefs recovered faster than the shallow ones after the heat wave of the previous summer.",
-    ],
-)
-def test_references_inside_pasted_material_are_the_materials_own(guard: Guard, query: str) -> None:
-    assert _missing(guard, query) == []
-
-
-@pytest.mark.parametrize(
-    "query",
-    [
-        "The attached report covers the council meeting.\n\nSummarize it in three bullets.",  # the first paragraph
-        "Summarize this.\n\nThe attached file has our sales numbers.",  # a later paragraph too short to be material
-        "Here is a news item.\n\n" + NEWS + " Compare it with the attached report.",  # an order inside the paragraph
-    ],
-)
-def test_references_outside_pasted_material_still_count(guard: Guard, query: str) -> None:
-    assert _missing(guard, query)
-
-
-def test_material_paragraphs_need_the_word_bound_and_no_order() -> None:
-    assert material_paragraphs(scan("Summarize this news item.\n\n" + NEWS)) != []
-    short = " ".join(NEWS.split()[: MATERIAL_PARAGRAPH_WORDS - 1]) + "."
-    assert material_paragraphs(scan("Summarize this news item.\n\n" + short)) == []
-    assert material_paragraphs(scan(NEWS)) == []  # one paragraph: the request itself
-    assert material_paragraphs(scan("Summarize this.\n\n" + NEWS + " Then list its main points, please?")) == []

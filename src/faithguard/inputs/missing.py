@@ -32,7 +32,7 @@ from faithguard.inputs.parts import absent_part_findings
 from faithguard.inputs.recorded import EVENT_TRIGGER, recorded_refs
 from faithguard.inputs.references import Reference, find_references
 from faithguard.inputs.supply import Block, Scan, ends_with_answer_field, names_material, scan, word_count
-from faithguard.inputs.units import free_units, material_paragraphs
+from faithguard.inputs.units import free_units
 from faithguard.inputs.vocab import CONTENT_NOUNS, PART_KINDS, SMALL_KINDS, STRONG_KINDS, group_of, kind_of
 from faithguard.inputs.voice import candidate_sentences, voice_spans
 from faithguard.models import DetectorResult, Severity, Verdict, VerdictKind
@@ -328,9 +328,6 @@ def analyse(ctx: CallContext, parser: Callable[[str], Any] | None = None) -> lis
     """
     q = scan(ctx.query or "")
     q_refs = find_references(q.text, q.masked, "query")
-    if q_refs:
-        pasted = material_paragraphs(q)  # "the two tasks" inside an abstract pasted after the instruction
-        q_refs = [r for r in q_refs if not any(a <= r.start < b for a, b in pasted)]
     s = scan(ctx.system or "")
     s_refs = [r for r in find_references(s.text, s.masked, "system") if r.strong and r.kind in _SYSTEM_KINDS]
     findings = _empty_findings(q, q_refs, "request") + _empty_findings(s, s_refs, "system prompt")

@@ -7,7 +7,6 @@ words is read from their opening words in the first paragraph and by syntax in l
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import re
 from collections.abc import Sequence
@@ -15,7 +14,7 @@ from collections.abc import Sequence
 from faithguard.inputs.orders import asks_for_text, is_instruction, orders_reader, parsed_for_orders, word_count
 from faithguard.inputs.supply import FULL_WORDS, PARA_RE, Block, Scan, overlaps, sentence_spans
 
-__all__ = ["MATERIAL_PARAGRAPH_WORDS", "free_units", "material_paragraphs"]
+__all__ = ["free_units"]
 
 #: Words of the request addressing its reader; a sentence right after a colon that has none is material.
 _META_RE = re.compile(r"\b(?:you|your|please|thanks|thank)\b", re.I)
@@ -214,31 +213,3 @@ def free_units(
             units.append(Block(origin, None, start, start + len(para), content, sentences=max(1, sentences)))
         after_colon = False
     return units
-
-
-#: Words a later paragraph with no sentence of the request's own needs to be pasted material (an abstract, an email,
-#: an article after the instruction): what it names ("the two tasks", "the invoice") is the material's business, not
-#: content the request relies on. Shorter paragraphs may be the user's own notes. Provenance: the bound the system
-#: prompt's paragraphs need to count as supplied material (inputs/missing.py, min_para=25).
-#: Fixtures: tests/inputs/test_supplied_material.py.
-MATERIAL_PARAGRAPH_WORDS = 25
-
-
-def material_paragraphs(result: Scan) -> list[tuple[int, int]]:
-    """Spans of the paragraphs of ``result`` after the first that hold at least :data:`MATERIAL_PARAGRAPH_WORDS`
-    words and no sentence giving the reader an order or asking a question (:func:`orders_reader`): pasted text."""
-    from faithguard.errors import ConfigError
-    from faithguard.nlp import parse_all
-
-    masked = result.masked
-    bounds = [0, *(m.end() for m in PARA_RE.finditer(masked)), len(masked) + 1]
-    paragraphs = ((a, masked[a:b]) for a, b in itertools.pairwise(bounds[1:]))
-    later = [(a, para) for a, para in paragraphs if word_count(para) >= MATERIAL_PARAGRAPH_WORDS]
-    sentences = [(a, [para[s:e] for s, e in sentence_spans(para)]) for a, para in later]
-    with contextlib.suppress(ConfigError):  # no spaCy model: orders_reader reads the opening words instead
-        parse_all([sent.strip() for _, sents in sentences for sent in sents if parsed_for_orders(sent.strip())])
-    spans = []
-    for (start, para), (_, sents) in zip(later, sentences, strict=True):
-        if not any(sent.rstrip().endswith("?") or orders_reader(sent) for sent in sents):
-            spans.append((start, start + len(para.rstrip())))
-    return spans
