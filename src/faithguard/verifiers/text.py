@@ -180,7 +180,8 @@ _BOUNDARY_RE = re.compile(r"(?<![.?!])[.?!]+[\"'”’)\]]*(?=\s+\S)")
 #: Longest word read before a period to tell an abbreviation or an initial (the longest listed abbreviation is far
 #: shorter); the read is bounded so a long run before each period costs no more than this.
 _WORD_BEFORE_CHARS = 32
-_NEXT_VISIBLE = re.compile(r"\s*(\S)")
+# look-behind: read right after a mark (never mid-run of blanks), so a scan of a blank run is linear (issue 16)
+_NEXT_VISIBLE = re.compile(r"(?<!\s)\s*(\S)")
 
 
 def _word_before(text: str, start: int, end: int) -> str:
