@@ -30,7 +30,8 @@ from faithguard.nlp import clear_parse_cache, get_nlp
 
 GROWTH = 8
 MAX_RATIO = 24.0
-BASE = 2_500
+#: The longer text stays under the shared parse's limit (nlp.PARSE_MAX_CHARS, 20,000): a longer request is declined.
+BASE = 2_400
 #: Units of the shapes above, plus bracketed placeholders and a summary request with nothing after its colon.
 UNITS: tuple[Callable[[int], str], ...] = (
     lambda i: "Answer in French, ",
