@@ -250,21 +250,19 @@ class GuardedCall:
             self.end()
             return Decision(Action.OBSERVE, None)
         self._answered = True
-        if text is None and output is not None:
-            try:
+        try:
+            if text is not None:
+                calls.check_encodable(text)  # a stream's joined text, given here, is not read through extract_text
+            elif output is not None:
                 if calls.tool_calls_of(output):
                     return Decision(Action.OBSERVE, self._tool_call_report())
-                text = calls.extract_text(output)
-            except InputError:
-                # content that is not text (a dict, a number) or not valid text: the caller gets its result untouched
-                return self.unscored(UNREADABLE_REASON)
+                text = calls.extract_text(output)  # checks the text it reads
+        except InputError:
+            # content that is not text (a dict, a number) or not valid text: the caller gets its result untouched
+            return self.unscored(UNREADABLE_REASON)
         if text is None:
             self.end()
             return Decision(Action.OBSERVE, None)
-        try:
-            calls.check_encodable(text)  # a stream's joined text, given here, was not read through extract_text
-        except InputError:
-            return self.unscored(UNREADABLE_REASON)
         queue = self.guard._background if background is None or background else None
         if queue is not None:
             queue.submit(functools.partial(self._score_quietly, text))

@@ -26,6 +26,7 @@ __all__ = [
     "PARSE_MAX_CHARS",
     "PARSE_MAX_TOKENS",
     "blas_choice",
+    "bounded",
     "clear_parse_cache",
     "get_nlp",
     "loaded_model_name",
@@ -202,6 +203,17 @@ def tokenized(text: str) -> Any:
     return Doc(nlp.vocab, words=words, spaces=spaces)
 
 
+def bounded(text: str, what: str = "the request") -> Any:
+    """:func:`tokenized`, raising :class:`~faithguard.errors.InputTooLarge` (naming ``what``) when it holds more than
+    :data:`PARSE_MAX_TOKENS` tokens: the pipes are never run over it."""
+    doc = tokenized(text)
+    if len(doc) > PARSE_MAX_TOKENS:
+        from faithguard.errors import InputTooLarge
+
+        raise InputTooLarge(what, len(text), PARSE_MAX_TOKENS, unit="tokens")
+    return doc
+
+
 def readable(text: str) -> None:
     """Raise :class:`~faithguard.errors.InputTooLarge` when ``text`` is over :data:`PARSE_MAX_CHARS`: a check that
     reads the request calls it first, so it declines at once instead of reading past its budget before the parse
@@ -227,11 +239,7 @@ def parse(text: str, *, exclude: tuple[str, ...] = ("ner",)) -> Any:
             return doc
     readable(text)
     nlp = get_nlp()
-    doc = tokenized(text)
-    if len(doc) > PARSE_MAX_TOKENS:
-        from faithguard.errors import InputTooLarge
-
-        raise InputTooLarge("the request", len(text), PARSE_MAX_TOKENS, unit="tokens")
+    doc = bounded(text)
     for name, proc in nlp.pipeline:
         if name not in exclude:
             doc = proc(doc)
@@ -345,20 +353,10 @@ def parse_many(texts: list[str], *, exclude: tuple[str, ...] = ("ner",)) -> Iter
         return iter(())
     nlp = get_nlp()
     disabled = [name for name in exclude if name in nlp.pipe_names]
-    return iter(nlp.pipe(_bounded_docs(nlp, texts), batch_size=16, disable=disabled))
-
-
-def _bounded_docs(nlp: Any, texts: list[str]) -> Iterator[Any]:
-    """Tokenized ``texts`` for the pipeline, each within :data:`PARSE_MAX_TOKENS` (a passage of an answer over it, a
-    blob with a token per character, raises :class:`~faithguard.errors.InputTooLarge` before the pipes run: 150,000
-    "=" kept a detector in the model past its budget, and its thread was still there when the process exited)."""
-    for text in texts:
-        doc = tokenized(text)
-        if len(doc) > PARSE_MAX_TOKENS:
-            from faithguard.errors import InputTooLarge
-
-            raise InputTooLarge("a passage of the answer", len(text), PARSE_MAX_TOKENS, unit="tokens")
-        yield doc
+    # each passage bounded before the pipes run: 150,000 "=" (a token per mark) kept a detector in the model past its
+    # budget, and its thread was still there when the process exited
+    docs = (bounded(text, "a passage of the answer") for text in texts)
+    return iter(nlp.pipe(docs, batch_size=16, disable=disabled))
 
 
 #: Tokens a sentence may have for dependency patterns to be matched in it. spaCy's DependencyMatcher checks each

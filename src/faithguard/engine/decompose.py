@@ -69,14 +69,9 @@ def parse_query(query: str) -> Any:
 
     if ENTITY_MODE == "spacy":
         readable(query)  # the shared parse's size limits hold in this mode too
-        from faithguard.nlp import PARSE_MAX_TOKENS, tokenized
+        from faithguard.nlp import bounded
 
-        doc = tokenized(query)
-        if len(doc) > PARSE_MAX_TOKENS:
-            from faithguard.errors import InputTooLarge
-
-            raise InputTooLarge("the request", len(query), PARSE_MAX_TOKENS, unit="tokens")
-        return _nlp()(doc)
+        return _nlp()(bounded(query))
 
     # The shared parse (NER skipped) also serves the term extractor; the rule entities are a pure
     # function of the text, so setting them on the shared Doc is idempotent.

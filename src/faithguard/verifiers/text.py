@@ -192,11 +192,16 @@ def _word_before(text: str, start: int, end: int) -> str:
         end -= 1
     i = end
     floor = max(start, end - _WORD_BEFORE_CHARS - 1)
-    while i > floor and (text[i - 1] == "." or text[i - 1] == "_" or text[i - 1].isalnum()):
+    while i > floor and _in_word(text[i - 1]):
         i -= 1
-    if i == floor and i > start and (text[i - 1] == "." or text[i - 1] == "_" or text[i - 1].isalnum()):
+    if i == floor and i > start and _in_word(text[i - 1]):
         return ""
     return text[i:end].lower()
+
+
+def _in_word(ch: str) -> bool:
+    r"""Whether ``ch`` is one the pattern ``[\w.]`` matches: a letter or digit, an underscore or a period."""
+    return ch == "." or ch == "_" or ch.isalnum()
 
 
 def _next_visible(text: str, end: int) -> str:
