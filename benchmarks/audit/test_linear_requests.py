@@ -11,7 +11,10 @@ clauses hung under the first) and "The answer must be only JSON, " 5.2 s at 50k 
 its whole sentence before it). Session 10: "My boss says reports must be under 200 words and " repeated, 50k
 characters, 5.8 s (each definite phrase read its whole sentence for two tests that end right before it, and the
 sentence's comparison words once per phrase), and "Write a memo telling staff that reports must be ... and " 5.2 s
-(the topic clauses' subtrees were unioned one by one over a chain of nested clauses).
+(the topic clauses' subtrees were unioned one by one over a chain of nested clauses). Session 18: "Write a poem about
+the sea. " repeated costs a whole check 0.10 s at 2,500 characters and 2.2 s at 19,000 (each verse-form request
+looked at every later sentence for another order): 22x for 8x, under this audit's bound, so the unit here guards
+against worse, not against that.
 No absolute time is asserted: the cost at n and 8n characters (best of runs) is compared; linear work grows ~8x,
 quadratic ~64x, the bound (24x) sits between.
 """
@@ -45,6 +48,7 @@ UNITS: tuple[Callable[[int], str], ...] = (
     lambda i: "use the word hygge twice, ",
     lambda i: "My boss says reports must be under 200 words and ",
     lambda i: "Write a memo telling staff that reports must be under 500 words and ",
+    lambda i: "Write a poem about the sea. ",
 )
 _decompose = getattr(decompose_text, "__wrapped__", decompose_text)
 
@@ -71,7 +75,7 @@ def _cost(text: str, runs: int = 2) -> float:
 
 _IDS = [
     *("language", "essays", "numbered", "brackets", "summarize", "caps", "json", "negations", "keyword"),
-    *("told", "memo"),
+    *("told", "memo", "verse"),
 ]
 
 

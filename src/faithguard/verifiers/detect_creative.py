@@ -139,6 +139,7 @@ def _verse_form(text: str) -> list[VerifiableSpec]:
     except ConfigError:
         return []
     found: list[tuple[str, int, int]] = []
+    last_order: list[int] = []  # computed once, on first need: one pass over the sentences, not one per verb
     for tok in doc:
         obj = tok.head if tok.dep_ == "conj" else tok  # "a haiku and a limerick": both are written
         if tok.tag_ != "NN" or obj.dep_ != "dobj" or obj.head.pos_ != "VERB":
@@ -148,11 +149,17 @@ def _verse_form(text: str) -> list[VerifiableSpec]:
         if not any(c.dep_ == "det" and c.lower_ in ("a", "an", "one") for c in tok.children):
             continue  # "this sonnet", "the sonnet above": a text that exists, not one to write
         verb = obj.head
-        if not wordnet_verbs.creates(verb.lemma_) or _negated(verb) or _more_asked(verb):
+        if not wordnet_verbs.creates(verb.lemma_) or _negated(verb):
+            continue
+        if not last_order:
+            last_order.append(_last_order(doc))
+        if _more_asked(verb, last_order[0]):
             continue
         n = wordnet.verse_lines(tok.lemma_)
         if n is not None:
             found.append((tok.lemma_, n, tok.idx))
+            if len(found) > 1:
+                return []  # two forms: which one the line count belongs to is not known
     if len(found) != 1:
         return []
     form, n, at = found[0]
@@ -171,18 +178,29 @@ def _negated(verb: Any) -> bool:
     return False
 
 
-def _more_asked(verb: Any) -> bool:
-    """The answer holds more than the poem: another verb of writing or telling (WordNet's creation and
-    communication verbs) joined to this one ("Write a sonnet and then explain its rhyme scheme") or ordering a
-    later sentence ("Then translate it."); "Keep it clean" asks nothing more."""
+def _produces(verb: Any) -> bool:
+    """A verb WordNet files as creation or communication: writing or telling something more."""
     from faithguard.lexical import wordnet_verbs
 
-    def produces(v: Any) -> bool:
-        return v.pos_ == "VERB" and bool(wordnet_verbs.creates(v.lemma_) or wordnet_verbs.communicates(v.lemma_))
+    return verb.pos_ == "VERB" and bool(wordnet_verbs.creates(verb.lemma_) or wordnet_verbs.communicates(verb.lemma_))
 
-    if any(c.dep_ in ("conj", "dep", "advcl") and produces(c) for c in verb.children):
+
+def _last_order(doc: Any) -> int:
+    """Start of the last sentence of ``doc`` that orders more writing or telling ("Then translate it.": a bare verb
+    with no subject, :func:`_produces`), -1 when none does."""
+    last = -1
+    for sent in doc.sents:
+        r = sent.root
+        if r.tag_ == "VB" and not any(c.dep_.startswith("nsubj") for c in r.children) and _produces(r):
+            last = sent.start
+    return last
+
+
+def _more_asked(verb: Any, last_order: int) -> bool:
+    """The answer holds more than the poem: another verb of writing or telling (WordNet's creation and
+    communication verbs) joined to this one ("Write a sonnet and then explain its rhyme scheme") or ordering a
+    later sentence ("Then translate it.", ``last_order`` from :func:`_last_order`); "Keep it clean" asks nothing
+    more."""
+    if any(c.dep_ in ("conj", "dep", "advcl") and _produces(c) for c in verb.children):
         return True  # "and then explain ...", "..., then translate it" (the small parser's dep)
-    later = [s.root for s in verb.doc.sents if s.start > verb.sent.start]
-    return any(
-        r.tag_ == "VB" and not any(c.dep_.startswith("nsubj") for c in r.children) and produces(r) for r in later
-    )
+    return last_order > verb.sent.start
