@@ -111,13 +111,15 @@ def main() -> int:
             if hits:
                 bad = any(_status(c) == "violated" for c in hits)
                 ok = all(_status(c) == "satisfied" for c in hits)
-                right = (bad if row["expect"] == "flag" else ok)
+                right = bad if row["expect"] == "flag" else ok
                 f["status_right"] += right
         if args.verbose:
             vs = ",".join(f"{c.verifier}={_status(c)}" for c in r.constraints if c.verifier) or "-"
             kinds = ",".join(f"{v.kind}/{v.severity}" for v in r.verdicts) or "-"
-            print(f"  {row['id']} {family:15s} expect={row['expect']:4s} -> {cls:12s} outcome={r.outcome} "
-                  f"score={r.constraint_score} verifiers[{vs}] verdicts[{kinds}]")
+            print(
+                f"  {row['id']} {family:15s} expect={row['expect']:4s} -> {cls:12s} outcome={r.outcome} "
+                f"score={r.constraint_score} verifiers[{vs}] verdicts[{kinds}]"
+            )
 
     print("\nper expect class (flagged = outcome 'hallucination' or any verdict; passed = outcome 'ok'):")
     for exp in ("flag", "pass"):
@@ -133,8 +135,10 @@ def main() -> int:
     print(f"pass rate on 'pass' rows (outcome ok): {passed}/{np_} = {passed / max(np_, 1):.2f}")
     print(f"share undetermined (all rows): {und}/{ntot} = {und / max(ntot, 1):.2f}")
 
-    print("\nper instruction family: expected verifier detected in r.constraints / rows; status agrees with expect;"
-          " row outcomes")
+    print(
+        "\nper instruction family: expected verifier detected in r.constraints / rows; status agrees with expect;"
+        " row outcomes"
+    )
     missed = []
     for family in sorted(fam, key=lambda k: (k not in FAMILIES, k)):
         f = fam[family]

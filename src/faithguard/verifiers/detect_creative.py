@@ -203,4 +203,4 @@ def _more_asked(verb: Any, last_order: int) -> bool:
     more."""
     if any(c.dep_ in ("conj", "dep", "advcl") and _produces(c) for c in verb.children):
         return True  # "and then explain ...", "..., then translate it" (the small parser's dep)
-    return last_order > verb.sent.start
+    return bool(last_order > verb.sent.start)
