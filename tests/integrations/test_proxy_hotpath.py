@@ -12,6 +12,8 @@ from typing import Any
 
 import httpx
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from integ_support import CHAT, GOOD, URL, client_for, make_guard
 
 from faithguard.integrations._proxy_io import MAX_JSON_DEPTH, UPSTREAM_SHARDS, Problem, parse_json
@@ -172,3 +174,32 @@ def test_middleware_added_to_the_app_sees_chat_requests(
     assert plain.status_code == marked.status_code == 200
     assert "x-mine" not in plain.headers and marked.headers["x-mine"] == "1"
     assert seen == [URL]
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+    max_leaves=12,
+)
+_KEYS = st.sampled_from(["choices", "delta", "content", "tool_calls", "function_call", "text", "role"])
+#: Stream chunks near the shapes the fast path reads, and anything else JSON can be.
+_CHUNKS = st.recursive(
+    _JSON,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_KEYS, inner, max_size=4),
+    max_leaves=16,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(chunk=_CHUNKS)
+@example(chunk={"choices": [{"delta": {"content": "a", "tool_calls": [1]}, "finish_reason": None}]})
+@example(chunk={"choices": [{"delta": {"content": 5, "function_call": {"name": "f"}}}]})
+@example(chunk={"choices": [{"delta": {"tool_calls": {}}}]})
+@example(chunk={"choices": [{"delta": None, "text": "t"}]})
+@example(chunk={"choices": ["x"], "content": "c"})
+@example(chunk={"choices": [], "content": "c"})
+def test_the_stream_reading_fast_path_reads_every_chunk_as_the_generic_reading(chunk: Any) -> None:
+    from faithguard import calls
+    from faithguard.integrations._proxy_io import _delta_of
+
+    assert _delta_of(chunk) == (calls.chunk_text(chunk), calls.chunk_has_tool_call(chunk))

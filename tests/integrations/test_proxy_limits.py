@@ -136,8 +136,78 @@ def test_a_stream_over_the_limit_is_reported_undetermined(probed_guard: Guard, p
                 return resp.text
 
         streamed = asyncio.run(go())
-    assert streamed.rstrip().endswith("data: [DONE]")
-    assert len(reports) == 1 and _too_long(reports[0], LIMIT + 50) and probe.runs == 0
+    assert streamed.rstrip().endswith("data: [DONE]")  # the whole stream reached the client
+    assert "".join(stream_text(streamed)) == answer
+    assert len(reports) == 1 and probe.runs == 0
+    # reading stopped at the limit: the reason names the limit, not the length nor any of the text
+    (reason,) = [r for r in reports[0].undetermined if r.startswith("answer_too_long")]
+    assert f"{LIMIT} characters" in reason and MARKER not in reason
+    assert reports[0].outcome == "undetermined" and reports[0].constraint_score is None
+
+
+def stream_text(body: str) -> list[str]:
+    """The content deltas of an SSE body, in order (the test's own reading of what the client got)."""
+    import json
+
+    out = []
+    for line in body.splitlines():
+        if line.startswith("data: {"):
+            for choice in json.loads(line[6:])["choices"]:
+                out.append(choice["delta"].get("content") or "")
+    return out
+
+
+def _events(parts: list[str]) -> bytes:
+    import json
+
+    lines = [{"choices": [{"index": 0, "delta": {"content": p}, "finish_reason": None}]} for p in parts]
+    lines.append({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
+    return b"".join(b"data: " + json.dumps(x).encode() + b"\n\n" for x in lines) + b"data: [DONE]\n\n"
+
+
+def test_reading_a_stream_stops_at_the_limit_of_characters_or_lines() -> None:
+    from faithguard.integrations._proxy_io import SSEText
+
+    # a million one-character lines cost the event loop ~6 s to read; past the limit nothing more is parsed
+    many = SSEText(max_chars=100)
+    many.feed(_events(["a"] * 5_000))
+    assert many.over_limit and many.text is None and not many.parts  # what was read is let go
+    assert (many.unscored or "").startswith("answer_too_long") and "100 characters" in (many.unscored or "")
+    # lines that carry no text count too: a flood of empty deltas is not read to its end either
+    empty = SSEText(max_chars=100)
+    empty.feed(_events([""] * 5_000))
+    assert empty.over_limit and empty.data_lines == 101
+    # at the limit the answer is read whole and scored
+    at = SSEText(max_chars=100)
+    at.feed(_events(["ab"] * 50))
+    assert not at.over_limit and at.text == "ab" * 50 and at.unscored is None
+    unbounded = SSEText()
+    unbounded.feed(_events(["a"] * 5_000))
+    assert unbounded.text == "a" * 5_000
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    parts=st.lists(st.text(max_size=8), max_size=40),
+    limit=st.integers(1, 60),
+    cuts=st.lists(st.integers(0, 10_000), max_size=6),
+)
+def test_how_a_stream_is_cut_into_chunks_never_changes_its_reading(
+    parts: list[str], limit: int, cuts: list[int]
+) -> None:
+    from faithguard.integrations._proxy_io import SSEText
+
+    body = _events(parts)
+    whole, chunked = SSEText(max_chars=limit), SSEText(max_chars=limit)
+    whole.feed(body)
+    at = sorted({min(c, len(body)) for c in cuts})
+    for a, b in zip([0, *at], [*at, len(body)], strict=True):
+        chunked.feed(body[a:b])
+    assert (chunked.over_limit, chunked.text, chunked.unscored) == (whole.over_limit, whole.text, whole.unscored)
+    text = "".join(parts)
+    assert whole.over_limit == (max(len(text), len(parts) + 1) > limit)  # text, or data lines with the finish line
+    if not whole.over_limit:
+        assert whole.text == text and not whole.pending
 
 
 def test_check_endpoint_reports_an_answer_over_the_limit(probed_guard: Guard, probe: OutputProbe) -> None:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.concurrency import run_in_threadpool
 
+from faithguard.integrations._proxy_io import TOO_LONG
 from faithguard.integrations._score_process import (
     ScoreRequest,
     ScorerFailed,
@@ -64,8 +65,6 @@ IN_PROCESS_DUTY = 0.5
 #: Longest answer (characters) the proxy scores by default. Provenance: the dev traffic
 #: (``benchmarks/traffic.py``, 831 answers) has one answer of 153,226 characters, then none over 8,500.
 MAX_SCORE_CHARS = 200_000
-#: Reason code of the report of an answer over ``max_score_chars``.
-TOO_LONG = "answer_too_long"
 
 
 class AnswerScoring:

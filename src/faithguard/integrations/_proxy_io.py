@@ -27,6 +27,7 @@ __all__ = [
     "HOP_BY_HOP",
     "MAX_BODY_BYTES",
     "MAX_JSON_DEPTH",
+    "TOO_LONG",
     "Problem",
     "SSEText",
     "UpstreamClients",
@@ -49,6 +50,8 @@ MAX_BODY_BYTES = 8 * 1024 * 1024
 MAX_JSON_DEPTH = 64
 #: Longest SSE line buffered while looking for its end; a longer line is passed on but not read.
 MAX_SSE_LINE = 4 * 1024 * 1024
+#: Reason code of the report of an answer over the proxy's ``max_score_chars``.
+TOO_LONG = "answer_too_long"
 #: ``finish_reason`` of the answer the proxy returns for a blocked call.
 BLOCK_FINISH_REASON = "content_filter"
 #: Upstream connections the proxy's own clients may open and keep, in all.
@@ -192,9 +195,17 @@ class SSEText:
     servers send when they fail mid-answer) and a stream that ends with neither a finish reason nor
     ``[DONE]`` (cut short): :attr:`unscored` says which. An upstream that answers a stream request with
     one JSON completion instead is read as that completion.
+
+    With ``max_chars``, reading stops once the answer's text or its count of data lines passes it (the rest is
+    passed on unread, and the answer is not scored): a stream of a million one-character lines cost ~6 s of the
+    event loop's time to read, for an answer the proxy would not score.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, max_chars: int | None = None) -> None:
+        self._max_chars = max_chars
+        self._chars = 0
+        self.over_limit = False
+        self._cut = False  # after the limit: the last bytes fed ended inside a line
         self._buffer = bytearray()
         self._skipping = False
         self._raw = bytearray()  # the body while no data line came: a JSON completion instead of a stream
@@ -209,6 +220,9 @@ class SSEText:
 
     def feed(self, data: bytes) -> None:
         """Read the complete lines in ``data`` (plus what was buffered)."""
+        if self.over_limit:
+            self._cut = (bool(data) and not data.endswith(b"\n")) or (not data and self._cut)
+            return
         if not self.data_lines and len(self._raw) + len(data) <= MAX_SSE_LINE:
             self._raw += data
         self._buffer += data
@@ -225,6 +239,11 @@ class SSEText:
                 self._skipping = False
                 continue
             self._line(line)
+            if self.over_limit:
+                self._cut = bool(self._buffer) and not self._buffer.endswith(b"\n")
+                self._buffer.clear()
+                self.parts.clear()
+                return
 
     def _line(self, line: bytes) -> None:
         if not line.startswith(b"data:"):
@@ -241,8 +260,12 @@ class SSEText:
             if isinstance(chunk, dict) and "error" in chunk and "choices" not in chunk:
                 self.error = True  # the upstream failed mid-answer: what came before is not the answer
                 return
-            self.parts.append(calls.chunk_text(chunk))
-            self.tool_call = self.tool_call or calls.chunk_has_tool_call(chunk)
+            part, tool_call = _delta_of(chunk)
+            self.parts.append(part)
+            self._chars += len(part)
+            if self._max_chars is not None and max(self._chars, self.data_lines) > self._max_chars:
+                self.over_limit = True
+            self.tool_call = self.tool_call or tool_call
             self.finished = self.finished or _finish_reason(chunk)
         except (Problem, InputError, TypeError, AttributeError):
             self.broken = True
@@ -250,11 +273,16 @@ class SSEText:
     @property
     def pending(self) -> bool:
         """Whether a line was cut off: bytes were fed after the last line end."""
-        return bool(self._buffer) or self._skipping
+        return bool(self._buffer) or self._skipping or self._cut
 
     @property
     def unscored(self) -> str | None:
         """Why the answer is not scored (a reason for the report, no content in it), or None."""
+        if self.over_limit:
+            return (
+                f"{TOO_LONG}: the streamed answer passed the {self._max_chars} characters (or data lines) this "
+                "proxy scores (max_score_chars); the rest of the stream was passed on unread"
+            )
         if self.error:
             return "stream_error: the upstream sent an error event mid-answer; a partial answer is not scored"
         if self.broken or (not self.data_lines and self._completion() is None):
@@ -293,6 +321,22 @@ class SSEText:
         if self.tool_call or self.unscored is not None:
             return None
         return "".join(self.parts)
+
+
+def _delta_of(chunk: Any) -> tuple[str, bool]:
+    """(the text a parsed stream chunk adds, whether it carries a tool call): :func:`calls.chunk_text` and
+    :func:`calls.chunk_has_tool_call`, read directly for the one shape nearly every line has (``choices[0].delta``
+    a JSON object): their generic reading of any object cost about half of each line's time."""
+    choices = chunk.get("choices") if type(chunk) is dict else None
+    first = choices[0] if type(choices) is list and choices else None
+    delta = first.get("delta") if type(first) is dict else None
+    if type(delta) is not dict:
+        return calls.chunk_text(chunk), calls.chunk_has_tool_call(chunk)
+    content = delta.get("content")
+    tools = delta.get("tool_calls")
+    return (content if type(content) is str else ""), bool(
+        (type(tools) is list and tools) or delta.get("function_call")
+    )
 
 
 def _finish_reason(chunk: Any) -> bool:

@@ -424,7 +424,7 @@ class _Proxy:
         return JSONResponse(body, headers=headers)
 
     def _stream(self, call: GuardedCall, resp: UpstreamResponse, path: str, source: Source = None) -> Response:
-        sse = SSEText()
+        sse = SSEText(self.answers.max_score_chars)
         state = {"started": False}
 
         async def gen() -> AsyncIterator[bytes]:
