@@ -204,3 +204,37 @@ def test_any_word_gets_the_same_first_sense(word: str, pos: str) -> None:
     assert wn is not None
     senses = wn.synsets(word, pos)
     assert wn.first_synset(word, pos) == (senses[0] if senses else None)
+
+
+# --- item heads: the first name an item holds -------------------------------------------------------
+
+
+def _head_by_search(item: str, names: list[str]) -> str | None:
+    """The definition: every name searched word-bounded in the lower-cased item; the earliest, then the least."""
+    import re
+
+    low = item.lower()
+    found = [(m.start(), n) for n in names if (m := re.search(r"(?<!\w)" + re.escape(n) + r"(?!\w)", low))]
+    return min(found)[1] if found else None
+
+
+_PIECES = st.sampled_from(["ebro", "rio", "grande", "st.", "o'neill", "-", " ", ", ", "é", "İ", "_", "1", "x"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    items=st.lists(st.lists(_PIECES, max_size=8).map("".join), max_size=4),
+    names=st.lists(st.lists(_PIECES, max_size=3).map("".join), max_size=6),
+)
+def test_item_heads_are_the_earliest_word_bounded_name(items: list[str], names: list[str]) -> None:
+    from faithguard.engine.placed import item_heads
+
+    assert item_heads(items, names) == [_head_by_search(item, names) for item in items]
+
+
+def test_item_heads_with_more_names_than_the_regex_cache_holds() -> None:
+    from faithguard.engine.placed import item_heads
+
+    names = [f"river {i}" for i in range(600)] + ["the river"]  # 601 names: more than re's cache of 512
+    items = [f"{i}. The River {i} flows east." for i in range(600)] + ["No name here."]
+    assert item_heads(items, names) == ["the river"] * 600 + [None]  # the earliest name wins over a longer one later
