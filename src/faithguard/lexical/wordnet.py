@@ -181,15 +181,10 @@ def _load() -> Any | None:
                             continue
                         f = line.split()
                         n, p = int(f[2]), int(f[3])
-                        # tuples, not nltk's lists: a tuple of ints (and then the lemma's dict holding only them)
-                        # leaves the garbage collector's tracking at its first full collection, so the ~300,000
-                        # objects of this map stop being walked by every later one (a full collection took ~130 ms)
-                        offsets = tuple(int(x) for x in f[6 + p : 6 + p + n])
+                        offsets = [int(x) for x in f[6 + p : 6 + p + n]]
                         self._lemma_pos_offset_map[f[0]][f[1]] = offsets
                         if f[1] == "a":
-                            self._lemma_pos_offset_map[f[0]]["s"] = tuple(
-                                o for o in offsets if o in self.satellite_offsets
-                            )
+                            self._lemma_pos_offset_map[f[0]]["s"] = [o for o in offsets if o in self.satellite_offsets]
 
         def __init__(self, *args: Any) -> None:
             self._read_lock = threading.RLock()  # a satellite adjective reads its head synset inside the read
