@@ -339,6 +339,15 @@ class Guard:
             knowledge_sources=self.knowledge_sources,
             attachments=inp.attachments,
         )
+        return self._run(ctx)
+
+    def _start_unread(self) -> Run:
+        """The run of a call whose input could not be read (a watching policy lets it go on): no text to check."""
+        if self._closed:
+            raise ConfigError(f"guard {self.name!r} is closed; build a new Guard")
+        return self._run(CallContext(query="", judge=self.judge, knowledge_sources=self.knowledge_sources))
+
+    def _run(self, ctx: CallContext) -> Run:
         return Run(
             ctx=ctx,
             telemetry=self.telemetry,

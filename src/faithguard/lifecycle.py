@@ -38,6 +38,12 @@ CALL_FAILED_REASON = "call_failed: the LLM call failed; there is no answer to sc
 #: Reason recorded when the answer's content is not text (a dict or a number where text belongs) or not valid text (an
 #: unpaired surrogate).
 UNREADABLE_REASON = "unreadable_answer: the answer's content is not valid text; there is no answer to score"
+#: Reason recorded when the request's messages or documents are not text faithguard reads (an iterator of parts, bytes)
+#: and the policy cannot block: the call goes on as the caller made it, unchecked.
+UNREADABLE_INPUT_REASON = (
+    "unreadable_input: the request's messages or documents are not in a form faithguard reads; the call went on "
+    "unchecked"
+)
 #: Reason recorded when the consumer closed a stream before it ended (a partial answer is not scored).
 STREAM_CLOSED_REASON = "stream_closed: the stream was closed before it ended; a partial answer is not scored"
 #: Reason recorded when a stream was dropped before anyone read it.
@@ -72,7 +78,10 @@ class GuardedCall:
     ``GuardedCall(guard, query=..., messages=..., documents=..., model=...)`` starts the call.
     With neither a query nor a user turn there is nothing to guard: :attr:`guarded` is False and
     every stage passes the call through untouched. Malformed documents or messages raise
-    :class:`~faithguard.InputError` here, before anything runs.
+    :class:`~faithguard.InputError` here, before anything runs -- except with ``pass_unreadable`` (the SDK
+    wrappers: the caller's SDK may accept a form faithguard does not read, such as an iterator of parts) under a
+    policy that cannot block: then the call goes on unchecked and its report is ``undetermined``
+    (``unreadable_input``). Nothing of the input is consumed.
     """
 
     def __init__(
@@ -87,6 +96,7 @@ class GuardedCall:
         provider: str | None = None,
         operation: str = "call",
         require: bool = False,
+        pass_unreadable: bool = False,
         on_report: Callable[[Report], None] | None = None,
     ) -> None:
         for label, value in (("model", model), ("provider", provider)):
@@ -108,9 +118,20 @@ class GuardedCall:
         self._answered = False
         #: held while the input stage runs: a caller cancelled meanwhile ends the call only after it
         self._stage = threading.Lock()
+        #: the request could not be read and the policy cannot block: the call goes on, its report says so
+        self._unread_input = False
         if not require and (query is None or not query.strip()) and not _has_user_turn(messages):
             return  # nothing to guard (no request text, no user turn): the call proceeds untouched
-        self.run = guard._start(query, documents, messages)
+        try:
+            self.run = guard._start(query, documents, messages)
+        except InputError:
+            if not pass_unreadable or self.policy.can_block:
+                raise  # a policy that may block never lets through a call it could not check
+            if documents is not None:
+                calls.normalize("x", documents)  # faithguard's own argument: malformed documents are the caller's error
+            # observe / annotate: faithguard never breaks a call it only watches; the report is undetermined
+            self.run = guard._start_unread()
+            self._unread_input = True
         self.root = guard.telemetry.tracer.start_span(
             f"guard {guard.name}",
             attributes={A_GUARD: guard.name, A_STAGE: operation, "openinference.span.kind": "GUARDRAIL"},
@@ -168,7 +189,7 @@ class GuardedCall:
         self.fail(exc)
 
     def _input(self) -> InspectReport | None:
-        if self.run is None or self.root is None:
+        if self.run is None or self.root is None or self._unread_input:
             return None
         if not self._input_done:
             self._input_done = True
@@ -250,6 +271,8 @@ class GuardedCall:
             self.end()
             return Decision(Action.OBSERVE, None)
         self._answered = True
+        if self._unread_input:
+            return self.unscored(UNREADABLE_INPUT_REASON, checks=False)
         try:
             if text is not None:
                 calls.check_encodable(text)  # a stream's joined text, given here, is not read through extract_text

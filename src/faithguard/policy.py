@@ -68,6 +68,11 @@ class Policy(BaseModel):
                 best = action
         return best
 
+    @property
+    def can_block(self) -> bool:
+        """Whether some verdict could make this policy block."""
+        return self.default is Action.BLOCK or any(rule.action is Action.BLOCK for rule in self.rules)
+
     @classmethod
     def observe(cls) -> Policy:
         """Never change the result."""

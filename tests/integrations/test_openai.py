@@ -9,7 +9,7 @@ import pytest
 from integ_support import BAD, GOOD, make_guard, missing_content_detector
 from openai.types.chat import ChatCompletion
 
-from faithguard import Guard, HallucinationBlocked, Policy, Report
+from faithguard import Guard, HallucinationBlocked, InputError, Policy, Report
 from faithguard.integrations.fake_upstream import FakeOpenAIServer
 from faithguard.integrations.openai import unwrap, wrap
 
@@ -174,3 +174,49 @@ def test_an_on_report_failure_never_breaks_the_call(guard: Guard) -> None:
         assert "".join(c.choices[0].delta.content or "" for c in chunks if c.choices) == GOOD
     assert len(seen) == 2
     assert all(any("on_report" in str(e) for e in r.errors) for r in seen)
+
+
+def _parts() -> object:
+    """Message content as an iterator of parts: the SDK sends it, faithguard does not read it."""
+    return iter([{"type": "text", "text": "Which museum in Paris should I visit?"}])
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_request_faithguard_cannot_read_still_reaches_the_model_when_only_watched(
+    guard: Guard, upstream: FakeOpenAIServer, stream: bool
+) -> None:
+    reports: list[Report] = []
+    with _client(upstream) as client:
+        wrap(client, guard, on_report=reports.append)
+        messages = [{"role": "user", "content": _parts()}]
+        result = client.chat.completions.create(model="m", messages=messages, stream=stream)  # type: ignore[call-overload]
+        text = (
+            "".join(c.choices[0].delta.content or "" for c in result if c.choices)
+            if stream
+            else result.choices[0].message.content
+        )
+    assert text == GOOD and upstream.count == 1  # the SDK got its iterator whole: faithguard consumed nothing
+    (report,) = reports
+    assert report.outcome == "undetermined" and report.constraint_score is None and not report.verdicts
+    assert any(r.startswith("unreadable_input") for r in report.undetermined)
+
+
+def test_a_request_faithguard_cannot_read_is_refused_under_a_blocking_policy(upstream: FakeOpenAIServer) -> None:
+    guard = make_guard()
+    with _client(upstream) as client:
+        wrap(client, guard, Policy.block(["missing_content"]))
+        with pytest.raises(InputError, match="list_iterator"):
+            client.chat.completions.create(model="m", messages=[{"role": "user", "content": _parts()}])  # type: ignore[list-item]
+    assert upstream.count == 0  # a call that could not be checked is not let through a policy that blocks
+    guard.close()
+
+
+def test_malformed_documents_given_to_faithguard_are_still_the_callers_error(
+    guard: Guard, upstream: FakeOpenAIServer
+) -> None:
+    with _client(upstream) as client:
+        wrap(client, guard)  # observe: even so, faithguard's own argument is checked
+        messages = [{"role": "user", "content": _parts()}]
+        with pytest.raises(InputError, match="document"):
+            client.chat.completions.create(model="m", messages=messages, documents=[5])  # type: ignore[call-overload]
+    assert upstream.count == 0

@@ -400,6 +400,7 @@ class GuardRunnable(Runnable[Any, Any]):
             messages=_messages_of(value),
             documents=_documents_of(value),
             provider="langchain",
+            pass_unreadable=True,  # a form faithguard does not read never breaks a watched call
         )
 
     def _text_output(self) -> bool:

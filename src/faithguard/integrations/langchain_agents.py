@@ -102,6 +102,7 @@ class FaithGuardMiddleware(AgentMiddleware):
             documents=documents,
             model=model if isinstance(model, str) else None,
             provider="langchain",
+            pass_unreadable=True,  # a form faithguard does not read never breaks a watched call
             on_report=self.on_report,  # delivered by the call: a failing callback is noted, never raised
         )
 

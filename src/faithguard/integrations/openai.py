@@ -133,6 +133,7 @@ def wrap(
             documents=documents,
             model=model,
             provider="openai",
+            pass_unreadable=True,  # the SDK reads forms faithguard does not: a watched call is never broken here
             on_report=on_report,
         )
         return call, model, bool(kwargs.get("stream"))
