@@ -62,7 +62,11 @@ def _zipf(word: str) -> float:
 
 
 def _span_tokens(doc: Any, start: int, end: int) -> list[Any]:
-    return [t for t in doc if t.idx >= start and t.idx + len(t.text) <= end]
+    """The tokens of ``doc`` wholly inside characters ``[start, end)``: those of the span reaching over them, not a
+    walk over every token (a request of a thousand names walked its whole parse for each)."""
+    near = doc.char_span(start, end, alignment_mode="expand") if 0 <= start < end else None
+    tokens = near if near is not None else doc
+    return [t for t in tokens if t.idx >= start and t.idx + len(t.text) <= end]
 
 
 def _named_by_request(tokens: list[Any]) -> bool:

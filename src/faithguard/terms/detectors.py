@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -124,14 +125,27 @@ _WORD = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
 _NAME_RUN = re.compile(r"(?:[A-Z0-9][^\W_]*(?:[-'’][^\W_]+)*)(?:[ \t]+[A-Z0-9][^\W_]*(?:[-'’][^\W_]+)*)*")
 
 
+def _words_before(text: str, start: int, count: int = 2) -> list[re.Match[str]]:
+    """The last ``count`` words of ``text`` before ``start``, read from a window reaching back only as far as needed
+    (a scan from the start of the text for each candidate made a request of a thousand names quadratic). The first
+    word found in a window may be cut by its edge; any after it are the words a scan from the start finds."""
+    reach = 64
+    while True:
+        begin = max(0, start - reach)
+        found = list(_WORD.finditer(text, begin, start))
+        if begin == 0 or len(found) > count:
+            return found[-count:]
+        reach *= 4
+
+
 def _within_known_name(
     term: str, start: int, end: int, ctx: CallContext, sources: Sequence[KnowledgeSource]
 ) -> TermFinding | None:
     """A candidate cut out of a longer name ("Floyd-Rivest" of "Floyd-Rivest algorithm") is part of it:
     when the span grown by one or two words on either side is backed, the candidate is backed with it."""
     text = ctx.query or ""
-    before = [m for m in _WORD.finditer(text, 0, start)][-2:]
-    after = [m for m in _WORD.finditer(text, end)][:2]
+    before = _words_before(text, start)
+    after = list(itertools.islice(_WORD.finditer(text, end), 2))
     spans = [(b.start(), end) for b in before] + [(start, a.end()) for a in after]
     for s0, e0 in spans:
         grown = text[s0:e0]

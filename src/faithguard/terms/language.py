@@ -59,6 +59,8 @@ class LanguageMap:
         self._whole: list[str | None] = []
         self._memo: dict[int, str | None] = {}  # sentence -> the reading it takes
         self._own: dict[int, str | None] = {}  # long-enough sentence -> its own reading
+        #: per sentence, the nearest long-enough sentence at or before it and at or after it (made on first need)
+        self._nearest: tuple[list[int | None], list[int | None]] | None = None
 
     def _whole_text(self) -> str | None:
         if not self._whole:
@@ -80,10 +82,29 @@ class LanguageMap:
             return self._whole_text()
         i = max(0, bisect_right(self._starts, start) - 1)
         if i not in self._memo:
-            order = [i, *range(i - 1, -1, -1), *range(i + 1, len(self._pieces))]
-            long = next((j for j in order if _long_enough(self._piece(j))), None)
+            before, after = self._nearest_long()
+            long = before[i] if before[i] is not None else (after[i + 1] if i + 1 < len(after) else None)
             self._memo[i] = self._whole_text() if long is None else self._reading(long)
         return self._memo[i]
+
+    def _nearest_long(self) -> tuple[list[int | None], list[int | None]]:
+        """For each sentence, the nearest long-enough one at or before it, and at or after it: one pass each way.
+        Searched from each sentence instead, a request of a thousand one-word lines cost seconds."""
+        if self._nearest is None:
+            n = len(self._pieces)
+            flags = [_long_enough(self._piece(j)) for j in range(n)]
+            before: list[int | None] = []
+            last: int | None = None
+            for j in range(n):
+                last = j if flags[j] else last
+                before.append(last)
+            after: list[int | None] = [None] * n
+            last = None
+            for j in range(n - 1, -1, -1):
+                last = j if flags[j] else last
+                after[j] = last
+            self._nearest = (before, after)
+        return self._nearest
 
     def _piece(self, j: int) -> str:
         return self._text[self._pieces[j][0] : self._pieces[j][1]]
