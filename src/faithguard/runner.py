@@ -418,12 +418,19 @@ class Run:
         if result.answer_label is not None:
             self.answer_label = result.answer_label
         self.ctx.findings.update(result.findings)
-        known = {t.term for t in self.terms}
-        for term in result.terms:
-            if term.term in known:
-                self.terms = [term if t.term == term.term else t for t in self.terms]
-            else:
-                self.terms.append(term)
+        if result.terms:
+            # a finding on a term already reported replaces it in place (positions found once: a detector
+            # reporting hundreds of terms rebuilt the whole list once per term)
+            known: dict[str, list[int]] = {}
+            for i, t in enumerate(self.terms):
+                known.setdefault(t.term, []).append(i)
+            for term in result.terms:
+                where = known.get(term.term)
+                if where is None:
+                    self.terms.append(term)
+                else:
+                    for i in where:
+                        self.terms[i] = term
 
     def inspect_report(self) -> InspectReport:
         """The input-stage result."""

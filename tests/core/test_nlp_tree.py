@@ -232,3 +232,11 @@ def test_heads_in_a_cycle_fall_back_to_spacys_climb() -> None:
     m = TreeMatcher(get_nlp().vocab)
     m.add("any", [[{"RIGHT_ID": "x", "RIGHT_ATTRS": {"DEP": "dep"}}]])
     assert m(doc) == _reference(m)(doc)
+
+
+def test_text_of_a_doc_is_its_text_made_once() -> None:
+    from faithguard.nlp import parse, text_of
+
+    doc = parse("Fix this -- I think it's broken.\n\nThanks!")
+    first = text_of(doc)
+    assert first == doc.text and text_of(doc) is first  # read again without joining the tokens anew

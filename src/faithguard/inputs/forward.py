@@ -125,7 +125,9 @@ def _same_clause(tok: Any, other: Any) -> bool:
     """Whether ``other`` follows ``tok`` on the same line with no sentence-final mark between: the small parser may
     hang a label of the next block on "below" ("Is the answer below accurate?\n\nQ: ..."). Fixtures:
     tests/inputs/test_apposition.py (round 7)."""
-    between = tok.doc.text[tok.idx : other.idx]
+    from faithguard.nlp import text_of
+
+    between = text_of(tok.doc)[tok.idx : other.idx]
     return "\n" not in between and not any(ch in between for ch in "?!.")
 
 

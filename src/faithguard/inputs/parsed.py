@@ -388,8 +388,9 @@ def _introduces_material(tok: Any) -> bool:
     the request's own order, question or voice (``forward.requested_words``: "Fix this -- I think it's broken" is a
     comment, not the thing to fix)."""
     from faithguard.inputs.forward import requested_words
+    from faithguard.nlp import text_of
 
-    text = tok.doc.text
+    text = text_of(tok.doc)
     after = tok.idx + len(tok.text)
     line_end = text.find("\n", after)
     end = tok.sent.end_char if line_end < 0 else min(tok.sent.end_char, line_end)

@@ -211,7 +211,9 @@ def _scare_quoted(doc: Any, q: _Quoted) -> bool:
     if len(heads) != 1:
         return False
     head = heads.pop()
-    if _NAMED_LIST.search(doc.text[max(0, q.start - 300) : q.start]):
+    from faithguard.nlp import text_of
+
+    if _NAMED_LIST.search(text_of(doc)[max(0, q.start - 300) : q.start]):
         return False  # "the words 'worm' and 'peel' need to ...": a word noun names the list (paraphrase study #6)
     between = [t for t in doc[inside[-1].i + 1 : head.i] if t.idx >= q.end]
     return (
