@@ -154,3 +154,24 @@ def test_windows_never_cost_more_than_the_region() -> None:
     assert contexts.at(firsts[1], firsts[1] + 4) is reads[2]  # once read whole, the region serves every name
     fresh = NameContexts(_LONG_REGION, regions)
     assert fresh.at(firsts[1], firsts[1] + 4) is fresh.at(firsts[1] + 8, firsts[1] + 13)  # one window, read once
+
+
+def _invented(i: int) -> str:
+    syllables = ["qua", "vor", "zel", "trin", "mox", "dral", "pyx", "fen"]
+    return "".join(syllables[(i >> (3 * k)) % 8] for k in range(3)).capitalize()
+
+
+def test_an_answer_inventing_more_names_than_are_read_says_the_rest_were_not_examined() -> None:
+    from faithguard import Guard
+    from faithguard.terms.detectors import ANSWER_NAMES_EXAMINED
+
+    guard = Guard(judge=None)
+    many = " ".join(f"The {_invented(i)} Vexillum met the {_invented(i + 97)} Quadrant." for i in range(120))
+    report = guard.check("Write a short history of the region.", many)
+    reasons = [r for r in report.undetermined if r.startswith("fabricated_terms")]
+    assert reasons and f"more than {ANSWER_NAMES_EXAMINED} names" in reasons[0]
+    assert len([v for v in report.verdicts if v.kind == "fabricated_term"]) <= ANSWER_NAMES_EXAMINED
+    few = "The Quorvel Vexillum met the Dralmox Quadrant near the old bridge."
+    report = guard.check("Write a short history of the region.", few)
+    assert not [r for r in report.undetermined if r.startswith("fabricated_terms")]
+    guard.close()
