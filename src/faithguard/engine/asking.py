@@ -155,7 +155,9 @@ def asks_about(doc: Any, pos: int, phrases: tuple[tuple[int, int], ...] = ()) ->
     this request, then answer it: What is the capital of Australia?" the question is the material, after the colon,
     and the order before it ends with no question mark. ``phrases`` are character spans of words the answer must
     carry ("End with the exact phrase Is there anything else I can help with?"): their question mark is theirs."""
-    sent = next((s for s in doc.sents if s.start_char <= pos < s.end_char), None)
+    from faithguard.nlp import sentence_at
+
+    sent = sentence_at(doc, pos)
     if sent is None:
         return False
     text, base = sent.text, sent.start_char
@@ -335,7 +337,9 @@ def quoted_for_someone(doc: Any, start: int, end: int, quotes: tuple[tuple[int, 
     quote = next(((a, b) for a, b in quotes if a < end and start < b), None)
     if quote is None:
         return False
-    sent = next((s for s in doc.sents if s.start_char <= quote[0] < s.end_char), None)
+    from faithguard.nlp import sentence_at
+
+    sent = sentence_at(doc, quote[0])
     if sent is None:
         return False
     frame = [t for t in sent if t.idx < quote[0]]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from faithguard.engine import bridge
 from faithguard.engine.counts import (
@@ -121,9 +122,16 @@ _DECLINES_OR_ASKS = re.compile(
 _DOC_SHARED_WORDS = 3
 
 
+@lru_cache(maxsize=16)
+def _long_content_words(text: str) -> frozenset[str]:
+    """Content words of four letters or more in ``text``'s first 20,000 characters, read once per text: every
+    constraint of a request asks for them (a request of 300 questions read itself 300 times)."""
+    return frozenset(w.lower() for w in content_terms(text[:20000]) if len(w) >= 4)
+
+
 def _shares_documents(view: ResponseView, docs: str) -> bool:
     """Whether the response repeats content words of the documents the request points to."""
-    doc_terms = {w.lower() for w in content_terms(docs[:20000]) if len(w) >= 4}
+    doc_terms = _long_content_words(docs)
     shared = 0
     for t in doc_terms:
         shared += view.has_term(t)
