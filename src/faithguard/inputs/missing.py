@@ -96,7 +96,7 @@ def _add_scan(
         supply.typed[group_of(b.kind or "document")] += 1
         if b.index is not None and b.kind is not None:
             supply.indices.add((b.kind, b.index))
-    for u in free_units(sc, exclude, questions=questions, before=before):
+    for u in free_units(sc, exclude, questions=questions, before=before, min_words=min_para):
         if u.origin == "paragraph" and u.words < min_para:
             continue
         if u.origin in ("paragraph", "after_colon"):

@@ -392,6 +392,7 @@ def _empty_sections(clean: str, result: Scan) -> None:
         if lines[i][1].strip():
             nxt = lines[i][1]
     mentions: dict[str, list[tuple[int, int]]] = {}  # where "the <name>" stands, read once per name
+    index: list[_DefiniteIndex] = []  # made on first need
     for i, (pos, line) in enumerate(lines):
         m = _EMPTY_HEAD_RE.match(line)
         if m is None:
@@ -403,11 +404,52 @@ def _empty_sections(clean: str, result: Scan) -> None:
         if under is not None and not _LABEL_RE.match(under):
             continue  # something is under it
         if name.lower() not in mentions:
-            mention = re.compile(rf"\b(?:the|this|that)\s+{re.escape(name)}\b", re.I)
-            mentions[name.lower()] = [x.span() for x in mention.finditer(clean)]
+            if not index:
+                index.append(_DefiniteIndex(clean))
+            mentions[name.lower()] = index[0].mentions(name)
         if not any(a >= pos + len(line) or b <= pos for a, b in mentions[name.lower()]):
             continue
         result.empties.append(Block("section", name.lower(), pos, pos + len(line), 0, line.strip(), None, True))
+
+
+#: "the", "this" or "that" and the blanks after it: where a definite mention of a section can begin.
+_DEFINITE_RE = re.compile(r"\b(?:the|this|that)\s+", re.I)
+_RUN_RE = re.compile(r"\w+")
+#: Index keys of mentions whose next word is not plain ASCII (``re.IGNORECASE`` may equal it to an ASCII name: "K"
+#: is "k") and of those followed by no word at all.
+_OTHER, _NO_WORD = "\x00", "\x01"
+
+
+class _DefiniteIndex:
+    r"""Where ``the|this|that <name>`` stands in a text, for many names: the determiners are found once and filed
+    under the word after them, and a name is matched only where its first word follows one. The spans are those of
+    ``re.finditer(r"\b(?:the|this|that)\s+NAME\b", text, re.I)``; a search of the whole text per empty heading
+    made a document of a thousand empty headings quadratic (80,000 characters: the whole budget)."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._at: dict[str, list[int]] = {}
+        for m in _DEFINITE_RE.finditer(text):
+            run = _RUN_RE.match(text, m.end())
+            key = _NO_WORD if run is None else run.group().lower() if run.group().isascii() else _OTHER
+            self._at.setdefault(key, []).append(m.start())
+
+    def mentions(self, name: str) -> list[tuple[int, int]]:
+        pattern = re.compile(rf"\b(?:the|this|that)\s+{re.escape(name)}\b", re.I)
+        run = _RUN_RE.match(name)
+        if run is not None and not run.group().isascii():
+            return [x.span() for x in pattern.finditer(self._text)]  # the index cannot narrow a name outside ASCII
+        keys = (_NO_WORD,) if run is None else (run.group().lower(), _OTHER)
+        out: list[tuple[int, int]] = []
+        end = 0
+        for start in sorted(p for k in keys for p in self._at.get(k, ())):
+            if start < end:
+                continue  # inside the last mention: a search resumes after it
+            m = pattern.match(self._text, start)
+            if m is not None:
+                out.append(m.span())
+                end = m.end()
+        return out
 
 
 def ends_with_answer_field(sc: Scan) -> bool:

@@ -109,29 +109,73 @@ def _paragraphs(
     return out
 
 
-def _parse_ahead(
-    paragraphs: list[tuple[int, str, bool, list[Block]]], exclude: Sequence[tuple[int, int]], before: int
-) -> None:
-    """Parse at once, into the shared cache, the sentences :func:`free_units` will give a syntactic reader: those of
-    paragraphs that have no colon and are not lists, outside ``exclude`` and after ``before``; in later paragraphs
-    every one :func:`orders_reader` parses, in the first those :func:`asks_for_text` parses (its opening words say
-    nothing). The same parses as one at a time (each sentence is its own document), batched: a request with dozens
-    of pasted sentences spent ~20 ms parsing them one by one, and each single parse costs ~1.5 ms of its own."""
-    from faithguard.errors import ConfigError
-    from faithguard.nlp import parse_all
+#: Sentences parsed ahead in one batch: well under the shared parse cache (``nlp.PARSE_CACHE_SIZE``, 2,048), so a
+#: batch is read before later batches push it out (a text of 3,000 short paragraphs parsed them all ahead, then
+#: again one by one: twice the work).
+AHEAD_SENTENCES = 512
 
-    wanted: list[str] = []
-    for start, para, later, items in paragraphs:
-        if ":" in para or len(items) >= 2:
+
+def _unread(para: str, after_colon: bool, promised: bool, min_words: int) -> bool:
+    """Whether :func:`free_units` can pass over ``para`` (no colon, no list) unread: the caller drops a paragraph unit
+    of fewer than ``min_words`` words, and this one cannot make more content than that, nor a letter (no greeting) or
+    a text after a colon. Its sentences are then not parsed (a history of 2,000 one-line turns parsed each)."""
+    if not min_words or after_colon or _SALUTATION_RE.match(para) or (promised and _GREETED_RE.match(para)):
+        return False
+    return sum(word_count(para[s:e]) for s, e in sentence_spans(para)) < min_words
+
+
+def _ahead(
+    paragraphs: list[tuple[int, str, bool, list[Block]]],
+    exclude: Sequence[tuple[int, int]],
+    before: int,
+    promised: bool,
+    min_words: int,
+) -> list[tuple[int, list[str]]]:
+    """``(paragraph index, sentences)`` of the sentences :func:`free_units` will give a syntactic reader: those of
+    paragraphs that have no colon, are not lists and are read (:func:`_unread`), outside ``exclude`` and after
+    ``before``; in later paragraphs every one :func:`orders_reader` parses, in the first those
+    :func:`asks_for_text` parses (its opening words say nothing)."""
+    out: list[tuple[int, list[str]]] = []
+    after_colon = False  # possibly after a colon with nothing behind it (free_units' own state, read the same way)
+    for k, (start, para, later, items) in enumerate(paragraphs):
+        if ":" in para:
+            after_colon = word_count(para[para.find(":") + 1 :]) == 0
             continue
+        was_after, after_colon = after_colon, False
+        if len(items) >= 2 or _unread(para, was_after, promised, min_words):
+            continue
+        wanted: list[str] = []
         for s, e in sentence_spans(para):
             sent = para[s:e]
             if overlaps(exclude, start + s, start + e) or start + e <= before:
                 continue
             if (later or not is_instruction(sent)) and parsed_for_orders(sent.strip()):
                 wanted.append(sent.strip())
+        if wanted:
+            out.append((k, wanted))
+    return out
+
+
+def _parse_batches(ahead: list[tuple[int, list[str]]]) -> dict[int, list[str]]:
+    """The sentences to parse at once (:func:`nlp.parse_all`: batched, each sentence its own document, into the shared
+    cache) when the reading reaches each paragraph index: batches of about :data:`AHEAD_SENTENCES`."""
+    batches: dict[int, list[str]] = {}
+    first, size = -1, AHEAD_SENTENCES
+    for k, wanted in ahead:
+        if size + len(wanted) > AHEAD_SENTENCES:
+            first, size = k, 0
+            batches[first] = []
+        batches[first].extend(wanted)
+        size += len(wanted)
+    return batches
+
+
+def _parse_now(sentences: list[str]) -> None:
+    from faithguard.errors import ConfigError
+    from faithguard.nlp import parse_all
+
     try:
-        parse_all(wanted)
+        parse_all(sentences)
     except ConfigError:
         return  # no spaCy model: the readers read the opening words instead
 
@@ -143,6 +187,7 @@ def free_units(
     questions: bool = False,
     promised: bool = False,
     before: int = -1,
+    min_words: int = 0,
 ) -> list[Block]:
     """Untyped blocks of ``result`` plus free prose units (colon tails, content paragraphs).
 
@@ -152,15 +197,18 @@ def free_units(
     ``promised`` (the text after a forward pointer: "the email below"), a paragraph that opens with a greeting and an
     addressee of any case ("Hi all,", "Dear team,") is a whole letter, however its sentences open. Sentences that
     end before ``before`` (where a backward pointer stands: "repeat the request above") are what it points at,
-    orders included.
+    orders included. With ``min_words`` (the caller drops paragraph units shorter than that), a paragraph that cannot
+    make one is not read.
     """
     units = list(result.untyped)
     masked = result.masked
     bounds = [0, *(m.end() for m in PARA_RE.finditer(masked)), len(masked) + 1]
     paragraphs = _paragraphs(masked, bounds, exclude)
-    _parse_ahead(paragraphs, exclude, before)
+    batches = _parse_batches(_ahead(paragraphs, exclude, before, promised, min_words))
     after_colon = False
-    for start, para, later, items in paragraphs:
+    for k, (start, para, later, items) in enumerate(paragraphs):
+        if k in batches:
+            _parse_now(batches[k])
         colon = para.find(":")
         if colon >= 0:
             tail = para[colon + 1 :]
@@ -187,6 +235,9 @@ def free_units(
             continue
         if len(items) >= 2:
             units.extend(items)  # "1. Council backs bike lanes\n2. ...": each enumerated item is one unit
+            after_colon = False
+            continue
+        if _unread(para, after_colon, promised, min_words):
             after_colon = False
             continue
         content = sentences = 0
