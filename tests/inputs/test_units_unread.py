@@ -43,3 +43,38 @@ def test_units_kept_by_the_caller_are_the_same_read_or_not(
     full = free_units(sc, promised=promised)
     short = free_units(sc, promised=promised, min_words=min_words)
     assert _kept(short, min_words) == _kept(full, min_words)
+
+
+_BITS = st.sampled_from(
+    [
+        "the ",
+        "The ",
+        "this  ",
+        "that\n",
+        "Background",
+        "background_x",
+        "Kelvin",
+        "K",
+        "(Draft)",
+        " ",
+        ".",
+        "notes",
+        "Notes:",
+        "é",
+        "ı",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.lists(_BITS, max_size=16).map("".join),
+    name=st.sampled_from(["Background", "Kelvin", "(Draft)", "Notes", "background notes", "ılık", "x"]),
+)
+def test_definite_mentions_from_the_index_are_those_a_search_finds(text: str, name: str) -> None:
+    import re
+
+    from faithguard.inputs.supply import _DefiniteIndex
+
+    pattern = re.compile(rf"\b(?:the|this|that)\s+{re.escape(name)}\b", re.I)
+    assert _DefiniteIndex(text).mentions(name) == [m.span() for m in pattern.finditer(text)]
