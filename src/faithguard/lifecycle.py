@@ -11,6 +11,7 @@ OpenAI wrapper, the proxy and the LangChain integrations are all thin adapters o
 from __future__ import annotations
 
 import functools
+import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -44,6 +45,10 @@ UNREADABLE_INPUT_REASON = (
     "unreadable_input: the request's messages or documents are not in a form faithguard reads; the call went on "
     "unchecked"
 )
+#: Reason recorded when the request is longer than the guard reads (``max_input_chars``) and the policy cannot block.
+INPUT_TOO_LARGE_REASON = (
+    "input_too_large: the request is longer than this guard reads (max_input_chars); the call went on unchecked"
+)
 #: Reason recorded when the consumer closed a stream before it ended (a partial answer is not scored).
 STREAM_CLOSED_REASON = "stream_closed: the stream was closed before it ended; a partial answer is not scored"
 #: Reason recorded when a stream was dropped before anyone read it.
@@ -70,6 +75,19 @@ class Decision:
         """The exception to raise for a blocked call."""
         assert self.report is not None
         return HallucinationBlocked(self.report)
+
+
+def _why_unread(query: str | None, documents: Sequence[Any] | None, messages: Sequence[Any] | None) -> str:
+    """The reason a watched call's input was not read: too long for the guard, or in a form it does not read.
+    Malformed ``documents`` (faithguard's own argument) raise :class:`~faithguard.InputError`: the caller's error."""
+    unlimited = sys.maxsize
+    try:
+        calls.normalize(query, documents, messages, max_chars=unlimited)
+    except InputError:
+        if documents is not None:
+            calls.normalize("x", documents, max_chars=unlimited)
+        return UNREADABLE_INPUT_REASON
+    return INPUT_TOO_LARGE_REASON
 
 
 class GuardedCall:
@@ -118,8 +136,8 @@ class GuardedCall:
         self._answered = False
         #: held while the input stage runs: a caller cancelled meanwhile ends the call only after it
         self._stage = threading.Lock()
-        #: the request could not be read and the policy cannot block: the call goes on, its report says so
-        self._unread_input = False
+        #: why the request was not read (the policy cannot block, so the call went on); its report says so
+        self._unread_input: str | None = None
         if not require and (query is None or not query.strip()) and not _has_user_turn(messages):
             return  # nothing to guard (no request text, no user turn): the call proceeds untouched
         try:
@@ -127,11 +145,9 @@ class GuardedCall:
         except InputError:
             if not pass_unreadable or self.policy.can_block:
                 raise  # a policy that may block never lets through a call it could not check
-            if documents is not None:
-                calls.normalize("x", documents)  # faithguard's own argument: malformed documents are the caller's error
             # observe / annotate: faithguard never breaks a call it only watches; the report is undetermined
+            self._unread_input = _why_unread(query, documents, messages)
             self.run = guard._start_unread()
-            self._unread_input = True
         self.root = guard.telemetry.tracer.start_span(
             f"guard {guard.name}",
             attributes={A_GUARD: guard.name, A_STAGE: operation, "openinference.span.kind": "GUARDRAIL"},
@@ -189,7 +205,7 @@ class GuardedCall:
         self.fail(exc)
 
     def _input(self) -> InspectReport | None:
-        if self.run is None or self.root is None or self._unread_input:
+        if self.run is None or self.root is None or self._unread_input is not None:
             return None
         if not self._input_done:
             self._input_done = True
@@ -271,8 +287,8 @@ class GuardedCall:
             self.end()
             return Decision(Action.OBSERVE, None)
         self._answered = True
-        if self._unread_input:
-            return self.unscored(UNREADABLE_INPUT_REASON, checks=False)
+        if self._unread_input is not None:
+            return self.unscored(self._unread_input, checks=False)
         try:
             if text is not None:
                 calls.check_encodable(text)  # a stream's joined text, given here, is not read through extract_text

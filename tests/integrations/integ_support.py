@@ -64,6 +64,7 @@ def make_guard(
     meter_provider: object = None,
     tracer_provider: object = None,
     judge: object = None,
+    max_input_chars: int | None = None,
 ) -> Guard:
     """A guard with no built-in plugins: static decomposer, keyword satisfaction, omission verdicts."""
     pm, _ = make_plugin_manager(load_entrypoints=False, defaults=False)
@@ -76,6 +77,7 @@ def make_guard(
         meter_provider=meter_provider,  # type: ignore[arg-type]
         tracer_provider=tracer_provider,  # type: ignore[arg-type]
         detector_timeout=10.0,
+        **({} if max_input_chars is None else {"max_input_chars": max_input_chars}),
     )
 
 

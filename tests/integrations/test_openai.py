@@ -220,3 +220,26 @@ def test_malformed_documents_given_to_faithguard_are_still_the_callers_error(
         with pytest.raises(InputError, match="document"):
             client.chat.completions.create(model="m", messages=messages, documents=[5])  # type: ignore[call-overload]
     assert upstream.count == 0
+
+
+def test_a_watched_call_over_the_guards_size_limit_goes_on_and_says_why(upstream: FakeOpenAIServer) -> None:
+    reports: list[Report] = []
+    small = make_guard(max_input_chars=5_000)
+    with _client(upstream) as client:
+        wrap(client, small, on_report=reports.append)
+        result = client.chat.completions.create(model="m", messages=[{"role": "user", "content": "word " * 2_000}])  # type: ignore[list-item]
+    assert result.choices[0].message.content == GOOD and upstream.count == 1
+    assert any(r.startswith("input_too_large") for r in reports[0].undetermined)
+    small.close()
+
+
+def test_documents_within_the_guards_own_limit_never_break_a_watched_call(upstream: FakeOpenAIServer) -> None:
+    # the default limit is 1,000,000 characters; this guard reads 2,000,000 (review, session 18)
+    reports: list[Report] = []
+    large = make_guard(max_input_chars=2_000_000)
+    with _client(upstream) as client:
+        wrap(client, large, on_report=reports.append)
+        messages = [{"role": "user", "content": _parts()}]
+        client.chat.completions.create(model="m", messages=messages, documents=["word " * 300_000])  # type: ignore[call-overload]
+    assert upstream.count == 1 and any(r.startswith("unreadable_input") for r in reports[0].undetermined)
+    large.close()

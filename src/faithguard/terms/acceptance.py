@@ -141,7 +141,13 @@ _RUN = re.compile(r"[^\W_]+")
 _OTHER = "\x00"
 
 
-@lru_cache(maxsize=4)
+#: Texts shorter than this are searched whole per term (fast enough); longer ones through the word index, which is
+#: kept for the last :data:`_INDEXED_TEXTS` texts (checks running side by side each read their own answer).
+_INDEX_FROM_CHARS = 4096
+_INDEXED_TEXTS = 16
+
+
+@lru_cache(maxsize=_INDEXED_TEXTS)
 def _run_starts(text: str) -> tuple[dict[str, list[int]], int]:
     """Where each word of ``text`` begins (ASCII words lower-cased, the rest under ``_OTHER``), and the word count.
 
@@ -166,6 +172,8 @@ def _run_starts(text: str) -> tuple[dict[str, list[int]], int]:
 def _pattern_spans(text: str, term: str, pattern: re.Pattern[str]) -> list[tuple[int, int]]:
     """``pattern.finditer(text)`` as spans, tried only where the term's first word can begin in ``text``."""
     forms = _word_forms(_words(term)[0])
+    if len(text) < _INDEX_FROM_CHARS:
+        return [(m.start(), m.end()) for m in pattern.finditer(text)]
     index, runs = _run_starts(text)
     other = index.get(_OTHER, ())
     if not all(f.isascii() and _RUN.fullmatch(f) for f in forms) or len(other) * 8 > runs:
