@@ -108,6 +108,11 @@ def forget_request() -> None:
 
     extract._candidates_of.cache_clear()
     langid.identify.cache_clear()
+    from faithguard.terms.acceptance import _run_starts
+    from faithguard.terms.normalize import _text_forms
+
+    _text_forms.cache_clear()  # text-keyed memos added in session 18
+    _run_starts.cache_clear()
     if hasattr(langid, "model_ranking"):  # the language model's memo, once langid shares it (in progress 2026-11-24)
         langid.model_ranking.cache_clear()
     WordNetSource._listed.cache_clear()
