@@ -225,3 +225,50 @@ def test_pure_helpers() -> None:
 def test_client_repr_hides_key() -> None:
     client = OpenAIChatClient(JudgeConfig(base_url="http://127.0.0.1:9/v1", model="m", api_key=KEY))
     assert KEY not in repr(client)
+
+
+def test_a_reply_arriving_a_byte_at_a_time_ends_at_the_call_budget(chat_server, no_sleep, ctx, decomposition_payload):  # type: ignore[no-untyped-def]
+    # every read returns within the read timeout, so only the call's own deadline can stop it (helper 92: a budget of
+    # 3 s took 69.5 s, and the reply then counted as a success)
+    server = chat_server(Reply(content=decomposition_payload, drip=0.02))
+    judge = make_judge(server, no_sleep, call_budget=0.5, max_retries=0)
+    with pytest.raises(JudgeUnavailable, match="call budget"):
+        judge.decompose(ctx)
+
+
+def test_async_reply_arriving_a_byte_at_a_time_ends_at_the_call_budget(
+    chat_server, no_sleep, ctx, decomposition_payload
+):  # type: ignore[no-untyped-def]
+    server = chat_server(Reply(content=decomposition_payload, drip=0.02))
+    judge = make_judge(server, no_sleep, call_budget=0.5, max_retries=0)
+    with pytest.raises(JudgeUnavailable, match="call budget"):
+        asyncio.run(judge.adecompose(ctx))
+
+
+def test_a_reply_over_the_size_cap_is_not_read_whole(chat_server, no_sleep, ctx) -> None:
+    from faithguard.judge.client import MAX_REPLY_BYTES
+
+    huge = '{"choices": [{"message": {"role": "assistant", "content": "{}"}}], "pad": "' + "x" * MAX_REPLY_BYTES + '"}'
+    server = chat_server(Reply(raw_body=huge))
+    judge = make_judge(server, no_sleep, max_retries=0)
+    with pytest.raises(JudgeOutputError, match="over"):
+        judge.decompose(ctx)
+
+
+def test_credentials_in_the_base_url_are_sent_as_a_header_and_never_shown(
+    chat_server, no_sleep, ctx, decomposition_payload, caplog
+):  # type: ignore[no-untyped-def]
+    import base64
+    import logging
+
+    server = chat_server(Reply(content=decomposition_payload))
+    url = server.base_url.replace("http://", "http://admin:pa55word@")
+    config = JudgeConfig(base_url=url, model="judge-m", max_retries=0)
+    client = OpenAIChatClient(config)
+    assert "pa55word" not in repr(config) and "pa55word" not in repr(client)
+    with caplog.at_level(logging.DEBUG):
+        Judge.from_config(config, sleep=no_sleep.append).decompose(ctx)
+    assert "pa55word" not in caplog.text  # httpx logs each request with its URL
+    (_, headers, _) = server.requests[0]
+    sent = {k.lower(): v for k, v in headers.items()}["authorization"]
+    assert sent == "Basic " + base64.b64encode(b"admin:pa55word").decode()

@@ -10,6 +10,7 @@ repr or placed in an exception message.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextvars
 import email.utils
 import json
@@ -22,13 +23,13 @@ from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import httpx
 from opentelemetry import trace
 
 from faithguard.errors import JudgeError, JudgeOutputError, JudgeUnavailable
-from faithguard.judge.config import JudgeConfig, is_secret_header
+from faithguard.judge.config import JudgeConfig, is_secret_header, shown_url
 from faithguard.judge.spans import chat_span, get_tracer, record_error, record_result
 
 __all__ = [
@@ -53,6 +54,9 @@ log = logging.getLogger("faithguard.judge")
 
 _RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 520, 521, 522, 524, 529})
 _BODY_SNIPPET = 200
+#: Largest judge reply read (bytes). A reply is one chat completion of at most ``max_tokens`` tokens (a few KB);
+#: a server that sends more is not read further (a 300 MB reply was read and parsed whole: 1.7 GB more memory).
+MAX_REPLY_BYTES = 1 << 20
 
 #: How a request asks for JSON, strongest first: OpenAI's ``json_schema``, plain ``json_object``
 #: (llama.cpp's python server, older vLLM/Ollama), or only the prompt (any server; the reply is repaired).
@@ -318,6 +322,35 @@ def _interpret(response: httpx.Response, redact: _Redactor, cap: float, *, struc
     )
 
 
+class _Reply:
+    """A judge reply read chunk by chunk within the call's deadline and :data:`MAX_REPLY_BYTES` (a server sending a
+    valid reply a byte at a time never hits a read timeout, and one sending 300 MB was read whole)."""
+
+    def __init__(self, deadline: float, clock: Callable[[], float]) -> None:
+        self.chunks: list[bytes] = []
+        self.size = 0
+        self._deadline, self._clock = deadline, clock
+
+    def add(self, chunk: bytes) -> _Attempt | None:
+        """Keep ``chunk``; an :class:`_Attempt` that ends the call when the reply is too large or late, else None."""
+        self.chunks.append(chunk)
+        self.size += len(chunk)
+        if self.size > MAX_REPLY_BYTES:
+            return _Attempt(error=JudgeOutputError(f"judge reply over {MAX_REPLY_BYTES} bytes"), error_type="too_large")
+        if self._clock() > self._deadline:
+            late = JudgeUnavailable("judge reply still arriving when the call budget ran out")
+            return _Attempt(error=late, error_type="timeout")
+        return None
+
+    def response(self, streamed: httpx.Response) -> httpx.Response:
+        """The reply as a plain response (already decoded: its content-encoding is dropped)."""
+        drop = ("content-encoding", "content-length")
+        headers = [(k, v) for k, v in streamed.headers.items() if k.lower() not in drop]
+        return httpx.Response(
+            streamed.status_code, headers=headers, content=b"".join(self.chunks), request=streamed.request
+        )
+
+
 def _from_exception(exc: httpx.HTTPError, redact: _Redactor) -> _Attempt:
     """Map an httpx exception to a retryable JudgeUnavailable or a JudgeError, chained to ``exc``."""
     text = redact(str(exc))[:_BODY_SNIPPET]
@@ -373,10 +406,15 @@ class OpenAIChatClient:
         parts = urlsplit(config.base_url)
         self.address = parts.hostname
         self.port = parts.port or (443 if parts.scheme == "https" else 80)
-        self.url = config.base_url + "/chat/completions"
-        self.endpoint = f"{config.base_url}|{config.model}"
+        # credentials in the URL go in a header, so that the URL requests are sent to (and logged with) holds none
+        base = parts._replace(netloc=parts.netloc.rsplit("@", 1)[-1]).geturl()
+        self.url = base + "/chat/completions"
+        self.endpoint = f"{base}|{config.model}"
         key = config.resolve_api_key(environ)
         headers = {"Content-Type": "application/json", "Accept": "application/json", **config.headers}
+        if parts.username is not None and not any(k.lower() == "authorization" for k in headers):
+            pair = f"{unquote(parts.username)}:{unquote(parts.password or '')}".encode()
+            headers["Authorization"] = "Basic " + base64.b64encode(pair).decode("ascii")
         if key:
             headers["Authorization"] = f"Bearer {key}"
         self._headers = headers
@@ -386,7 +424,7 @@ class OpenAIChatClient:
         self._client: httpx.Client | None = None
 
     def __repr__(self) -> str:
-        return f"OpenAIChatClient(base_url={self.config.base_url!r}, model={self.model!r})"
+        return f"OpenAIChatClient(base_url={shown_url(self.config.base_url)!r}, model={self.model!r})"
 
     # -- shared bits
 
@@ -481,11 +519,19 @@ class OpenAIChatClient:
                     break
                 sends += 1
                 try:
-                    response = self._sync_client().post(
-                        self.url, content=self._body(messages, schema_name, schema, temperature, mode), timeout=timeout
-                    )
-                    outcome = _interpret(
-                        response, self._redact, self.config.retry_after_cap, structured=mode != "prompt"
+                    content = self._body(messages, schema_name, schema, temperature, mode)
+                    with self._sync_client().stream("POST", self.url, content=content, timeout=timeout) as streamed:
+                        reply = _Reply(deadline, self._clock)
+                        cut = None
+                        for chunk in streamed.iter_bytes():
+                            cut = reply.add(chunk)
+                            if cut is not None:
+                                break
+                    outcome = cut or _interpret(
+                        reply.response(streamed),
+                        self._redact,
+                        self.config.retry_after_cap,
+                        structured=mode != "prompt",
                     )
                 except httpx.HTTPError as exc:
                     outcome = _from_exception(exc, self._redact)
@@ -530,9 +576,18 @@ class OpenAIChatClient:
                     sends += 1
                     try:
                         content = self._body(messages, schema_name, schema, temperature, mode)
-                        response = await client.post(self.url, content=content, timeout=timeout)
-                        outcome = _interpret(
-                            response, self._redact, self.config.retry_after_cap, structured=mode != "prompt"
+                        async with client.stream("POST", self.url, content=content, timeout=timeout) as streamed:
+                            reply = _Reply(deadline, self._clock)
+                            cut = None
+                            async for chunk in streamed.aiter_bytes():
+                                cut = reply.add(chunk)
+                                if cut is not None:
+                                    break
+                        outcome = cut or _interpret(
+                            reply.response(streamed),
+                            self._redact,
+                            self.config.retry_after_cap,
+                            structured=mode != "prompt",
                         )
                     except httpx.HTTPError as exc:
                         outcome = _from_exception(exc, self._redact)

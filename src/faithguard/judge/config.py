@@ -42,6 +42,14 @@ def _fields(exc: ValidationError) -> str:
     return ", ".join(dict.fromkeys(str(err["loc"][0]) for err in exc.errors() if err.get("loc"))) or "?"
 
 
+def shown_url(url: str) -> str:
+    """``url`` with any ``user:password@`` replaced by ``***@``: fit for a repr, a log line or a message."""
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return parts._replace(netloc="***@" + parts.netloc.rsplit("@", 1)[1]).geturl()
+
+
 def is_secret_header(name: str) -> bool:
     """Whether a header's value must be treated as a credential (never logged or shown)."""
     lowered = name.lower()
@@ -113,6 +121,8 @@ class JudgeConfig(BaseModel):
         for name, value in super().__repr_args__():
             if name == "headers" and isinstance(value, dict):
                 yield name, {k: ("**********" if is_secret_header(k) else v) for k, v in value.items()}
+            elif name == "base_url" and isinstance(value, str):
+                yield name, shown_url(value)
             else:
                 yield name, value
 

@@ -38,6 +38,8 @@ class Reply:
     delay: float = 0.0
     raw_body: str | None = None
     usage: tuple[int, int] = (11, 7)
+    #: seconds between the body's bytes (a server that answers a byte at a time); 0: the body at once
+    drip: float = 0.0
 
 
 def completion_body(
@@ -113,7 +115,13 @@ class _Handler(BaseHTTPRequestHandler):
             for k, v in reply.headers.items():
                 self.send_header(k, v)
             self.end_headers()
-            self.wfile.write(payload)
+            if reply.drip:
+                for i in range(len(payload)):
+                    self.wfile.write(payload[i : i + 1])
+                    self.wfile.flush()
+                    time.sleep(reply.drip)
+            else:
+                self.wfile.write(payload)
         except OSError:
             return  # the client gave up (timeout tests)
 
