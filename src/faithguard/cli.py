@@ -40,12 +40,17 @@ def read_file(path: Path, *, what: str) -> str:
         raise InputError(f"{what}: cannot read {path}: {exc.strerror}") from None
     if path.is_dir():
         raise InputError(f"{what}: {path} is a directory")
-    if size > MAX_INPUT_CHARS * 4:
+    limit = MAX_INPUT_CHARS * 4
+    if size > limit:
         raise InputError(f"{what}: {path} is {size} bytes; the limit is {MAX_INPUT_CHARS} characters")
     try:
-        data = path.read_bytes()
+        # read at most one byte past the limit: a device, pipe or FIFO (/dev/zero, <(cmd)) reports size 0
+        with path.open("rb") as fh:
+            data = fh.read(limit + 1)
     except OSError as exc:
         raise InputError(f"{what}: cannot read {path}: {exc.strerror}") from None
+    if len(data) > limit:
+        raise InputError(f"{what}: {path} holds over {limit} bytes; the limit is {MAX_INPUT_CHARS} characters")
     return _decode(data, f"{what} ({path})")
 
 

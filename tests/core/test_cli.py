@@ -102,3 +102,10 @@ def test_a_host_calling_main_keeps_its_environment() -> None:
     }
     out = subprocess.run([sys.executable, "-c", _HOST_CALL], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "None"
+
+
+def test_a_file_argument_that_never_ends_is_refused_not_read_forever(capsys: pytest.CaptureFixture[str]) -> None:
+    # a character device reports size 0: the read itself is bounded (helper 92: @/dev/zero ran out of memory)
+    assert main(["check", "-q", "@/dev/zero", "-r", "x"]) == 2
+    err = capsys.readouterr().err
+    assert "limit" in err or "binary" in err
