@@ -139,11 +139,15 @@ class Guard:
         self.judge: Judge | None = self._resolve_judge(judge)
         self._cache: SingleFlightCache[Decomposition] = SingleFlightCache(maxsize=cache_size, ttl=cache_ttl)
         self._pool = IsolationPool(max_workers)
+        # plugins that call the judge run apart: a judge that hangs (up to its call budget) holds these threads, not
+        # the ones the offline checks of concurrent calls wait for (helper 92: 24 concurrent checks with a hanging
+        # judge lost 16 critical verdicts to offline checks that timed out waiting for a thread)
+        self._judge_pool = IsolationPool(max_workers) if self.judge is not None else None
         self._background: _Background | None = _Background(queue_size) if background else None
         self._closed = False
         # weakref.finalize also runs at interpreter exit, so background reports are flushed then too; a guard still
         # alive at exit is drained earlier than that, when threading shuts down (_drain_at_exit)
-        self._finalizer = weakref.finalize(self, _shutdown, self._pool, self._background)
+        self._finalizer = weakref.finalize(self, _shutdown, self._pool, self._background, self._judge_pool)
         _LIVE.add(self)
         self.telemetry.prime(self.name)
         if warmup:
@@ -352,6 +356,7 @@ class Guard:
             ctx=ctx,
             telemetry=self.telemetry,
             pool=self._pool,
+            judge_pool=self._judge_pool,
             default_timeout=self.detector_timeout,
             verifiers=self._verifiers,
             verifier_runtime=self._verifier_runtime,
@@ -422,10 +427,12 @@ class _Background:
         self.thread.join(timeout=5)
 
 
-def _shutdown(pool: IsolationPool, background: _Background | None) -> None:
+def _shutdown(pool: IsolationPool, background: _Background | None, judge_pool: IsolationPool | None = None) -> None:
     if background is not None:
         background.stop()
     pool.shutdown()
+    if judge_pool is not None:
+        judge_pool.shutdown()
 
 
 #: Guards alive now, drained when the interpreter starts to shut down.

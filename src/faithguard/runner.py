@@ -248,6 +248,9 @@ class Run:
     telemetry: Telemetry
     pool: IsolationPool
     default_timeout: float
+    #: Where the calls of plugins that call the judge run (None: ``pool``): a judge that hangs holds these threads,
+    #: never the ones the offline checks of other calls are waiting for.
+    judge_pool: IsolationPool | None = None
     errors: list[DetectorFailure] = field(default_factory=list)
     skipped: dict[str, str] = field(default_factory=dict)
     undetermined: list[str] = field(default_factory=list)
@@ -263,8 +266,12 @@ class Run:
     verifier_runtime: VerifierRuntime | None = None
     started: float = field(default_factory=time.perf_counter)
 
-    def call_isolated(self, name: str, stage: Any, timeout: float | None, fn: Callable[[], Any]) -> tuple[Any, bool]:
-        """Run ``fn`` in the pool under ``timeout``; (result, ok). Failures are recorded, skips noted."""
+    def call_isolated(
+        self, name: str, stage: Any, timeout: float | None, fn: Callable[[], Any], *, judged: bool = False
+    ) -> tuple[Any, bool]:
+        """Run ``fn`` in the pool (the judge pool when ``judged``) under ``timeout``; (result, ok). Failures are
+        recorded, skips noted."""
+        pool = self.judge_pool if judged and self.judge_pool is not None else self.pool
         limit = self.default_timeout if timeout is None else timeout
         seconds = limit if limit and limit > 0 else None
         t0 = time.perf_counter()
@@ -276,13 +283,13 @@ class Run:
             context = contextvars.copy_context()
         work = functools.partial(context.run, _under_budget, budget, fn)
         future: Future[Any] | None
-        if self.pool.stuck(name):
+        if pool.stuck(name):
             error = DetectorError(name, "not run: earlier calls are still running past their budget")
             error_type = "stuck"
             future = None
         else:
             try:
-                future = self.pool.submit(work)
+                future = pool.submit(work)
             except RuntimeError:
                 # The pool is shut down (interpreter exit while background reports drain):
                 # run inline rather than lose the report; checkpoints still enforce the budget.
@@ -293,7 +300,7 @@ class Run:
         except FutureTimeout:
             budget.cancelled.set()
             if future is not None:
-                self.pool.abandon(name, future)
+                pool.abandon(name, future)
             error = DetectorError(name, f"timed out after {limit:g}s")
             error_type = "timeout"
         except Interrupted:
@@ -322,6 +329,10 @@ class Run:
             return None, False
         return result, True
 
+    def _judged(self, plugin: object) -> bool:
+        """Whether ``plugin`` calls the judge configured for this call (its calls then run in the judge pool)."""
+        return self.ctx.judge is not None and _calls_judge(plugin) and plugin.calls_judge
+
     def timeout_for(self, plugin: object) -> float | None:
         """The plugin's own timeout; for one that calls the configured judge, at least the judge's budget."""
         timeout = plugin.timeout if _is_timed(plugin) else None
@@ -337,7 +348,11 @@ class Run:
             with self.telemetry.span(f"decompose {decomposer.name}", attrs) as span:
                 timeout = self.timeout_for(decomposer)
                 result, ok = self.call_isolated(
-                    decomposer.name, "decompose", timeout, functools.partial(cached, decomposer)
+                    decomposer.name,
+                    "decompose",
+                    timeout,
+                    functools.partial(cached, decomposer),
+                    judged=self._judged(decomposer),
                 )
                 if ok and isinstance(result, Decomposition):
                     # this call's own copy: the decomposer's result may be shared (a cache), and reports and
@@ -373,7 +388,9 @@ class Run:
             attrs = {A_DETECTOR: det.name, A_STAGE: stage, "openinference.span.kind": "EVALUATOR"}
             with self.telemetry.span(f"detect {det.name}", attrs) as span:
                 timeout = self.timeout_for(det)
-                result, ok = self.call_isolated(det.name, stage, timeout, functools.partial(det.run, self.ctx))
+                result, ok = self.call_isolated(
+                    det.name, stage, timeout, functools.partial(det.run, self.ctx), judged=self._judged(det)
+                )
                 if not ok:
                     if det.name not in self.skipped:
                         mark_error(span, RuntimeError(self.errors[-1].error_type))

@@ -79,12 +79,30 @@ def vote_decompose(samples: Sequence[DecomposeOut]) -> DecomposeOut:
     )
 
 
+#: Longest judge reason kept on a constraint (characters); a reply is free text of any length.
+MAX_REASON_CHARS = 500
+
+
+def _short(reason: str) -> str:
+    return reason if len(reason) <= MAX_REASON_CHARS else reason[: MAX_REASON_CHARS - 1] + "…"
+
+
 def vote_satisfy(samples: Sequence[SatisfyOut], ids: Sequence[str]) -> dict[str, tuple[bool | None, str]]:
-    """Per constraint id: the majority boolean (None on a split) and a reason agreeing with it."""
+    """Per constraint id: the majority boolean (None on a split) and a reason agreeing with it. A sample that
+    answers one id both ways casts no vote for it; when no sample gives one answer, the id is None."""
     out: dict[str, tuple[bool | None, str]] = {}
     for cid in ids:
-        votes = [v for v in (next((i for i in s.results if i.id.strip() == cid), None) for s in samples) if v]
+        votes = []
+        torn = 0
+        for sample in samples:
+            given = [i for i in sample.results if i.id.strip() == cid]
+            if len({i.satisfied for i in given}) > 1:
+                torn += 1  # "c1 satisfied" and "c1 violated" in one reply: which one was meant is not known
+            elif given:
+                votes.append(given[0])
         if not votes:
+            if torn:
+                out[cid] = (None, "the judge answered this constraint both ways")
             continue
         yes = sum(1 for v in votes if v.satisfied)
         no = len(votes) - yes
@@ -93,7 +111,7 @@ def vote_satisfy(samples: Sequence[SatisfyOut], ids: Sequence[str]) -> dict[str,
             continue
         decision = yes > no
         reason = next(v.reason for v in votes if v.satisfied is decision)
-        out[cid] = (decision, reason)
+        out[cid] = (decision, _short(reason))
     return out
 
 
@@ -121,5 +139,5 @@ def vote_terms(samples: Sequence[TermsOut], terms: Sequence[str]) -> dict[str, T
         agreeing = [i for i in items if i.acceptance == label]
         meaning = majority([i.meaning for i in agreeing])
         reason = next(i.reason for i in agreeing if i.meaning == meaning)
-        out[term] = TermItem(term=term, acceptance=label, meaning=meaning, reason=reason)
+        out[term] = TermItem(term=term, acceptance=label, meaning=meaning, reason=_short(reason))
     return out
