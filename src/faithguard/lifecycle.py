@@ -138,20 +138,38 @@ class GuardedCall:
         self._stage = threading.Lock()
         #: why the request was not read (the policy cannot block, so the call went on); its report says so
         self._unread_input: str | None = None
+        self._documents, self._pass_unreadable, self._operation = documents, pass_unreadable, operation
+        #: documents found (by a retriever) before the request was: kept for :meth:`adopt`
+        self._found_documents: list[Any] = []
         if not require and (query is None or not query.strip()) and not _has_user_turn(messages):
             return  # nothing to guard (no request text, no user turn): the call proceeds untouched
+        self._begin(query, documents, messages)
+
+    def _begin(self, query: str | None, documents: Sequence[Any] | None, messages: Sequence[Any] | None) -> None:
+        guard = self.guard
         try:
             self.run = guard._start(query, documents, messages)
         except InputError:
-            if not pass_unreadable or self.policy.can_block:
+            if not self._pass_unreadable or self.policy.can_block:
                 raise  # a policy that may block never lets through a call it could not check
             # observe / annotate: faithguard never breaks a call it only watches; the report is undetermined
             self._unread_input = _why_unread(query, documents, messages)
             self.run = guard._start_unread()
         self.root = guard.telemetry.tracer.start_span(
             f"guard {guard.name}",
-            attributes={A_GUARD: guard.name, A_STAGE: operation, "openinference.span.kind": "GUARDRAIL"},
+            attributes={A_GUARD: guard.name, A_STAGE: self._operation, "openinference.span.kind": "GUARDRAIL"},
         )
+
+    def adopt(self, messages: Sequence[Any]) -> None:
+        """Guard the call from ``messages``, what the first model of a chain is given, when the call's own input held
+        no request (an LCEL prompt's variables, ``{"topic": ...}``): a call that would have passed unguarded is then
+        checked (and under a blocking policy, blocked). Nothing when the call is guarded already, has ended, or the
+        messages hold no user turn."""
+        if self.run is not None or self._ended or self._input_done or not _has_user_turn(list(messages)):
+            return
+        self._begin(None, self._documents, list(messages))
+        if self._found_documents:
+            self.add_documents(self._found_documents)
 
     @property
     def guarded(self) -> bool:
@@ -162,6 +180,8 @@ class GuardedCall:
         """Documents found during the call (e.g. by a retriever), seen by the output stage."""
         if self.run is not None:
             self.run.ctx.documents.extend(calls.normalize("x", documents).documents)
+        else:
+            self._found_documents.extend(documents)  # the request may still be found (adopt)
 
     # -- input stage -----------------------------------------------------------------------------
 

@@ -311,3 +311,33 @@ def test_handler_on_the_model_itself_scores_it_inside_a_chain(guard: Guard) -> N
     prompt = ChatPromptTemplate.from_messages([("human", "{question}")])
     (prompt | model).invoke({"question": QUESTION})
     assert len(handler.reports) == 1
+
+
+@pytest.mark.parametrize(
+    "value",
+    [[("human", "Summarise the attached article.")], [("user", "Summarise the attached article.")]],
+)
+def test_runnable_reads_role_pairs_as_messages(value: Any) -> None:
+    # LangChain's ("human", text) form: it reached the model unchecked under a blocking policy (helper 92)
+    guard = make_guard(extra=[missing_content_detector()])
+    model = FakeListChatModel(responses=[GOOD])
+    out = GuardRunnable(model, guard, Policy.block(["missing_content"])).invoke(value)
+    assert model.i == 0 and out.response_metadata["finish_reason"] == "content_filter"
+    guard.close()
+
+
+def test_runnable_over_a_prompt_reads_the_request_the_model_is_given() -> None:
+    # {"topic": ...} names no request; the prompt makes one, and the model's first messages are checked (helper 92)
+    guard = make_guard(extra=[missing_content_detector()])
+    model = FakeListChatModel(responses=[GOOD])
+    chain = ChatPromptTemplate.from_messages([("human", "{topic}")]) | model
+    out = GuardRunnable(chain, guard, Policy.block(["missing_content"])).invoke({"topic": "Summarise the article."})
+    assert model.i == 0 and out.response_metadata["finish_reason"] == "content_filter"
+    reports: list[Any] = []
+    observed = make_guard()
+    observed_chain = ChatPromptTemplate.from_messages([("human", "{topic}")]) | FakeListChatModel(responses=[GOOD])
+    result = GuardRunnable(observed_chain, observed, Policy.annotate()).invoke({"topic": "Which museum in Paris?"})
+    reports.append(result.response_metadata.get("faithguard"))
+    assert reports[0] is not None  # scored: the request came from the prompt
+    guard.close()
+    observed.close()

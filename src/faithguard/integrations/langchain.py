@@ -85,10 +85,22 @@ def _documents_of(value: Any) -> list[Any] | None:
     return None
 
 
+def _role_pair(item: Any) -> bool:
+    """LangChain's ``(role, content)`` message form: ``("human", "...")``."""
+    return isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str)
+
+
 def _messages_of(value: Any) -> list[Any] | None:
     if isinstance(value, PromptValue):
         return list(value.to_messages())
-    if isinstance(value, list) and value and all(isinstance(m, BaseMessage | Mapping) for m in value):
+    if isinstance(value, list) and value and all(isinstance(m, BaseMessage | Mapping) or _role_pair(m) for m in value):
+        if any(_role_pair(m) for m in value):
+            from langchain_core.messages import convert_to_messages
+
+            try:
+                return list(convert_to_messages(value))  # ("human", text) pairs read as LangChain reads them
+            except (ValueError, TypeError, NotImplementedError):
+                return value  # a pair LangChain cannot read either: the guard says what is wrong with it
         return value
     return None
 
@@ -336,7 +348,11 @@ class _Gate(BaseCallbackHandler):
             raise _InputBlocked(outcome)
 
     def on_chat_model_start(self, serialized: Any, messages: Any, **kwargs: Any) -> None:
-        """The first model is about to run: check the input now."""
+        """The first model is about to run: check the input now (read from the model's messages when the chain's
+        input held no request: a prompt's variables)."""
+        with self._lock:
+            if not self.checked and isinstance(messages, list) and messages and isinstance(messages[0], list):
+                self.call.adopt(messages[0])
         self._model_starts()
 
     def on_llm_start(self, serialized: Any, prompts: Any, **kwargs: Any) -> None:
