@@ -168,8 +168,11 @@ class GuardedCall:
         if self.run is not None or self._ended or self._input_done or not _has_user_turn(list(messages)):
             return
         self._begin(None, self._documents, list(messages))
-        if self._found_documents:
-            self.add_documents(self._found_documents)
+        for found in self._found_documents:
+            try:
+                self.add_documents([found])
+            except InputError:
+                continue  # a retrieved document faithguard cannot read never breaks the chain (as before adopt)
 
     @property
     def guarded(self) -> bool:

@@ -341,3 +341,20 @@ def test_runnable_over_a_prompt_reads_the_request_the_model_is_given() -> None:
     assert reports[0] is not None  # scored: the request came from the prompt
     guard.close()
     observed.close()
+
+
+def test_runnable_over_two_models_does_not_read_a_step_as_the_request() -> None:
+    # the first model may rewrite the question for a retriever: its prompt is not the user's request (review 93)
+    guard = make_guard(extra=[missing_content_detector()])
+    rewrite = ChatPromptTemplate.from_messages([("human", "Rewrite as a search query: {topic}")])
+    answer = ChatPromptTemplate.from_messages([("human", "{query}")])
+    chain = (
+        rewrite
+        | FakeListChatModel(responses=["louvre"])
+        | (lambda m: {"query": m.content})
+        | answer
+        | FakeListChatModel(responses=[GOOD])
+    )
+    out = GuardRunnable(chain, guard, Policy.block(["missing_content"])).invoke({"topic": "Summarise the article."})
+    assert out.content == GOOD  # no request named, several models: passed through unguarded, as documented
+    guard.close()

@@ -272,3 +272,28 @@ def test_credentials_in_the_base_url_are_sent_as_a_header_and_never_shown(
     (_, headers, _) = server.requests[0]
     sent = {k.lower(): v for k, v in headers.items()}["authorization"]
     assert sent == "Basic " + base64.b64encode(b"admin:pa55word").decode()
+
+
+def test_credentials_in_the_url_win_over_a_key_from_the_environment(chat_server, decomposition_payload) -> None:  # type: ignore[no-untyped-def]
+    import base64
+
+    server = chat_server(Reply(content=decomposition_payload))
+    url = server.base_url.replace("http://", "http://user:pw@")
+    client = OpenAIChatClient(JudgeConfig(base_url=url, model="m", max_retries=0), environ={"OPENAI_API_KEY": "sk-x"})
+    client.chat([{"role": "user", "content": "hi"}], "x", {"type": "object"}, temperature=0)
+    (_, headers, _) = server.requests[0]
+    sent = {k.lower(): v for k, v in headers.items()}["authorization"]
+    assert sent == "Basic " + base64.b64encode(b"user:pw").decode()  # the key is never sent to that host
+
+
+def test_an_error_reply_over_the_size_cap_is_still_judged_by_its_status(
+    chat_server, no_sleep, ctx, decomposition_payload
+):  # type: ignore[no-untyped-def]
+    from faithguard.judge.client import MAX_REPLY_BYTES
+
+    server = chat_server(
+        Reply(status=503, raw_body="<html>" + "x" * MAX_REPLY_BYTES), Reply(content=decomposition_payload)
+    )
+    judge = make_judge(server, no_sleep, max_retries=1)
+    judge.decompose(ctx)  # retried after the 503, as before the cap
+    assert len(server.requests) == 2

@@ -319,9 +319,11 @@ class _Gate(BaseCallbackHandler):
 
     raise_error = True
 
-    def __init__(self, call: GuardedCall) -> None:
+    def __init__(self, call: GuardedCall, adopt: bool = False) -> None:
         super().__init__()
         self.call = call
+        #: read the request from the first model's messages when the chain's input named none (one model only)
+        self.adopt = adopt
         self.outcome: Outcome | None = None
         self.checked = False
         self._lock = threading.Lock()
@@ -351,13 +353,32 @@ class _Gate(BaseCallbackHandler):
         """The first model is about to run: check the input now (read from the model's messages when the chain's
         input held no request: a prompt's variables)."""
         with self._lock:
-            if not self.checked and isinstance(messages, list) and messages and isinstance(messages[0], list):
+            if (
+                self.adopt
+                and not self.checked
+                and isinstance(messages, list)
+                and messages
+                and isinstance(messages[0], list)
+            ):
                 self.call.adopt(messages[0])
         self._model_starts()
 
     def on_llm_start(self, serialized: Any, prompts: Any, **kwargs: Any) -> None:
         """The first completion model is about to run: check the input now."""
         self._model_starts()
+
+
+def _one_model(runnable: Runnable[Any, Any]) -> bool:
+    """Whether the runnable's graph holds exactly one language model: then the messages that model is given are the
+    request (``prompt | model``). With several, the first may be a step of the chain's own (rewriting the question
+    for a retriever) and its prompt is not the user's request, so it is not read as one."""
+    from langchain_core.language_models import BaseLanguageModel
+
+    try:
+        nodes = runnable.get_graph().nodes.values()
+    except Exception:  # noqa: BLE001 - a runnable that cannot draw its graph: no request is read from its models
+        return False
+    return sum(isinstance(node.data, BaseLanguageModel) for node in nodes) == 1
 
 
 def _with_gate(config: RunnableConfig | None, gate: _Gate) -> RunnableConfig:
@@ -407,6 +428,7 @@ class GuardRunnable(Runnable[Any, Any]):
         self.policy = policy or guard.policy
         if self.policy.decide([]) is Action.BLOCK:
             raise ValueError("a policy cannot block calls that have no verdicts")
+        self._one_model = _one_model(bound)
 
     def _call(self, value: Any) -> GuardedCall:
         return GuardedCall(
@@ -457,7 +479,7 @@ class GuardRunnable(Runnable[Any, Any]):
     def invoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
         """Call the wrapped runnable (input checks when its first model starts), score, apply the policy."""
         call = self._call(input)
-        gate = _Gate(call)
+        gate = _Gate(call, adopt=self._one_model)
         with call.chat_span() as span:
             try:
                 output = self.bound.invoke(input, _with_gate(config, gate), **kwargs)
@@ -476,7 +498,7 @@ class GuardRunnable(Runnable[Any, Any]):
     async def ainvoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
         """Async :meth:`invoke`; the guard's stages run in worker threads."""
         call = self._call(input)
-        gate = _Gate(call)
+        gate = _Gate(call, adopt=self._one_model)
         with call.chat_span() as span:
             try:
                 output = await self.bound.ainvoke(input, _with_gate(config, gate), **kwargs)
@@ -495,7 +517,7 @@ class GuardRunnable(Runnable[Any, Any]):
     def stream(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Iterator[Any]:
         """Chunks pass through; scored at the end. Annotate adds a last empty chunk of the stream's own type."""
         call = self._call(input)
-        gate = _Gate(call)
+        gate = _Gate(call, adopt=self._one_model)
         joined = _Joined()
         try:
             for chunk in self.bound.stream(input, _with_gate(config, gate), **kwargs):
@@ -524,7 +546,7 @@ class GuardRunnable(Runnable[Any, Any]):
     ) -> AsyncIterator[Any]:
         """Async :meth:`stream`."""
         call = self._call(input)
-        gate = _Gate(call)
+        gate = _Gate(call, adopt=self._one_model)
         joined = _Joined()
         try:
             async for chunk in self.bound.astream(input, _with_gate(config, gate), **kwargs):

@@ -326,16 +326,21 @@ class _Reply:
     """A judge reply read chunk by chunk within the call's deadline and :data:`MAX_REPLY_BYTES` (a server sending a
     valid reply a byte at a time never hits a read timeout, and one sending 300 MB was read whole)."""
 
-    def __init__(self, deadline: float, clock: Callable[[], float]) -> None:
+    def __init__(self, deadline: float, clock: Callable[[], float], status: int = 200) -> None:
         self.chunks: list[bytes] = []
         self.size = 0
-        self._deadline, self._clock = deadline, clock
+        self._deadline, self._clock, self._status = deadline, clock, status
+        #: an error reply over the cap: read no further, and judge it by its status (a 503 is still retried)
+        self.cut = False
 
     def add(self, chunk: bytes) -> _Attempt | None:
         """Keep ``chunk``; an :class:`_Attempt` that ends the call when the reply is too large or late, else None."""
         self.chunks.append(chunk)
         self.size += len(chunk)
         if self.size > MAX_REPLY_BYTES:
+            if self._status != 200:
+                self.cut = True
+                return None
             return _Attempt(error=JudgeOutputError(f"judge reply over {MAX_REPLY_BYTES} bytes"), error_type="too_large")
         if self._clock() > self._deadline:
             late = JudgeUnavailable("judge reply still arriving when the call budget ran out")
@@ -412,11 +417,14 @@ class OpenAIChatClient:
         self.endpoint = f"{base}|{config.model}"
         key = config.resolve_api_key(environ)
         headers = {"Content-Type": "application/json", "Accept": "application/json", **config.headers}
-        if parts.username is not None and not any(k.lower() == "authorization" for k in headers):
-            pair = f"{unquote(parts.username)}:{unquote(parts.password or '')}".encode()
-            headers["Authorization"] = "Basic " + base64.b64encode(pair).decode("ascii")
         if key:
             headers["Authorization"] = f"Bearer {key}"
+        if parts.username is not None:
+            # the URL's own credentials win, as httpx made them win when they were in the URL: a key found in the
+            # environment (OPENAI_API_KEY) is never sent to a host the URL gives credentials for
+            pair = f"{unquote(parts.username)}:{unquote(parts.password or '')}".encode()
+            headers = {k: v for k, v in headers.items() if k.lower() != "authorization"}
+            headers["Authorization"] = "Basic " + base64.b64encode(pair).decode("ascii")
         self._headers = headers
         secret_values = [v for k, v in config.headers.items() if is_secret_header(k)]
         self._redact = _Redactor([*(secret_values), *([key] if key else [])])
@@ -521,11 +529,11 @@ class OpenAIChatClient:
                 try:
                     content = self._body(messages, schema_name, schema, temperature, mode)
                     with self._sync_client().stream("POST", self.url, content=content, timeout=timeout) as streamed:
-                        reply = _Reply(deadline, self._clock)
+                        reply = _Reply(deadline, self._clock, streamed.status_code)
                         cut = None
                         for chunk in streamed.iter_bytes():
                             cut = reply.add(chunk)
-                            if cut is not None:
+                            if cut is not None or reply.cut:
                                 break
                     outcome = cut or _interpret(
                         reply.response(streamed),
@@ -577,11 +585,11 @@ class OpenAIChatClient:
                     try:
                         content = self._body(messages, schema_name, schema, temperature, mode)
                         async with client.stream("POST", self.url, content=content, timeout=timeout) as streamed:
-                            reply = _Reply(deadline, self._clock)
+                            reply = _Reply(deadline, self._clock, streamed.status_code)
                             cut = None
                             async for chunk in streamed.aiter_bytes():
                                 cut = reply.add(chunk)
-                                if cut is not None:
+                                if cut is not None or reply.cut:
                                     break
                         outcome = cut or _interpret(
                             reply.response(streamed),
