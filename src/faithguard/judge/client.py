@@ -330,30 +330,35 @@ class _Reply:
         self.chunks: list[bytes] = []
         self.size = 0
         self._deadline, self._clock, self._status = deadline, clock, status
-        #: an error reply over the cap: read no further, and judge it by its status (a 503 is still retried)
-        self.cut = False
+        #: why the call ends without judging the reply (too large, late); None: judge what was read
+        self.ended: _Attempt | None = None
 
-    def add(self, chunk: bytes) -> _Attempt | None:
-        """Keep ``chunk``; an :class:`_Attempt` that ends the call when the reply is too large or late, else None."""
+    def add(self, chunk: bytes) -> bool:
+        """Keep ``chunk``; True when reading must stop (too large, or late: :attr:`ended` says so; an error reply
+        over the cap is cut and judged by its status)."""
         self.chunks.append(chunk)
         self.size += len(chunk)
         if self.size > MAX_REPLY_BYTES:
-            if self._status != 200:
-                self.cut = True
-                return None
-            return _Attempt(error=JudgeOutputError(f"judge reply over {MAX_REPLY_BYTES} bytes"), error_type="too_large")
+            if self._status == 200:
+                too_large = JudgeOutputError(f"judge reply over {MAX_REPLY_BYTES} bytes")
+                self.ended = _Attempt(error=too_large, error_type="too_large")
+            return True
         if self._clock() > self._deadline:
             late = JudgeUnavailable("judge reply still arriving when the call budget ran out")
-            return _Attempt(error=late, error_type="timeout")
-        return None
+            self.ended = _Attempt(error=late, error_type="timeout")
+            return True
+        return False
 
-    def response(self, streamed: httpx.Response) -> httpx.Response:
-        """The reply as a plain response (already decoded: its content-encoding is dropped)."""
+    def outcome(self, streamed: httpx.Response, redact: _Redactor, cap: float, *, structured: bool) -> _Attempt:
+        """What the reply read says (:func:`_interpret` of it as a plain, already decoded response)."""
+        if self.ended is not None:
+            return self.ended
         drop = ("content-encoding", "content-length")
         headers = [(k, v) for k, v in streamed.headers.items() if k.lower() not in drop]
-        return httpx.Response(
+        whole = httpx.Response(
             streamed.status_code, headers=headers, content=b"".join(self.chunks), request=streamed.request
         )
+        return _interpret(whole, redact, cap, structured=structured)
 
 
 def _from_exception(exc: httpx.HTTPError, redact: _Redactor) -> _Attempt:
@@ -530,16 +535,11 @@ class OpenAIChatClient:
                     content = self._body(messages, schema_name, schema, temperature, mode)
                     with self._sync_client().stream("POST", self.url, content=content, timeout=timeout) as streamed:
                         reply = _Reply(deadline, self._clock, streamed.status_code)
-                        cut = None
                         for chunk in streamed.iter_bytes():
-                            cut = reply.add(chunk)
-                            if cut is not None or reply.cut:
+                            if reply.add(chunk):
                                 break
-                    outcome = cut or _interpret(
-                        reply.response(streamed),
-                        self._redact,
-                        self.config.retry_after_cap,
-                        structured=mode != "prompt",
+                    outcome = reply.outcome(
+                        streamed, self._redact, self.config.retry_after_cap, structured=mode != "prompt"
                     )
                 except httpx.HTTPError as exc:
                     outcome = _from_exception(exc, self._redact)
@@ -586,16 +586,11 @@ class OpenAIChatClient:
                         content = self._body(messages, schema_name, schema, temperature, mode)
                         async with client.stream("POST", self.url, content=content, timeout=timeout) as streamed:
                             reply = _Reply(deadline, self._clock, streamed.status_code)
-                            cut = None
                             async for chunk in streamed.aiter_bytes():
-                                cut = reply.add(chunk)
-                                if cut is not None or reply.cut:
+                                if reply.add(chunk):
                                     break
-                        outcome = cut or _interpret(
-                            reply.response(streamed),
-                            self._redact,
-                            self.config.retry_after_cap,
-                            structured=mode != "prompt",
+                        outcome = reply.outcome(
+                            streamed, self._redact, self.config.retry_after_cap, structured=mode != "prompt"
                         )
                     except httpx.HTTPError as exc:
                         outcome = _from_exception(exc, self._redact)
