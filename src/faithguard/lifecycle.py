@@ -99,7 +99,8 @@ class GuardedCall:
     :class:`~faithguard.InputError` here, before anything runs -- except with ``pass_unreadable`` (the SDK
     wrappers: the caller's SDK may accept a form faithguard does not read, such as an iterator of parts) under a
     policy that cannot block: then the call goes on unchecked and its report is ``undetermined``
-    (``unreadable_input``). Nothing of the input is consumed.
+    (``unreadable_input``, or ``input_too_large`` over the guard's ``max_input_chars``). Nothing of the input is
+    consumed.
     """
 
     def __init__(
@@ -161,10 +162,10 @@ class GuardedCall:
         )
 
     def adopt(self, messages: Sequence[Any]) -> None:
-        """Guard the call from ``messages``, what the first model of a chain is given, when the call's own input held
-        no request (an LCEL prompt's variables, ``{"topic": ...}``): a call that would have passed unguarded is then
-        checked (and under a blocking policy, blocked). Nothing when the call is guarded already, has ended, or the
-        messages hold no user turn."""
+        """Guard the call from ``messages``, what the model of a one-model chain is given, when the call's own input
+        held no request (an LCEL prompt's variables, ``{"topic": ...}``): a call that would have passed unguarded is
+        then checked (and under a blocking policy, blocked). Nothing when the call is guarded already, has ended, or
+        the messages hold no user turn."""
         if self.run is not None or self._ended or self._input_done or not _has_user_turn(list(messages)):
             return
         self._begin(None, self._documents, list(messages))
