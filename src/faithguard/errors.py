@@ -39,6 +39,7 @@ __all__ = [
     "JudgeUnavailable",
     "PluginError",
     "Skipped",
+    "redact_url",
     "shown",
 ]
 
@@ -46,6 +47,25 @@ __all__ = [
 #: Longest value :func:`shown` echoes: a model or plugin name ("gpt-4o", "qwen2.5:3b") fits; API keys (32 characters
 #: and more) and URLs do not.
 SHOWN_CHARS = 24
+
+
+def redact_url(url: str) -> str:
+    """``url`` without credentials or query values: ``https://user:key@h/v1?k=s`` -> ``https://h/v1?k=***``."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+    except ValueError:
+        return "<unparseable url>"
+    if ":" in host:  # IPv6 literal
+        host = f"[{host}]"
+    try:
+        netloc = f"{host}:{parts.port}" if parts.port is not None else host
+    except ValueError:
+        netloc = host
+    query = "&".join(f"{item.split('=', 1)[0]}=***" for item in parts.query.split("&") if item)
+    return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
 
 
 def shown(value: str) -> str:

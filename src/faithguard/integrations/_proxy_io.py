@@ -15,12 +15,11 @@ import time
 import uuid
 from collections.abc import AsyncIterator
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
 from faithguard import calls
-from faithguard.errors import InputError
+from faithguard.errors import InputError, redact_url
 
 __all__ = [
     "BLOCK_FINISH_REASON",
@@ -74,23 +73,6 @@ class Problem(Exception):
     def body(self) -> dict[str, Any]:
         """The OpenAI-style error object."""
         return {"error": {"message": self.message, "type": self.type, "param": None, "code": self.code}}
-
-
-def redact_url(url: str) -> str:
-    """``url`` without credentials or query values: ``https://user:key@h/v1?k=s`` -> ``https://h/v1?k=***``."""
-    try:
-        parts = urlsplit(url)
-        host = parts.hostname or ""
-    except ValueError:
-        return "<unparseable url>"
-    if ":" in host:  # IPv6 literal
-        host = f"[{host}]"
-    try:
-        netloc = f"{host}:{parts.port}" if parts.port is not None else host
-    except ValueError:
-        netloc = host
-    query = "&".join(f"{item.split('=', 1)[0]}=***" for item in parts.query.split("&") if item)
-    return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
 
 
 async def read_limited(declared: str | None, chunks: AsyncIterator[bytes], limit: int) -> bytes:

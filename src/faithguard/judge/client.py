@@ -28,8 +28,8 @@ from urllib.parse import unquote, urlsplit
 import httpx
 from opentelemetry import trace
 
-from faithguard.errors import JudgeError, JudgeOutputError, JudgeUnavailable
-from faithguard.judge.config import JudgeConfig, is_secret_header, shown_url
+from faithguard.errors import JudgeError, JudgeOutputError, JudgeUnavailable, redact_url
+from faithguard.judge.config import JudgeConfig, is_secret_header
 from faithguard.judge.spans import chat_span, get_tracer, record_error, record_result
 
 __all__ = [
@@ -437,7 +437,7 @@ class OpenAIChatClient:
         self._client: httpx.Client | None = None
 
     def __repr__(self) -> str:
-        return f"OpenAIChatClient(base_url={shown_url(self.config.base_url)!r}, model={self.model!r})"
+        return f"OpenAIChatClient(base_url={redact_url(self.config.base_url)!r}, model={self.model!r})"
 
     # -- shared bits
 

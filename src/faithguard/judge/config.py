@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
-from faithguard.errors import ConfigError
+from faithguard.errors import ConfigError, redact_url
 
 __all__ = ["DEFAULT_KEY_ENV", "FALLBACK_KEY_ENV", "JudgeConfig", "is_secret_header"]
 
@@ -40,14 +40,6 @@ _ENV_FIELDS: dict[str, str] = {
 def _fields(exc: ValidationError) -> str:
     """The names of the fields a validation rejected (never their values)."""
     return ", ".join(dict.fromkeys(str(err["loc"][0]) for err in exc.errors() if err.get("loc"))) or "?"
-
-
-def shown_url(url: str) -> str:
-    """``url`` with any ``user:password@`` replaced by ``***@``: fit for a repr, a log line or a message."""
-    parts = urlsplit(url)
-    if "@" not in parts.netloc:
-        return url
-    return parts._replace(netloc="***@" + parts.netloc.rsplit("@", 1)[1]).geturl()
 
 
 def is_secret_header(name: str) -> bool:
@@ -122,7 +114,7 @@ class JudgeConfig(BaseModel):
             if name == "headers" and isinstance(value, dict):
                 yield name, {k: ("**********" if is_secret_header(k) else v) for k, v in value.items()}
             elif name == "base_url" and isinstance(value, str):
-                yield name, shown_url(value)
+                yield name, redact_url(value)
             else:
                 yield name, value
 
