@@ -17,8 +17,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from opentelemetry import context as otel_context
 from opentelemetry import trace
-from opentelemetry.trace import Span, SpanKind
+from opentelemetry.trace import Link, Span, SpanKind
 
 from faithguard import calls
 from faithguard.errors import HallucinationBlocked, InputError
@@ -142,11 +143,19 @@ class GuardedCall:
         self._documents, self._pass_unreadable, self._operation = documents, pass_unreadable, operation
         #: documents found (by a retriever) before the request was: kept for :meth:`adopt`
         self._found_documents: list[Any] = []
+        #: where the call was made: the guard span's parent, also when the request is found later (:meth:`adopt`)
+        self._caller_context = otel_context.get_current()
         if not require and (query is None or not query.strip()) and not _has_user_turn(messages):
             return  # nothing to guard (no request text, no user turn): the call proceeds untouched
         self._begin(query, documents, messages)
 
-    def _begin(self, query: str | None, documents: Sequence[Any] | None, messages: Sequence[Any] | None) -> None:
+    def _begin(
+        self,
+        query: str | None,
+        documents: Sequence[Any] | None,
+        messages: Sequence[Any] | None,
+        links: Sequence[Link] = (),
+    ) -> None:
         guard = self.guard
         try:
             self.run = guard._start(query, documents, messages)
@@ -158,6 +167,8 @@ class GuardedCall:
             self.run = guard._start_unread()
         self.root = guard.telemetry.tracer.start_span(
             f"guard {guard.name}",
+            context=self._caller_context,
+            links=links,
             attributes={A_GUARD: guard.name, A_STAGE: self._operation, "openinference.span.kind": "GUARDRAIL"},
         )
 
@@ -168,7 +179,10 @@ class GuardedCall:
         the messages hold no user turn."""
         if self.run is not None or self._ended or self._input_done or not _has_user_turn(list(messages)):
             return
-        self._begin(None, self._documents, list(messages))
+        # found inside the model's span: the guard span is not made its child (it has the caller's parent, as when
+        # the request is read up front) but links to it
+        inside = trace.get_current_span().get_span_context()
+        self._begin(None, self._documents, list(messages), links=[Link(inside)] if inside.is_valid else ())
         for found in self._found_documents:
             try:
                 self.add_documents([found])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
 import pytest
@@ -358,3 +359,27 @@ def test_runnable_over_two_models_does_not_read_a_step_as_the_request() -> None:
     out = GuardRunnable(chain, guard, Policy.block(["missing_content"])).invoke({"topic": "Summarise the article."})
     assert out.content == GOOD  # no request named, several models: passed through unguarded, as documented
     guard.close()
+
+
+def test_adopted_request_span_is_not_a_child_of_its_chat_span(otel: Any) -> None:
+    # the request is found only when the model starts, inside the chat span: the guard span must not become its child
+    guard = make_guard(tracer_provider=otel.tracer_provider)
+    chain = ChatPromptTemplate.from_messages([("human", "{topic}")]) | FakeListChatModel(responses=[GOOD])
+    GuardRunnable(chain, guard, Policy.annotate()).invoke({"topic": "Which museum in Paris?"})
+    guard.close()
+    spans = {span.name: span for span in otel.spans.get_finished_spans()}
+    root, chat = spans[f"guard {guard.name}"], spans["chat"]
+    assert root.parent is None  # the caller's parent (none here), as for a request read from the chain's input
+    assert [link.context.span_id for link in root.links] == [chat.context.span_id]  # where the request was found
+
+
+def test_a_block_by_the_gate_logs_no_callback_error(caplog: pytest.LogCaptureFixture) -> None:
+    # stopping the chain before the model is faithguard's normal work, not a callback failure worth a warning
+    guard = make_guard(extra=[missing_content_detector()])
+    model = FakeListChatModel(responses=[GOOD])
+    chain = ChatPromptTemplate.from_messages([("human", "{question}")]) | model
+    with caplog.at_level(logging.DEBUG):
+        out = GuardRunnable(chain, guard, Policy.block(["missing_content"])).invoke({"question": QUESTION})
+    guard.close()
+    assert model.i == 0 and out.response_metadata["finish_reason"] == "content_filter"
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], [r.getMessage() for r in caplog.records]

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -26,12 +25,12 @@ try:
     from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
     from langchain_core.prompt_values import PromptValue
     from langchain_core.runnables import Runnable, RunnableConfig
-    from langchain_core.runnables.config import ensure_config
 except ImportError as exc:  # pragma: no cover - depends on the environment
     raise ImportError("the LangChain integration needs: pip install 'faithguard[langchain]'") from exc
 
 from faithguard import calls
 from faithguard.errors import FaithGuardError, HallucinationBlocked, InputError
+from faithguard.integrations._langchain_gate import Gate, blocked_by, one_model, with_gate
 from faithguard.integrations._spans import record_response
 from faithguard.integrations.session import DEFAULT_BLOCK_TEXT, GuardedCall, Outcome, report_summary
 from faithguard.models import Report
@@ -301,112 +300,6 @@ class FaithGuardCallbackHandler(BaseCallbackHandler):
         return self.guard.check(query, text, documents=documents or None, messages=messages)
 
 
-class _InputBlocked(Exception):
-    """Raised inside the wrapped chain by :class:`_Gate` to stop it before the model is called."""
-
-    def __init__(self, outcome: Outcome) -> None:
-        super().__init__("faithguard blocked the call before the model ran")
-        self.outcome = outcome
-
-
-class _Gate(BaseCallbackHandler):
-    """Runs the input stage where the documents exist: when the first model of the chain starts.
-
-    Retrievers inside the chain have run by then, so their documents are seen by the input
-    checks (a RAG chain is not told its document is missing). A block stops the chain before
-    the model is called; a chain that calls no model gets its input stage after it ends.
-    """
-
-    raise_error = True
-
-    def __init__(self, call: GuardedCall, adopt: bool = False) -> None:
-        super().__init__()
-        self.call = call
-        #: read the request from the first model's messages when the chain's input named none (one model only)
-        self.adopt = adopt
-        self.outcome: Outcome | None = None
-        self.checked = False
-        self._lock = threading.Lock()
-
-    def on_retriever_end(self, documents: Sequence[Any], **kwargs: Any) -> None:
-        """The retrieved documents join the call before its input stage."""
-        with self._lock:
-            try:
-                self.call.add_documents(list(documents))
-            except FaithGuardError as exc:  # a document faithguard cannot read must not break the chain
-                log.debug("faithguard skipped retrieved documents: %s", exc)
-
-    def check(self) -> Outcome | None:
-        """The input stage, once."""
-        with self._lock:
-            if not self.checked:
-                self.checked = True
-                self.outcome = self.call.before()
-            return self.outcome
-
-    def _model_starts(self) -> None:
-        outcome = self.check()
-        if outcome is not None:
-            raise _InputBlocked(outcome)
-
-    def on_chat_model_start(self, serialized: Any, messages: Any, **kwargs: Any) -> None:
-        """The first model is about to run: check the input now (read from the model's messages when the chain's
-        input held no request: a prompt's variables)."""
-        with self._lock:
-            if (
-                self.adopt
-                and not self.checked
-                and isinstance(messages, list)
-                and messages
-                and isinstance(messages[0], list)
-            ):
-                self.call.adopt(messages[0])
-        self._model_starts()
-
-    def on_llm_start(self, serialized: Any, prompts: Any, **kwargs: Any) -> None:
-        """The first completion model is about to run: check the input now."""
-        self._model_starts()
-
-
-def _one_model(runnable: Runnable[Any, Any]) -> bool:
-    """Whether the runnable's graph holds exactly one language model: then the messages that model is given are the
-    request (``prompt | model``). With several, the first may be a step of the chain's own (rewriting the question
-    for a retriever) and its prompt is not the user's request, so it is not read as one."""
-    from langchain_core.language_models import BaseLanguageModel
-
-    try:
-        nodes = runnable.get_graph().nodes.values()
-    except Exception:  # noqa: BLE001 - a runnable that cannot draw its graph: no request is read from its models
-        return False
-    return sum(isinstance(node.data, BaseLanguageModel) for node in nodes) == 1
-
-
-def _with_gate(config: RunnableConfig | None, gate: _Gate) -> RunnableConfig:
-    cfg = ensure_config(config)
-    callbacks = cfg.get("callbacks")
-    if callbacks is None:
-        cfg["callbacks"] = [gate]
-    elif isinstance(callbacks, list):
-        cfg["callbacks"] = [*callbacks, gate]
-    else:  # a callback manager
-        manager = callbacks.copy()
-        manager.add_handler(gate, inherit=True)
-        cfg["callbacks"] = manager
-    return cfg
-
-
-def _blocked_by(exc: BaseException) -> _InputBlocked | None:
-    """The gate's block, also when LangChain wrapped it in another exception."""
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        if isinstance(current, _InputBlocked):
-            return current
-        seen.add(id(current))
-        current = current.__cause__ or current.__context__
-    return None
-
-
 class GuardRunnable(Runnable[Any, Any]):
     """Enforce mode: ``GuardRunnable(chain_or_model, guard, policy=...)``.
 
@@ -428,7 +321,7 @@ class GuardRunnable(Runnable[Any, Any]):
         self.policy = policy or guard.policy
         if self.policy.decide([]) is Action.BLOCK:
             raise ValueError("a policy cannot block calls that have no verdicts")
-        self._one_model = _one_model(bound)
+        self._one_model = one_model(bound)
 
     def _call(self, value: Any) -> GuardedCall:
         return GuardedCall(
@@ -479,12 +372,12 @@ class GuardRunnable(Runnable[Any, Any]):
     def invoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
         """Call the wrapped runnable (input checks when its first model starts), score, apply the policy."""
         call = self._call(input)
-        gate = _Gate(call, adopt=self._one_model)
+        gate = Gate(call, adopt=self._one_model)
         with call.chat_span() as span:
             try:
-                output = self.bound.invoke(input, _with_gate(config, gate), **kwargs)
+                output = self.bound.invoke(input, with_gate(config, gate), **kwargs)
             except BaseException as exc:
-                blocked = _blocked_by(exc)
+                blocked = blocked_by(exc)
                 if blocked is not None:
                     return self._blocked(blocked.outcome, as_text=self._text_output())
                 call.fail(exc)
@@ -498,12 +391,12 @@ class GuardRunnable(Runnable[Any, Any]):
     async def ainvoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
         """Async :meth:`invoke`; the guard's stages run in worker threads."""
         call = self._call(input)
-        gate = _Gate(call, adopt=self._one_model)
+        gate = Gate(call, adopt=self._one_model)
         with call.chat_span() as span:
             try:
-                output = await self.bound.ainvoke(input, _with_gate(config, gate), **kwargs)
+                output = await self.bound.ainvoke(input, with_gate(config, gate), **kwargs)
             except BaseException as exc:
-                blocked = _blocked_by(exc)
+                blocked = blocked_by(exc)
                 if blocked is not None:
                     return self._blocked(blocked.outcome, as_text=self._text_output())
                 call.fail(exc)
@@ -517,14 +410,14 @@ class GuardRunnable(Runnable[Any, Any]):
     def stream(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Iterator[Any]:
         """Chunks pass through; scored at the end. Annotate adds a last empty chunk of the stream's own type."""
         call = self._call(input)
-        gate = _Gate(call, adopt=self._one_model)
+        gate = Gate(call, adopt=self._one_model)
         joined = _Joined()
         try:
-            for chunk in self.bound.stream(input, _with_gate(config, gate), **kwargs):
+            for chunk in self.bound.stream(input, with_gate(config, gate), **kwargs):
                 joined.add(chunk)
                 yield chunk
         except BaseException as exc:
-            blocked = _blocked_by(exc)
+            blocked = blocked_by(exc)
             if blocked is None:
                 call.fail(exc)
                 raise
@@ -546,14 +439,14 @@ class GuardRunnable(Runnable[Any, Any]):
     ) -> AsyncIterator[Any]:
         """Async :meth:`stream`."""
         call = self._call(input)
-        gate = _Gate(call, adopt=self._one_model)
+        gate = Gate(call, adopt=self._one_model)
         joined = _Joined()
         try:
-            async for chunk in self.bound.astream(input, _with_gate(config, gate), **kwargs):
+            async for chunk in self.bound.astream(input, with_gate(config, gate), **kwargs):
                 joined.add(chunk)
                 yield chunk
         except BaseException as exc:
-            blocked = _blocked_by(exc)
+            blocked = blocked_by(exc)
             if blocked is None:
                 call.fail(exc)
                 raise
