@@ -108,14 +108,15 @@ def _finish(call: GuardedCall, output: Any) -> Any:
 
 
 def stream_end(call: GuardedCall) -> Callable[[str | None], None]:
-    """Score a stream when it ends; a block raises after the last chunk (the chunks are already delivered, so a
-    fallback text cannot replace them, and annotate has nothing to attach to: the report reaches ``on_report``).
+    """Score a stream when it ends; a block raises after the last chunk, also under a policy with a fallback text
+    (the chunks are already delivered, so the fallback cannot replace them, and passing them on in silence would
+    hide the block; annotate has nothing to attach to: the report reaches ``on_report``).
     ``text`` is None when the stream was a tool call: the guard span closes unscored. Shared by ``guard.wrap`` and
     the OpenAI wrapper."""
 
     def finish(text: str | None) -> None:
         decision = call.after(text=text)
-        if decision.blocked and decision.text is None:
+        if decision.blocked:
             raise decision.error()
 
     return finish

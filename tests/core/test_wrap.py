@@ -224,8 +224,10 @@ def test_an_async_call_cancelled_during_the_input_stage_still_ends_with_a_report
     assert len(_root_spans(exporter)) == 1
 
 
-def test_a_blocking_policy_raises_after_the_last_chunk_of_a_stream() -> None:
-    policy = Policy.block(["omission"], min_severity="info")
+@pytest.mark.parametrize("fallback", [None, "Sorry, I cannot answer that."])
+def test_a_blocking_policy_raises_after_the_last_chunk_of_a_stream(fallback: str | None) -> None:
+    # with a fallback too: the chunks are delivered, the fallback cannot replace them, and silence would hide the block
+    policy = Policy.block(["omission"], min_severity="info", fallback=fallback)
 
     class Omission:
         name, stage, order, timeout = "omission", "output", 300, None

@@ -218,8 +218,11 @@ def test_string_chain_streams_only_strings(guard: Guard) -> None:
 
     assert "".join(asyncio.run(collect())) == BAD
     fallback = Policy.block(["omission"], fallback="Unsure.")
-    # a streamed answer cannot be taken back: the block comes as an empty last string carrying the report
-    assert "".join(GuardRunnable(chain, guard, fallback).stream(QUESTION)) == BAD
+    # a streamed answer cannot be taken back, and the fallback cannot replace it: the block raises after the last chunk
+    seen: list[str] = []
+    with pytest.raises(HallucinationBlocked):
+        seen.extend(GuardRunnable(chain, guard, fallback).stream(QUESTION))
+    assert "".join(seen) == BAD
 
 
 def test_string_chain_blocked_before_the_model_streams_a_string() -> None:

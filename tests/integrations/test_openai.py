@@ -63,6 +63,16 @@ def test_block_raises_or_falls_back(guard: Guard, bad_upstream: FakeOpenAIServer
     assert bad_upstream.count == 2
 
 
+def test_a_stream_blocked_at_the_end_raises_also_with_a_fallback(guard: Guard, bad_upstream: FakeOpenAIServer) -> None:
+    with _client(bad_upstream) as client:
+        wrap(client, guard, Policy.block(["omission"], fallback="Unsure."))
+        stream = client.chat.completions.create(model="m", messages=MESSAGES, stream=True)  # type: ignore[arg-type]
+        seen: list[object] = []
+        with pytest.raises(HallucinationBlocked):
+            seen.extend(stream)
+    assert seen  # the answer's chunks came first: they cannot be taken back
+
+
 def test_input_block_skips_the_call(upstream: FakeOpenAIServer) -> None:
     guard = make_guard(extra=[missing_content_detector()])
     with _client(upstream) as client:

@@ -468,8 +468,9 @@ class GuardRunnable(Runnable[Any, Any]):
 
     @staticmethod
     def _stream_tail(outcome: Outcome, as_text: bool) -> Any:
-        """The last chunk: the report, as an empty chunk of the stream's type (str streams stay str)."""
-        if outcome.blocked and outcome.text is None:
+        """The last chunk: the report, as an empty chunk of the stream's type (str streams stay str). A block raises,
+        fallback or not: the chunks are delivered and cannot be replaced."""
+        if outcome.blocked:
             raise outcome.error()
         if outcome.action in (Action.ANNOTATE, Action.BLOCK) and outcome.report is not None:
             if as_text:
