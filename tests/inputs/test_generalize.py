@@ -231,6 +231,8 @@ SPECS += [
             Case("My dog sleeps most of the day. Is that normal for a puppy?", False),  # the antecedent is there
             Case("Is it true that owls can turn their heads all the way round?", False),
             Case("Is that grammatically correct?", False, history=(("user", "Me and him goes to the market."),)),
+            Case("Name two birds that are blue.", False),  # a relative 'that' describes the noun before it
+            Case("Recommend some board games that are fun for a family of four.", False),
         ],
     ),
     Spec(
