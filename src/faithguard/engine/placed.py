@@ -21,7 +21,17 @@ from faithguard.engine.response import ResponseView
 from faithguard.lexical import wordnet
 from faithguard.models import Constraint, Status
 
-__all__ = ["Placement", "item_heads", "items_in", "listed", "name_parts", "place_of_items", "typed_names"]
+__all__ = [
+    "Placement",
+    "enumerated",
+    "item_heads",
+    "items_in",
+    "listed",
+    "name_parts",
+    "place_of_items",
+    "typed_conjuncts",
+    "typed_names",
+]
 
 
 @dataclass
@@ -161,6 +171,35 @@ def typed_names(view: ResponseView, noun: str) -> tuple[list[str], list[str]]:
         elif kind is None:
             untyped.append(part)
     return typed, untyped
+
+
+def enumerated(view: ResponseView, noun: str | None) -> tuple[str, ...]:
+    """The items of an answer that is no list but names two or more things WordNet types as the asked ``noun``
+    ("Brazil, Argentina and Chile" for "countries"): those names, with the names WordNet cannot type (they may be
+    items too: "the Ebro, the Tagus and the Douro"). A place asked of them holds only when it holds of each, as for a
+    list; the place's own name elsewhere in the answer ("... are in Africa") is no evidence."""
+    if noun is None or listed(view):
+        return ()
+    typed, untyped = typed_names(view, noun)
+    return (*typed, *untyped) if len(typed) >= 2 else ()
+
+
+def typed_conjuncts(view: ResponseView, noun: str) -> int:
+    """The most conjuncts one sentence joins that WordNet types as the asked ``noun``, as a name ("Jupiter and
+    Saturn": planets) or a kind ("oaks, ashes and beeches": trees), by the conjunct or its last word: items the names
+    found by capitalisation may miss. A tag line of other words ("Alpha, Bravo and Charlie") types none."""
+    best = 0
+    for parts in view.coordinations():
+        typed = 0
+        for part in parts:
+            words = part.lower().split()
+            if not words:
+                continue
+            tries = dict.fromkeys((" ".join(words), words[-1]))
+            if any(wordnet.is_instance_of(w, noun) or wordnet.is_kind_of(w, noun) for w in tries):
+                typed += 1
+        best = max(best, typed)
+    return best
 
 
 def items_in(c: Constraint, where: Placement, count: int) -> tuple[Status, str]:

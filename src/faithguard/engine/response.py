@@ -18,6 +18,9 @@ from faithguard.engine.wordforms import stem
 __all__ = ["ResponseView", "abbreviations", "norm", "pipe_table_spans", "pipe_tables", "view_of"]
 
 _WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*", re.UNICODE)
+#: a sentence joining words with "and" / "or", and where its conjuncts part (commas, those words)
+_JOINED = re.compile(r"(?<!\w)(?:and|or)(?!\w)", re.I)
+_CONJUNCT_CUT = re.compile(r",|(?<!\w)(?:and|or)(?!\w)", re.I)
 #: A list item: a bullet or a number at a line's start, the number also inside bold or after a heading mark
 #: ("**1. Keep a schedule.**", "### 2. Avoid screens"). Fixtures: tests/engine/test_list_levels.py.
 #: ``number`` is the marker when it enumerates (a number, "(2)", "a."), absent for a bullet.
@@ -174,6 +177,19 @@ class ResponseView:
     def units(self) -> tuple[str, ...]:
         """List items when the response is a list, else sentences."""
         return self.items if len(self.items) >= 2 else self.sentences
+
+    def coordinations(self) -> list[tuple[str, ...]]:
+        """The conjuncts of each sentence that joins with "and" / "or", cut at its commas and those words
+        ("strawberries, cherries and raspberries" -> 3): what the sentence may enumerate. Names found by
+        capitalisation can undercount the items of an answer (common nouns, a name opening the sentence); whether
+        the conjuncts are items of the asked kind is for WordNet to say (``placed.typed_conjuncts``).
+        Fixtures: tests/engine/test_coordinated.py."""
+        out: list[tuple[str, ...]] = []
+        for sentence in self.sentences:
+            if _JOINED.search(sentence):
+                parts = tuple(p.strip(" .;:!?") for p in _CONJUNCT_CUT.split(sentence))
+                out.append(tuple(p for p in parts if p))
+        return out
 
     def named(self, labels: frozenset[str] = _NAMED) -> list[str]:
         """Distinct named entities of the given labels, in order."""

@@ -27,7 +27,16 @@ from faithguard.engine.lexicon import (
     words,
 )
 from faithguard.engine.named import asks_for_one, capitalised_names, code_names, excluded_objects
-from faithguard.engine.placed import item_heads, items_in, listed, name_parts, place_of_items, typed_names
+from faithguard.engine.placed import (
+    enumerated,
+    item_heads,
+    items_in,
+    listed,
+    name_parts,
+    place_of_items,
+    typed_conjuncts,
+    typed_names,
+)
 from faithguard.engine.places import contains, demonyms, is_place
 from faithguard.engine.relations import of_place, related_names
 from faithguard.engine.response import ResponseView, norm, view_of
@@ -222,9 +231,13 @@ def _named_count(c: Constraint, view: ResponseView, others: Sequence[Constraint]
     if not named or len(view.words) > 60:
         return Status.UNKNOWN, "offline: no list or countable items in the response"
     parts = name_parts(view, named)
-    if rel in ("==", ">=", ">") and len(parts) < want:
+    short = rel in ("==", ">=", ">")
+    joined = typed_conjuncts(view, noun) if short and noun else 0  # items capitalisation may miss
+    if short and len(parts) < want and joined < want:
         return Status.VIOLATED, f"offline: the response names only {len(parts)}, asked for {rel} {want} ({c.text!r})"
     typed, untyped = typed_names(view, noun) if noun else ([], parts)
+    if short and len(typed) < want <= joined:
+        return Status.UNKNOWN, f"offline: one sentence joins {joined} {noun!r} (typed by WordNet); {len(typed)} names"
     if typed and not untyped:
         status = Status.SATISFIED if compare(len(typed), want, rel) else Status.VIOLATED
         return status, f"offline: WordNet types {len(typed)} named {noun!r}, asked for {rel} {want} ({c.text!r})"
@@ -374,7 +387,7 @@ def _location(
     names, need_all = _places(c.text)
     if not names:
         return _terms_check(c, view, others, "location", docs, query)
-    items = listed(view)
+    items = listed(view) or (enumerated(view, subject_noun(c, others)) if len(names) == 1 else ())
     if items and len(names) == 1:
         placement = place_of_items(items, name_parts(view), names[0].lower(), _forms(names[0]))
         return items_in(c, placement, len(items))

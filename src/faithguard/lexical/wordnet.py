@@ -332,6 +332,26 @@ def is_instance_of(name: str, noun: str) -> bool | None:
     return _is_instance_of(name, noun)
 
 
+def is_kind_of(word: str, noun: str) -> bool | None:
+    """Whether WordNet reads a common noun ("oaks", "strawberry") as a kind of ``noun`` ("trees", "fruit"): a sense
+    of the word has a sense of ``noun`` among its ancestors. False when WordNet knows both and no sense is; None when
+    it lacks either (or is not installed)."""
+    wn = _reader()
+    if wn is None:
+        return None
+    return _is_kind_of(word, noun)
+
+
+@lru_cache(maxsize=16384)
+def _is_kind_of(word: str, noun: str) -> bool | None:  # called once the public function has the reader
+    types = _type_synsets(noun) if noun.strip() else ()
+    senses = _type_synsets(word) if word.strip() else ()
+    if not types or not senses:
+        return None
+    wanted = set(types)
+    return any(_ancestors(s) & wanted for s in senses if s not in wanted)
+
+
 def _proper_senses(wn: Any, name: str) -> list[Any]:
     """The instance senses of a name whose most frequent sense is an instance (a proper noun).
 
