@@ -92,8 +92,14 @@ class Guard:
                 self.weights[str(tier)] = float(w)
             if not any(self.weights.values()):
                 raise ConfigError("weights: at least one tier needs a weight above 0 (nothing would be scored)")
-        if detector_timeout < 0 or cache_size < 1 or queue_size < 1 or max_workers < 1:
-            raise ConfigError("detector_timeout >= 0, cache_size, queue_size and max_workers >= 1")
+        for label, value, least in (
+            ("detector_timeout", detector_timeout, 0),
+            ("cache_size", cache_size, 1),
+            ("queue_size", queue_size, 1),
+            ("max_workers", max_workers, 1),
+        ):
+            if not value >= least:  # NaN fails too
+                raise ConfigError(f"{label} must be >= {least}, not {value!r}")
         self.detector_timeout = detector_timeout
         self.max_input_chars = max_input_chars
         self.telemetry = Telemetry(tracer_provider, meter_provider, logger_provider, capture_content)
@@ -110,6 +116,10 @@ class Guard:
         self._verifier_runtime = self.registry.verifier_runtimes[0] if self.registry.verifier_runtimes else None
         chosen = list(self.registry.detectors) + list(extra_detectors)
         allowed = set(detectors) if detectors is not None else None
+        unknown = sorted(allowed - {d.name for d in chosen}) if allowed is not None else []
+        if unknown:  # a misspelt name would leave nothing to judge while reports still read "checked"
+            names = ", ".join(sorted({d.name for d in chosen}))
+            raise ConfigError(f"detectors: no detector is named {', '.join(map(repr, unknown))} (known: {names})")
         excluded = set(exclude)
         self.detectors: list[Detector] = sorted(
             (d for d in chosen if (allowed is None or d.name in allowed) and d.name not in excluded),

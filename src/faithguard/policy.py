@@ -92,7 +92,10 @@ class Policy(BaseModel):
         fallback: str | None = None,
         otherwise: Action = Action.ANNOTATE,
     ) -> Policy:
-        """Block on ``kinds`` at ``min_severity`` or above; ``otherwise`` for the rest."""
+        """Block on ``kinds`` (verdict kinds, ``"*"`` for every kind; a single string is one kind) at
+        ``min_severity`` or above (default ``critical``); ``otherwise`` for the rest."""
+        if isinstance(kinds, str):
+            kinds = (kinds,)  # "omission", not the letters of it
         sev = Severity(min_severity)
         return cls(
             default=otherwise,

@@ -109,3 +109,19 @@ def test_a_file_argument_that_never_ends_is_refused_not_read_forever(capsys: pyt
     assert main(["check", "-q", "@/dev/zero", "-r", "x"]) == 2
     err = capsys.readouterr().err
     assert "limit" in err or "binary" in err
+
+
+def test_a_reader_that_goes_away_gets_no_traceback(tmp_path: Path) -> None:
+    # "faithguard eval ... --json | head": the pipe closes before the output is written
+    titles = tmp_path / "titles.txt"
+    titles.write_text("Alley-oop\nPump fake\n", encoding="utf-8")
+    command = ["kb", "build", str(titles), "--out", str(tmp_path / "kb.idx")]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "faithguard", *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # before the interpreter has even imported faithguard
+    with proc.stderr:
+        err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 1
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err

@@ -180,6 +180,13 @@ def test_decomposer_failure_falls_back_and_is_recorded() -> None:
 def test_config_errors() -> None:
     with pytest.raises(ConfigError):
         bare_guard(weights={"bogus": 1})
+    # a misspelt detector name would leave nothing to judge while every report still read "checked"
+    with pytest.raises(ConfigError, match=r"no detector is named 'keywrods' \(known: keywords\)"):
+        bare_guard(detectors=["keywrods"])
+    assert [d.name for d in bare_guard(detectors=["keywords"]).detectors] == ["keywords"]
+    for bad in ({"max_workers": 0}, {"cache_size": 0}, {"detector_timeout": float("nan")}):
+        with pytest.raises(ConfigError, match=f"^{next(iter(bad))} must be >="):
+            bare_guard(**bad)
     with pytest.raises(ConfigError, match="no decomposer"):
         from faithguard import Guard
         from faithguard.plugins import make_plugin_manager

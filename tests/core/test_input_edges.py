@@ -125,3 +125,10 @@ def test_the_size_limit_counts_a_query_taken_from_the_messages_once() -> None:
     assert normalize(text, messages=messages).query == text
     with pytest.raises(InputError, match="limit"):
         normalize(text + " more", messages=messages)  # a query apart from the turn counts on its own
+
+
+def test_a_policy_given_one_kind_as_a_string_blocks_on_that_kind() -> None:
+    # Iterable[str] would read "omission" as its letters: one rule per character, none ever matching
+    policy = Policy.block("omission")
+    assert [rule.kind for rule in policy.rules] == ["omission"]
+    assert policy.rules == Policy.block(["omission"]).rules

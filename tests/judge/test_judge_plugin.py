@@ -159,6 +159,11 @@ def test_resolve_judge_specs(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_config_from_env() -> None:
     assert JudgeConfig.from_env({}) is None
+    # half a configuration asked for a judge: said, not silently offline
+    with pytest.raises(ConfigError, match="FAITHGUARD_JUDGE_MODEL is unset"):
+        JudgeConfig.from_env({"FAITHGUARD_JUDGE_BASE_URL": "http://127.0.0.1:9/v1"})
+    with pytest.raises(ConfigError, match="FAITHGUARD_JUDGE_BASE_URL is unset"):
+        JudgeConfig.from_env({"FAITHGUARD_JUDGE_MODEL": "m"})
     env = {
         "FAITHGUARD_JUDGE_BASE_URL": "http://localhost:11434/v1/",
         "FAITHGUARD_JUDGE_MODEL": "llama3.2",

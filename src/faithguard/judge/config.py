@@ -139,12 +139,17 @@ class JudgeConfig(BaseModel):
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> JudgeConfig | None:
-        """Config from FAITHGUARD_JUDGE_* variables; None when base URL or model is unset."""
+        """Config from FAITHGUARD_JUDGE_* variables; None when base URL and model are both unset. One without the
+        other is a :class:`ConfigError` (the judge was asked for, and would otherwise stay off in silence)."""
         env = os.environ if environ is None else environ
         base_url = env.get("FAITHGUARD_JUDGE_BASE_URL", "").strip()
         model = env.get("FAITHGUARD_JUDGE_MODEL", "").strip()
-        if not base_url or not model:
+        if not base_url and not model:
             return None
+        if not base_url or not model:
+            unset = "FAITHGUARD_JUDGE_MODEL" if base_url else "FAITHGUARD_JUDGE_BASE_URL"
+            both = "FAITHGUARD_JUDGE_BASE_URL and FAITHGUARD_JUDGE_MODEL"
+            raise ConfigError(f"the judge needs both {both}: {unset} is unset")
         values: dict[str, Any] = {"base_url": base_url, "model": model}
         for suffix, field_name in _ENV_FIELDS.items():
             raw = env.get(f"FAITHGUARD_JUDGE_{suffix}")
