@@ -2,7 +2,8 @@
 
 Cases written for these classes, none copied from an evaluation set: a place asked of the things an answer names in
 one sentence holds only when it holds of each (the place's own name elsewhere in the answer is no evidence); a count
-is not failed because names found by capitalisation miss common nouns or a name opening the sentence.
+is not failed because names found by capitalisation miss common nouns or a name opening the sentence; a time asked
+in one sub-question is judged on the sentences that answer it, not on the dates another sub-question's answer gives.
 """
 
 from __future__ import annotations
@@ -82,3 +83,36 @@ def test_fewer_items_than_asked_is_still_a_shortfall() -> None:
     ctx, _ = judge("Name four countries in Europe.", "Norway and Portugal.")
     count = next(c for c in ctx.constraints if str(c.category) == "quantity")
     assert str(count.status) == "violated", count.reason
+
+
+@pytest.mark.parametrize(
+    ("query", "answer", "status"),
+    [
+        # a date in the sentence answering the other question is no evidence either way for this one
+        (
+            "When did the Berlin Wall fall? Which team won the World Cup in 2014?",
+            "The Berlin Wall fell in 1989. Germany won.",
+            "unknown",
+        ),
+        (
+            "When was the Eiffel Tower built? Which ship sank in 1912?",
+            "The Eiffel Tower was built in 1889. The Titanic.",
+            "unknown",
+        ),
+        # the question's own sentence still decides
+        (
+            "When did the Berlin Wall fall? Which team won the World Cup in 2014?",
+            "The Berlin Wall fell in 1989. Germany won the 2014 World Cup.",
+            "satisfied",
+        ),
+        (
+            "Name a novel published in 1925. What is the capital of Peru?",
+            "Ulysses appeared in 1922. Lima is the capital of Peru.",
+            "violated",
+        ),
+    ],
+)
+def test_a_time_asked_in_one_sub_question_is_judged_on_its_own_sentences(query: str, answer: str, status: str) -> None:
+    ctx, _ = judge(query, answer)
+    when = [c for c in ctx.constraints if str(c.category) == "time"]
+    assert len(when) == 1 and str(when[0].status) == status, [(c.text, c.status, c.reason) for c in ctx.constraints]

@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 from faithguard.engine.counts import measure_noun, table_unit
 from faithguard.engine.response import pipe_tables
-from faithguard.engine.satisfy import check_constraint, software_form
+from faithguard.engine.satisfy import check_constraint
 from faithguard.engine.scope import bound_verdict, request_scope
+from faithguard.engine.task_forms import software_form
 from faithguard.lexical import wordnet
 from faithguard.models import Category, Constraint, Status, Tier
 

@@ -41,19 +41,13 @@ from faithguard.engine.places import contains, demonyms, is_place
 from faithguard.engine.relations import of_place, related_names
 from faithguard.engine.response import ResponseView, norm, view_of
 from faithguard.engine.scope import RequestScope, request_scope
+from faithguard.engine.task_forms import software_form, task_family, write_form
 from faithguard.engine.timespan import allowed_interval, mentioned_intervals
 from faithguard.engine.wordforms import stem
 from faithguard.lexical import wordnet
 from faithguard.models import Category, Constraint, Status
 
-__all__ = [
-    "Verdict3",
-    "check_constraint",
-    "content_terms",
-    "software_form",
-    "task_family",
-    "write_form",
-]
+__all__ = ["Verdict3", "check_constraint", "content_terms"]
 
 Verdict3 = tuple[Status, str]
 
@@ -110,12 +104,6 @@ def subject_noun(c: Constraint, others: Sequence[Constraint]) -> str | None:
 
 def _present(view: ResponseView, term: str) -> bool:
     return _found_as(view, term) is not None
-
-
-def task_family(c: Constraint) -> str | None:
-    """The task family of an action constraint whose first word is a request verb."""
-    words = c.text.lower().split()
-    return TASK_FAMILY.get(words[0]) if words else None
 
 
 #: A response that declines or asks back ("I'm not aware of...", "Could you clarify...?") is not off topic.
@@ -350,7 +338,7 @@ def _time(c: Constraint, view: ResponseView, others: Sequence[Constraint], docs:
     outside: list[str] = []
     for unit in view.units:
         ivs = mentioned_intervals(unit)
-        if not ivs:
+        if not ivs or _about_another_part(unit, c, others):
             continue
         if any(lo <= a and b <= hi for a, b in ivs):
             inside.append(unit)
@@ -368,6 +356,20 @@ def _time(c: Constraint, view: ResponseView, others: Sequence[Constraint], docs:
     if not inside and not outside and _off_topic(view, others, docs, query):
         return Status.VIOLATED, "offline: the response gives no date and never mentions the request's terms"
     return Status.UNKNOWN, "offline: no clear dates for the time constraint"
+
+
+def _about_another_part(unit: str, c: Constraint, others: Sequence[Constraint]) -> bool:
+    """Whether an answer sentence speaks to another sub-question of the request (names a content word of its
+    constraints, none of ``c``'s own): "When did the war end? Who ruled in 1805?" answered "The war ended in 1918."
+    is no date outside 1805 for the second question."""
+    words = {w.lower() for w in re.findall(r"[^\W\d_]+", unit)}
+
+    def named(o: Constraint) -> bool:
+        return any(t.lower() in words for t in content_terms(o.text))
+
+    mine = [o for o in others if o.subquestion == c.subquestion and o is not c]
+    theirs = [o for o in others if o.subquestion != c.subquestion]
+    return any(named(o) for o in theirs) and not any(named(o) for o in mine)
 
 
 def _places(text: str) -> tuple[list[str], bool]:
@@ -471,40 +473,6 @@ def _exclusion(c: Constraint, view: ResponseView) -> Verdict3:
                 return Status.VIOLATED, f"offline: {inside[0]!r} lies in excluded {name}"
         return Status.SATISFIED, f"offline: the response does not name {', '.join(names)}"
     return Status.UNKNOWN, "offline: whether the items meet the exclusion needs knowledge"
-
-
-def write_form(c: Constraint, others: Sequence[Constraint]) -> str | None:
-    """The form a write-task asks for (poem, story, code...) from the action and subject words."""
-    texts = [c.text] + [o.text for o in others if o.category is Category.SUBJECT and o.subquestion == c.subquestion]
-    for text in texts:
-        for w in re.findall(r"[a-z]+", text.lower()):
-            form = WRITE_FORMS.get(norm(w)) or WRITE_FORMS.get(w)
-            if form is not None:
-                return form
-    return None
-
-
-#: WordNet roots of program text: a form word with a sense under one of them can name code.
-_SOFTWARE_ROOTS = frozenset({"software.n.01", "code.n.03"})
-
-
-def software_form(c: Constraint, others: Sequence[Constraint]) -> bool:
-    """Whether the write-form word that made this a code task has a software sense in WordNet.
-
-    "script" (a play's text, handwriting) has none, so "create a meditation script" is not asked for
-    code; "function" (a routine) and "code" have one.
-    """
-    texts = [c.text] + [o.text for o in others if o.category is Category.SUBJECT and o.subquestion == c.subquestion]
-    for text in texts:
-        for w in re.findall(r"[a-z]+", text.lower()):
-            if (WRITE_FORMS.get(norm(w)) or WRITE_FORMS.get(w)) != "code":
-                continue
-            for synset in wordnet.type_synsets(w):
-                names = {a.name() for a in synset.closure(lambda s: s.hypernyms())} | {synset.name()}
-                if names & _SOFTWARE_ROOTS:
-                    return True
-            return False
-    return False
 
 
 def _compared_items(c: Constraint, others: Sequence[Constraint]) -> list[str]:

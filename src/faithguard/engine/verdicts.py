@@ -11,7 +11,8 @@ from faithguard.engine.decompose import parse_query, undetermined_reason
 from faithguard.engine.named import asks_for_one
 from faithguard.engine.parts import unanswered_parts
 from faithguard.engine.response import ResponseView, view_of, without_code
-from faithguard.engine.satisfy import check_constraint, content_terms, software_form, task_family, write_form
+from faithguard.engine.satisfy import check_constraint, content_terms
+from faithguard.engine.task_forms import software_form, task_family, write_form
 from faithguard.lexical import wordnet
 from faithguard.models import Constraint, DetectorResult, Severity, Status, Tier, Verdict
 from faithguard.nlp import readable
