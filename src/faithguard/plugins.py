@@ -195,17 +195,21 @@ def _is_hookimpl(obj: object) -> bool:
 
 def describe(pm: pluggy.PluginManager, registry: Registry) -> list[dict[str, Any]]:
     """Rows for ``faithguard plugins``: each plugin with its hooks and version."""
-    dists = {id(p): d for p, d in pm.list_plugin_distinfo()}
+    from faithguard import __version__
+
+    versions = {ep.name: ep.dist.version for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP) if ep.dist}
     rows: list[dict[str, Any]] = []
     for name, plugin in sorted(pm.list_name_plugin(), key=lambda item: item[0]):
-        dist = dists.get(id(plugin))
         hooks = sorted(h.name for h in pm.get_hookcallers(plugin) or [])
+        builtin = name in DEFAULT_PLUGINS
         rows.append(
             {
                 "name": name,
                 "hooks": hooks,
-                "version": getattr(dist, "version", None) if dist else None,
-                "builtin": name in DEFAULT_PLUGINS,
+                # the distribution that registered it (faithguard's own for built-ins); None for a plugin registered
+                # by hand
+                "version": __version__ if builtin else versions.get(name),
+                "builtin": builtin,
             }
         )
     for failure in registry.failures:

@@ -47,6 +47,10 @@ def test_entry_point_plugin_registers_detector(plugin_path: Path) -> None:
     pm, failures = make_plugin_manager(defaults=False, only=["example"])
     assert failures == []
     assert [d.name for d in collect(pm).detectors] == ["example"]
+    # `faithguard plugins` names the distribution's version (it showed none for every plugin)
+    assert [(row["name"], row["version"]) for row in describe(pm, collect(pm))] == [("example", "0.1")]
+    builtins, _ = make_plugin_manager(load_entrypoints=False)
+    assert {row["version"] for row in describe(builtins, collect(builtins))} == {faithguard.__version__}
     sys.modules.pop("fg_example_plugin", None)
 
 
