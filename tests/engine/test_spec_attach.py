@@ -45,3 +45,18 @@ def test_the_instruction_goes_to_the_words_that_state_it(query: str, verifier: s
 def test_a_sentence_with_one_count_keeps_its_reading() -> None:
     # nothing else in the sentence holds a count: the instruction stays where it was read
     assert _verified("Answer in fewer than 50 words.").get("length_constraints:number_words")
+
+
+@pytest.mark.parametrize(
+    ("query", "verifier", "count"),
+    [
+        # a format that counts nothing is a constraint of its own: the sentence's number stays the asked count
+        ("Reply in JSON format: list two colors.", "detectable_format:json_format", "two"),
+        ("Answer in all lowercase letters: name three birds.", "change_case:english_lowercase", "three"),
+    ],
+)
+def test_a_spec_that_counts_nothing_leaves_the_count_its_own(query: str, verifier: str, count: str) -> None:
+    constraints = OfflineDecomposer().decompose(CallContext(query=query)).constraints
+    assert verifier in {c.verifier for c in constraints}
+    counts = [c for c in constraints if str(c.category) == "quantity"]
+    assert [(c.text, c.verifier) for c in counts] == [(count, None)], [(c.text, c.verifier) for c in constraints]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -152,7 +152,7 @@ def _merge_specs(
             for r in raws
             if r.start < end
             and start < r.start + len(r.text)
-            and (r.verifier is not None or _can_take(r, category, bool(spec.negated)))
+            and (r.verifier is not None or _can_take(r, category, bool(spec.negated), _counted(spec.params)))
         ]
         fits = {id(r): spec_fit(query, spec, r.start, r.start + len(r.text)) for r in takers}
         stated = max(takers, key=lambda r: (fits[id(r)], r.verifier is None), default=None)  # a free one first
@@ -161,7 +161,8 @@ def _merge_specs(
         for raw in raws if stated is None else [stated]:
             raw_end = raw.start + len(raw.text)
             overlaps = raw.start < end and start < raw_end
-            if overlaps and raw.verifier is None and _can_take(raw, category, bool(spec.negated)):
+            takes = raw.verifier is None and _can_take(raw, category, bool(spec.negated), _counted(spec.params))
+            if overlaps and takes:
                 raw.verifier = spec.verifier
                 raw.params = dict(spec.params)
                 raw.category = category
@@ -189,10 +190,19 @@ def _merge_specs(
     return raws
 
 
-def _can_take(raw: RawConstraint, category: Category, negated: bool) -> bool:
-    """Whether a constraint read from the words can take a verifiable spec of ``category``."""
-    compatible = raw.category in (Category.QUANTITY, Category.OTHER) or raw.category == category
+def _can_take(raw: RawConstraint, category: Category, negated: bool, counted: bool) -> bool:
+    """Whether a constraint read from the words can take a verifiable spec of ``category``. A quantity takes only a
+    spec that counts something (a number among its parameters): "Reply in JSON: list two colors" keeps "two" as
+    the count of colours, and the JSON format is a constraint of its own."""
+    compatible = (
+        raw.category == category or raw.category is Category.OTHER or (raw.category is Category.QUANTITY and counted)
+    )
     return compatible and raw.negated == negated
+
+
+def _counted(params: Mapping[str, Any]) -> bool:
+    """Whether a spec's parameters hold a number (what it counts)."""
+    return any(isinstance(v, int | float) and not isinstance(v, bool) for v in params.values())
 
 
 def _finish(raws: list[RawConstraint]) -> list[Constraint]:
