@@ -9,7 +9,9 @@ the subject-"be" syntax of a role line) and masked with blanks so character offs
 
 from __future__ import annotations
 
+import bisect
 import re
+import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -69,21 +71,58 @@ def _words(text: str) -> int:
     return len(_WORD.findall(text))
 
 
-def _addresses_reader(doc: Any, start: int, end: int) -> bool:
-    """Whether a stretch speaks to the answerer: a second-person word, or an imperative main verb.
+class _Addressing:
+    """The tokens of a parse that speak to the answerer, by their end offsets: a second-person word, or an imperative
+    main verb. Requirements written after a colon ("Follow these rules:\n Your essay must...; Use...") are the
+    request, not material; an article or a draft rarely gives the reader orders. Whether a stretch holds one is a
+    search, not a walk over its tokens (a request of 2,000 ``Label:`` lines asked it of every block after every
+    colon, each running to the end of the text)."""
 
-    Requirements written after a colon ("Follow these rules:\n Your essay must...; Use...") are the
-    request, not material; an article or a draft rarely gives the reader orders.
-    """
-    span = doc.char_span(start, end, alignment_mode="expand")
-    if span is None:
-        return False
-    for tok in span:
-        if tok.lower_ in ("you", "your", "yours", "yourself"):
-            return True
-        if tok.dep_ == "ROOT" and tok.tag_ == "VB" and not any(c.dep_ in ("nsubj", "nsubjpass") for c in tok.children):
-            return True
-    return False
+    def __init__(self, doc: Any) -> None:
+        self._spans: list[tuple[int, int]] = []  # (end, start) of each addressing token, in text order
+        for tok in doc:
+            subject = tok.dep_ == "ROOT" and tok.tag_ == "VB"
+            if tok.lower_ in ("you", "your", "yours", "yourself") or (
+                subject and not any(c.dep_ in ("nsubj", "nsubjpass") for c in tok.children)
+            ):
+                self._spans.append((tok.idx + len(tok.text), tok.idx))
+
+    def within(self, start: int, end: int) -> bool:
+        """Whether a token overlapping ``[start, end)`` speaks to the answerer (``char_span``'s "expand" reading)."""
+        i = bisect.bisect_right(self._spans, (start, sys.maxsize))
+        return i < len(self._spans) and self._spans[i][1] < end and start < end
+
+
+class _Lines:
+    """A text's lines (as ``str.splitlines`` cuts them) with suffix counts of its non-blank, list-item and question
+    lines, and its word starts: a block from any line start reads its counts at once instead of splitting and
+    searching the rest of the text again."""
+
+    def __init__(self, text: str) -> None:
+        self.starts: list[int] = []
+        flags: list[tuple[bool, bool, bool]] = []
+        at = 0
+        for line in text.splitlines(keepends=True):
+            self.starts.append(at)
+            at += len(line)
+            body = line.splitlines()[0] if line.splitlines() else ""
+            filled = bool(body.strip())
+            flags.append((filled, _ITEM.match(body) is not None, body.rstrip().endswith("?")))
+        n = len(flags)
+        self._after = [(0, 0, 0)] * (n + 1)
+        for i in range(n - 1, -1, -1):
+            filled, item, question = flags[i]
+            tail = self._after[i + 1]
+            self._after[i] = (tail[0] + filled, tail[1] + item, tail[2] + question)
+        self._words = [m.start() for m in _WORD.finditer(text)]
+
+    def counts(self, start: int) -> tuple[int, int, int]:
+        """(non-blank lines, list-item lines, question lines) of the text from the line starting at ``start``."""
+        return self._after[bisect.bisect_left(self.starts, start)]
+
+    def words(self, start: int) -> int:
+        """``_words(text[start:])``: the word pattern cannot cross the line break before a line start."""
+        return len(self._words) - bisect.bisect_left(self._words, start)
 
 
 #: A first paragraph that ends by pointing forward to what follows ("... the plan described below.", "Critique
@@ -107,14 +146,19 @@ def _colon_blocks(text: str, doc: Any | None = None) -> list[ContentSpan]:
     """Text after a line that ends with ':' (or after a first paragraph pointing forward to it) up to the end,
     when it is prose material (not items, questions or orders to the answerer)."""
     out: list[ContentSpan] = []
-    for start in _block_starts(text):
+    starts = _block_starts(text)
+    if not starts:
+        return out
+    read = _Lines(text)
+    addressing = _Addressing(doc) if doc is not None else None
+    for start in starts:
         block = text[start:]
-        lines = [ln for ln in block.splitlines() if ln.strip()]
-        if not lines or _words(block) < BLOCK_MIN_WORDS:
+        filled, items, questions = read.counts(start)
+        if not filled or read.words(start) < BLOCK_MIN_WORDS:
             continue
-        if sum(1 for ln in lines if _ITEM.match(ln)) >= 2:
+        if items >= 2:
             continue  # a numbered/bulleted list after a colon is usually the request's own parts
-        if sum(1 for ln in lines if ln.rstrip().endswith("?")) >= max(1, len(lines) // 2):
+        if questions >= max(1, filled // 2):
             continue  # questions to answer
         # the material ends where a blank line is followed by a short closing request line
         end = len(text)
@@ -123,7 +167,7 @@ def _colon_blocks(text: str, doc: Any | None = None) -> list[ContentSpan]:
             tail = block[paragraphs[-1].end() :]
             if 0 < _words(tail) <= 40 and not _LABEL_LINE.match(tail) and "\n" not in tail.strip():
                 end = start + paragraphs[-1].start()
-        if doc is not None and _addresses_reader(doc, start, end):
+        if addressing is not None and addressing.within(start, end):
             continue
         out.append(ContentSpan(start, end, "block"))
         break  # the first such colon opens the material
