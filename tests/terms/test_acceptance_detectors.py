@@ -86,8 +86,10 @@ def test_resolve_term_rules(index_path: Path) -> None:
     # An index is a title list, not exhaustive: its silence abstains unless it has a coverage.
     tf = resolve_term("information cascade flux", ctx, [Broken(), IndexSource(index_path), LexiconSource()])
     assert tf.known is None and tf.backed_by == [] and tf.sources_tried == ["broken", "index", "lexicon"]
-    covered = [Broken(), IndexSource(index_path, coverage=0.9), LexiconSource()]
+    covered = [IndexSource(index_path, coverage=0.9), LexiconSource()]
     assert resolve_term("information cascade flux", ctx, covered).known is False
+    # a source that raised may have backed it: no denial stands without it
+    assert resolve_term("information cascade flux", ctx, [Broken(), *covered]).known is None
     # ...and only for a name-like candidate: a description is not what a title list holds.
     assert resolve_term("information cascade flux", ctx, covered, name_like=False).known is None
     assert resolve_term("information cascade flux", ctx, [LexiconSource()]).known is None

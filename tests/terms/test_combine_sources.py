@@ -182,3 +182,29 @@ def test_a_name_recombined_from_the_inputs_words_is_not_introduced() -> None:
     joined = "The Norvik Quellhaven festival draws crowds every summer."
     res = det.run(CallContext(query="Describe the town.", documents=docs, response=joined))
     assert [v.term for v in res.verdicts] == ["Norvik Quellhaven"]
+
+
+class _Down:
+    """A glossary whose server is unreachable."""
+
+    name = "glossary"
+
+    def lookup(self, term: str, ctx: CallContext) -> bool | None:
+        raise ConnectionError("glossary server unreachable")
+
+
+def test_a_source_that_fails_leaves_its_terms_undecided_and_says_so() -> None:
+    # the failed source may have backed the term: no denial stands without it (helper 95: a glossary outage turned
+    # every glossary term into a critical fabricated_term)
+    failed = assess(_Down(), "Zorblax", CallContext(query="q"), True)
+    assert failed == Evidence("glossary", None, 0.0, failed=True)
+    assert combine([failed, Evidence("lexicon", False, 0.9)]) == (None, 0.9)
+    assert combine([failed, Evidence("lexicon", True, 1.0)]) == (True, 1.0)  # a backing still decides
+    ctx = CallContext(query="What does the Zorblax module of Quuxtopia do?")
+    result = UnknownTermsDetector(sources=[_Down(), LexiconSource()]).run(ctx)
+    assert result.verdicts == [] and result.findings["unknown_terms"] == []
+    assert result.undetermined is not None and result.undetermined.startswith("knowledge_source_failed: glossary")
+    ctx.response, ctx.findings = "The Zorblax module of Vexonia syncs invoices.", {"unknown_terms": []}
+    answer = FabricatedTermsDetector(sources=[_Down(), LexiconSource()]).run(ctx)
+    assert not any(v.kind == "fabricated_term" for v in answer.verdicts), answer.verdicts
+    assert answer.undetermined is not None and "glossary could not be asked" in answer.undetermined

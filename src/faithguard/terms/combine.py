@@ -36,6 +36,8 @@ class Evidence:
     source: str
     backed: bool | None
     confidence: float = 0.0
+    #: the source raised: it could not be asked, and may have backed the term
+    failed: bool = False
 
 
 @runtime_checkable
@@ -100,7 +102,8 @@ def may_deny(sources: Sequence[KnowledgeSource], text: str) -> bool:
 
 
 def assess(source: KnowledgeSource, term: str, ctx: CallContext, name_like: bool) -> Evidence:
-    """Ask one source; a source that raises abstains (others can still decide)."""
+    """Ask one source; a source that raises abstains, marked failed (others can still back the term, but no denial
+    stands without it: it may have backed the term)."""
     kind = type(source)
     assessing = _ASSESSING.get(kind)
     if assessing is None:  # a runtime Protocol check is slow: decide once per source type
@@ -110,7 +113,7 @@ def assess(source: KnowledgeSource, term: str, ctx: CallContext, name_like: bool
             return cast(AssessingSource, source).assess(term, ctx, name_like)
         answer = source.lookup(term, ctx)
     except Exception:  # noqa: BLE001 - a broken source cannot decide
-        return Evidence(source.name, None, 0.0)
+        return Evidence(source.name, None, 0.0, failed=True)
     if answer is True:
         return Evidence(source.name, True, 1.0)
     if answer is False:
@@ -119,7 +122,8 @@ def assess(source: KnowledgeSource, term: str, ctx: CallContext, name_like: bool
 
 
 def combine(evidence: Sequence[Evidence]) -> tuple[bool | None, float]:
-    """``(known, confidence)``: True when any source backs, False when denials reach :data:`DENY_AT`."""
+    """``(known, confidence)``: True when any source backs, False when denials reach :data:`DENY_AT` and every
+    source answered (a source that failed may have backed the term: then None, undecided)."""
     backing = [e.confidence for e in evidence if e.backed is True and e.confidence > 0]
     if backing:
         return True, max(backing)
@@ -128,6 +132,6 @@ def combine(evidence: Sequence[Evidence]) -> tuple[bool | None, float]:
         if e.backed is False:
             doubt *= 1.0 - min(max(e.confidence, 0.0), 1.0)
     denial = 1.0 - doubt
-    if denial >= DENY_AT:
+    if denial >= DENY_AT and not any(e.failed for e in evidence):
         return False, denial
     return None, denial

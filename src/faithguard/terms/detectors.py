@@ -38,12 +38,29 @@ NAMED_SOURCES = frozenset({"quoted", "title_case"})
 REFUSED_TERM = "refused_term"
 
 
+#: Reason code of a term check that could not ask every knowledge source (followed by their names).
+SOURCES_FAILED = "knowledge_source_failed"
+
+
+def _sources_failed(failed: set[str]) -> str | None:
+    """The undetermined reason of a term check some source failed in: no term was called unknown without it."""
+    return f"{SOURCES_FAILED}: {', '.join(sorted(failed))} could not be asked" if failed else None
+
+
 def resolve_term(
-    term: str, ctx: CallContext, sources: Sequence[KnowledgeSource], *, name_like: bool = True
+    term: str,
+    ctx: CallContext,
+    sources: Sequence[KnowledgeSource],
+    *,
+    name_like: bool = True,
+    failed: set[str] | None = None,
 ) -> TermFinding:
-    """Ask every source and combine their evidence (:func:`faithguard.terms.combine.combine`)."""
+    """Ask every source and combine their evidence (:func:`faithguard.terms.combine.combine`); the names of sources
+    that raised are added to ``failed``."""
     evidence = [assess(src, term, ctx, name_like) for src in sources]
     known, _confidence = combine(evidence)
+    if failed is not None:
+        failed.update(e.source for e in evidence if e.failed)
     return TermFinding(
         term=term,
         known=known,
@@ -81,9 +98,10 @@ class UnknownTermsDetector:
         named_known: list[str] = []
         languages = LanguageMap(ctx.query or "")
         unread: dict[str, int] = {}
+        failed: set[str] = set()
         for cand in candidates:
             name_like = cand.name_like and not (cand.source == "noun_chunk" and _instance(cand, ctx))
-            tf = resolve_term(cand.text, ctx, sources, name_like=name_like)
+            tf = resolve_term(cand.text, ctx, sources, name_like=name_like, failed=failed)
             other = languages.unreadable(cand.text, cand.start) if tf.known is False else None
             if other is not None:  # English sources cannot back another language's words: undecided, not unknown
                 findings.append(tf.model_copy(update={"known": None}))
@@ -117,6 +135,7 @@ class UnknownTermsDetector:
                 "term_candidates": [_candidate_row(c, t) for c, t in zip(candidates, findings, strict=True)],
                 **({"terms_unread": _unread_row(unread)} if unread else {}),
             },
+            undetermined=_sources_failed(failed),
         )
 
 
@@ -257,11 +276,16 @@ class FabricatedTermsDetector:
         return self._sources
 
     def answer_terms(
-        self, ctx: CallContext, asked: Sequence[str], unread: dict[str, int] | None = None
+        self,
+        ctx: CallContext,
+        asked: Sequence[str],
+        unread: dict[str, int] | None = None,
+        failed: set[str] | None = None,
     ) -> tuple[list[TermFinding], bool]:
         """Names the response introduces (not in the request or its material) that no source backs, and whether
         some were left unexamined (more than :data:`ANSWER_NAMES_EXAMINED`); names left unread because their
-        sentence is in another language are counted in ``unread`` by language code."""
+        sentence is in another language are counted in ``unread`` by language code, sources that raised are added to
+        ``failed``."""
         response = ctx.response or ""
         original = " ".join([ctx.query or "", ctx.sources_text or "", *asked])
         seen = original.lower()
@@ -307,7 +331,7 @@ class FabricatedTermsDetector:
                 continue  # one input name's own words reordered ("Kettle K9 Zentrova"): not a new name
             if layout_label(response, cand.start, cand.end):  # a heading or label, not a claim (compose.py)
                 continue
-            tf = resolve_term(cand.text, ctx, sources, name_like=True)
+            tf = resolve_term(cand.text, ctx, sources, name_like=True, failed=failed)
             if tf.known is not False:
                 continue
             other = languages.unreadable(cand.text, cand.start)
@@ -352,14 +376,16 @@ class FabricatedTermsDetector:
         known = [str(t) for t in ctx.findings.get("known_terms", []) if t not in unknown]
         terms = unknown + known
         unread: dict[str, int] = {}
-        introduced, capped = self.answer_terms(ctx, terms, unread)
+        failed: set[str] = set()
+        introduced, capped = self.answer_terms(ctx, terms, unread, failed)
         not_read: dict[str, Any] = {"introduced_unread": _unread_row(unread)} if unread else {}
-        unexamined = (
+        capped_reason = (
             f"the answer introduces more than {ANSWER_NAMES_EXAMINED} names no knowledge source backs; the rest were "
             "not examined"
             if capped
             else None
         )
+        unexamined = "; ".join(r for r in (capped_reason, _sources_failed(failed)) if r) or None
         introduced_verdicts = [
             Verdict(
                 kind=VerdictKind.FABRICATED_TERM.value,
