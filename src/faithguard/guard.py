@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import math
 import os
 import queue
 import threading
@@ -92,13 +93,14 @@ class Guard:
                 self.weights[str(tier)] = float(w)
             if not any(self.weights.values()):
                 raise ConfigError("weights: at least one tier needs a weight above 0 (nothing would be scored)")
+        if not (isinstance(detector_timeout, int | float) and 0 < detector_timeout < math.inf):  # NaN fails too
+            raise ConfigError(f"detector_timeout must be a finite number of seconds above 0, not {detector_timeout!r}")
         for label, value, least in (
-            ("detector_timeout", detector_timeout, 0),
             ("cache_size", cache_size, 1),
             ("queue_size", queue_size, 1),
             ("max_workers", max_workers, 1),
         ):
-            if not value >= least:  # NaN fails too
+            if not value >= least:
                 raise ConfigError(f"{label} must be >= {least}, not {value!r}")
         self.detector_timeout = detector_timeout
         self.max_input_chars = max_input_chars
@@ -114,7 +116,17 @@ class Guard:
         #: The verifier runtime this guard's own plugins provide (the first registered; None: none), set for
         #: every plugin call of its runs: another guard's plugins or the process's entry points never decide it.
         self._verifier_runtime = self.registry.verifier_runtimes[0] if self.registry.verifier_runtimes else None
+        for extra in extra_detectors:
+            problem = plugins.detector_problem(extra)
+            if problem is not None:
+                raise ConfigError(f"extra_detectors: {str(getattr(extra, 'name', '?'))[:80]!r} {problem}")
         chosen = list(self.registry.detectors) + list(extra_detectors)
+        every = [d.name for d in chosen]
+        doubled = sorted({n for n in every if every.count(n) > 1})
+        if doubled:  # two detectors of one name: their findings and errors could not be told apart
+            raise ConfigError(
+                f"extra_detectors: a detector named {', '.join(map(repr, doubled))} is already registered"
+            )
         allowed = set(detectors) if detectors is not None else None
         unknown = sorted(allowed - {d.name for d in chosen}) if allowed is not None else []
         if unknown:  # a misspelt name would leave nothing to judge while reports still read "checked"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.metadata
+import math
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -128,16 +129,19 @@ def collect(pm: pluggy.PluginManager, failures: list[PluginFailure] | None = Non
     seen: set[str] = set()
 
     def add_detector(det: Detector) -> None:
-        if not isinstance(det, Detector):
-            raise PluginError(getattr(det, "name", repr(det)), "does not implement the Detector protocol")
-        if det.stage not in ("input", "output"):
-            raise PluginError(det.name, f"unknown stage {det.stage!r}")
+        problem = detector_problem(det)
+        if problem is not None:
+            raise PluginError(str(getattr(det, "name", "?"))[:80], problem)
         if det.name in seen:
             raise PluginError(det.name, "a detector with this name is already registered")
         seen.add(det.name)
         reg.detectors.append(det)
 
     def add_decomposer(dec: Decomposer) -> None:
+        if not isinstance(getattr(dec, "name", None), str) or not dec.name:
+            raise PluginError(repr(dec)[:80], "a decomposer needs a non-empty name")
+        if dec.name in reg.decomposers:
+            raise PluginError(dec.name, "a decomposer with this name is already registered")
         reg.decomposers[dec.name] = dec
 
     def add_source(src: KnowledgeSource) -> None:
@@ -175,18 +179,63 @@ def collect(pm: pluggy.PluginManager, failures: list[PluginFailure] | None = Non
         ("register_verifiers", add_verifier),
         ("register_verifier_runtime", add_verifier_runtime),
     ]
-    for plugin_name, plugin in sorted(pm.list_name_plugin(), key=lambda item: item[0]):
-        for hook_name, register in hooks:
+    current = ""
+
+    def one_by_one(hook_name: str, add: Callable[..., None]) -> Callable[..., None]:
+        # a registration refused (a name already taken, a malformed detector) is the plugin's failure and skips that
+        # one object: the plugin's other registrations, and every other plugin's, still count
+        def register(*args: Any) -> None:
+            try:
+                add(*args)
+            except PluginError as exc:
+                reg.failures.append(PluginFailure(current, f"{hook_name}: {type(exc).__name__}: {exc}"))
+
+        return register
+
+    # built-ins first, in their fixed order: a third-party plugin named to sort before them cannot take their names
+    # and make the built-in registrations fail; then the rest by name
+    plugins = sorted(pm.list_name_plugin(), key=lambda item: (item[0] not in DEFAULT_PLUGINS, _rank(item[0]), item[0]))
+    for plugin_name, plugin in plugins:
+        current = plugin_name
+        for hook_name, add in hooks:
             impl = getattr(plugin, hook_name, None)
             if impl is None or not _is_hookimpl(impl):
                 continue
             try:
-                impl(register=register)
+                impl(register=one_by_one(hook_name, add))
             except Exception as exc:  # noqa: BLE001 - isolate a plugin that fails to register
                 reg.failures.append(PluginFailure(plugin_name, f"{hook_name}: {type(exc).__name__}: {exc}"))
     reg.detectors.sort(key=lambda d: (d.order, d.name))
     reg.knowledge_sources.sort(key=lambda s: s.name)
     return reg
+
+
+def _rank(name: str) -> int:
+    return DEFAULT_PLUGINS.index(name) if name in DEFAULT_PLUGINS else 0
+
+
+def detector_problem(det: object) -> str | None:
+    """What makes ``det`` unusable as a detector (None: nothing): the protocol, a non-empty ``name``, a ``stage`` of
+    "input" or "output", a finite number ``order`` and a ``timeout`` of None or a finite number of seconds above 0.
+    A timeout of 0, below 0, NaN or infinity would leave a check without a budget (or jam the worker pool), an order
+    that is no number would stop every guard from sorting its detectors."""
+    if not callable(getattr(det, "run", None)) or not all(hasattr(det, a) for a in ("name", "stage", "order")):
+        return "does not implement the Detector protocol (name, stage, order, run)"
+    name, stage, order = getattr(det, "name"), getattr(det, "stage"), getattr(det, "order")  # noqa: B009
+    timeout = getattr(det, "timeout", None)  # optional: None is the guard's budget
+    if not isinstance(name, str) or not name:
+        return "a detector needs a non-empty name"
+    if stage not in ("input", "output"):
+        return f"unknown stage {str(stage)[:40]!r} (input or output)"
+    if not _finite(order):
+        return f"order must be a finite number, not {str(order)[:40]!r}"
+    if timeout is not None and not (_finite(timeout) and timeout > 0):
+        return f"timeout must be None or a finite number of seconds above 0, not {str(timeout)[:40]!r}"
+    return None
+
+
+def _finite(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _is_hookimpl(obj: object) -> bool:

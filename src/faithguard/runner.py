@@ -22,6 +22,7 @@ import contextlib
 import contextvars
 import copy
 import functools
+import math
 import queue
 import threading
 import time
@@ -272,8 +273,8 @@ class Run:
         """Run ``fn`` in the pool (the judge pool when ``judged``) under ``timeout``; (result, ok). Failures are
         recorded, skips noted."""
         pool = self.judge_pool if judged and self.judge_pool is not None else self.pool
-        limit = self.default_timeout if timeout is None else timeout
-        seconds = limit if limit and limit > 0 else None
+        limit = timeout if _budget_ok(timeout) else self.default_timeout  # None, 0, NaN or inf: the guard's budget
+        seconds = limit if _budget_ok(limit) else None
         t0 = time.perf_counter()
         error: BaseException | None = None
         error_type = ""  # set with error: "timeout", "stuck" or the exception's class
@@ -335,10 +336,11 @@ class Run:
 
     def timeout_for(self, plugin: object) -> float | None:
         """The plugin's own timeout; for one that calls the configured judge, at least the judge's budget."""
-        timeout = plugin.timeout if _is_timed(plugin) else None
+        timeout = plugin.timeout if _is_timed(plugin) and _budget_ok(plugin.timeout) else None
         judge = self.ctx.judge
         if _calls_judge(plugin) and plugin.calls_judge and isinstance(judge, _BudgetedJudge):
-            return max(self.default_timeout if timeout is None else timeout, judge.detector_budget)
+            budget = judge.detector_budget if _budget_ok(judge.detector_budget) else 0.0
+            return max(self.default_timeout if timeout is None else timeout, budget)
         return timeout
 
     def decompose(self, chain: list[Decomposer], cached: Callable[[Decomposer], Decomposition]) -> None:
@@ -528,6 +530,11 @@ def _jsonable(value: Any) -> Any:
 def observer_failure(name: str, exc: BaseException) -> DetectorFailure:
     """The record of an observer (on_report hook or callback) that raised."""
     return DetectorFailure(detector=name, stage="observe", error_type=_error_type(exc), message=_safe_message(exc))
+
+
+def _budget_ok(seconds: object) -> bool:
+    """A usable time budget: a finite number of seconds above 0 (a plugin's ``timeout`` may be anything)."""
+    return isinstance(seconds, int | float) and not isinstance(seconds, bool) and 0 < seconds < math.inf
 
 
 def _error_type(exc: BaseException) -> str:

@@ -184,9 +184,13 @@ def test_config_errors() -> None:
     with pytest.raises(ConfigError, match=r"no detector is named 'keywrods' \(known: keywords\)"):
         bare_guard(detectors=["keywrods"])
     assert [d.name for d in bare_guard(detectors=["keywords"]).detectors] == ["keywords"]
-    for bad in ({"max_workers": 0}, {"cache_size": 0}, {"detector_timeout": float("nan")}):
+    for bad in ({"max_workers": 0}, {"cache_size": 0}):
         with pytest.raises(ConfigError, match=f"^{next(iter(bad))} must be >="):
             bare_guard(**bad)
+    # 0, NaN or infinity would leave every check without a budget (0 waited forever, inf jammed the pool)
+    for seconds in (0, -1.0, float("nan"), float("inf")):
+        with pytest.raises(ConfigError, match=r"^detector_timeout must be a finite number of seconds above 0"):
+            bare_guard(detector_timeout=seconds)
     with pytest.raises(ConfigError, match="no decomposer"):
         from faithguard import Guard
         from faithguard.plugins import make_plugin_manager

@@ -276,3 +276,19 @@ def test_a_failed_call_leaves_an_undetermined_report_without_its_message(otel) -
     assert "SECRET-MARKER-7" not in str(root.status.description or "") + str(dict(root.attributes or {}))
     points = otel.metric_points("faithguard.outcomes")
     assert any(p.value and p.attributes.get("faithguard.outcome") == "undetermined" for p in points)
+
+
+@pytest.mark.parametrize("bad", [float("inf"), 0.0, float("nan"), "5"])
+def test_a_timeout_changed_to_an_unusable_value_after_registration_gets_the_guards_budget(bad: object) -> None:
+    # inf made the wait raise OverflowError without abandoning the call (the pool jammed), 0 and NaN waited forever,
+    # a string broke the check (helper 95): a plugin's timeout is read when it runs, so it is checked there too
+    hung = HungDetector(timeout=0.2)
+    guard = bare_guard(extra=[hung], detector_timeout=0.3)
+    hung.timeout = bad  # type: ignore[assignment]
+    try:
+        report = guard.check("hang", "Paris museum three")
+        assert [(e.detector, e.error_type) for e in report.errors] == [("hung", "timeout")]
+        assert report.outcome == "undetermined"
+    finally:
+        hung.release()
+        guard.close()

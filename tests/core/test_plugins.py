@@ -106,3 +106,59 @@ def test_blocked_builtin(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FAITHGUARD_BLOCK_PLUGINS", "faithguard.terms.plugin")
     pm, _ = make_plugin_manager(load_entrypoints=False)
     assert pm.is_blocked("faithguard.terms.plugin") and pm.get_plugin("faithguard.terms.plugin") is None
+
+
+def test_a_plugin_cannot_take_a_builtin_name_or_register_a_malformed_detector() -> None:
+    # a plugin named to sort before the built-ins took "omission" and the built-in plugin's registration then failed
+    # part-way, silently dropping its checks (helper 95); malformed attributes jammed or broke every guard
+    from faithguard.testing import StaticDetector
+
+    class Early:
+        @faithguard.hookimpl
+        def register_detectors(self, register):  # type: ignore[no-untyped-def]
+            register(StaticDetector(name="omission", stage="output"))  # taken by a built-in
+            register(StaticDetector(name="slow", timeout=float("inf")))
+            register(StaticDetector(name="never", timeout=0))
+            register(StaticDetector(name="typo", stage="Output"))
+            register(StaticDetector(name="ranked", order="5"))  # type: ignore[arg-type]
+            register(StaticDetector(name="fine"))  # the plugin's other registrations still count
+
+        @faithguard.hookimpl
+        def register_decomposers(self, register):  # type: ignore[no-untyped-def]
+            class Offline:
+                name = "offline"
+
+                def decompose(self, ctx):  # type: ignore[no-untyped-def]
+                    raise AssertionError("never used")
+
+            register(Offline())
+
+    builtin, _ = make_plugin_manager(load_entrypoints=False)
+    expected = {d.name for d in collect(builtin).detectors}
+    pm, _ = make_plugin_manager(load_entrypoints=False)
+    pm.register(Early(), name="aaa")
+    reg = collect(pm)
+    assert {d.name for d in reg.detectors} == expected | {"fine"}
+    assert type(reg.decomposers["offline"]).__module__.startswith("faithguard.")
+    problems = [f.error for f in reg.failures]
+    assert all(f.name == "aaa" for f in reg.failures) and len(problems) == 6, problems
+    for said in ("already registered", "timeout must be", "unknown stage", "order must be a finite number"):
+        assert any(said in p for p in problems), (said, problems)
+    guard = Guard(judge=None, plugin_manager=pm)  # sorting its detectors needs numbers: it builds
+    assert "fine" in {d.name for d in guard.detectors}
+    guard.close()
+
+
+def test_extra_detectors_are_checked_like_plugins() -> None:
+    from faithguard import ConfigError
+    from faithguard.testing import StaticDetector
+
+    pm, _ = make_plugin_manager(load_entrypoints=False, defaults=False)
+    for bad, said in (
+        (StaticDetector(name="typo", stage="Output"), "unknown stage"),
+        (StaticDetector(name="slow", timeout=float("nan")), "timeout must be"),
+    ):
+        with pytest.raises(ConfigError, match=said):
+            Guard(judge=None, plugin_manager=pm, extra_detectors=[bad])
+    with pytest.raises(ConfigError, match="already registered"):
+        Guard(judge=None, plugin_manager=pm, extra_detectors=[StaticDetector(name="x"), StaticDetector(name="x")])

@@ -52,8 +52,8 @@ class JudgeConfig(BaseModel):
     """How to reach and use an OpenAI-compatible judge (OpenAI, Ollama, llama-server, vLLM)."""
 
     # hide_input_in_errors: a rejected value (a key passed under a misspelt name, a URL with credentials) never
-    # reaches an error message
-    model_config = ConfigDict(extra="forbid", frozen=True, hide_input_in_errors=True)
+    # reaches an error message; allow_inf_nan=False: every time and rate is finite (an infinite budget jams a pool)
+    model_config = ConfigDict(extra="forbid", frozen=True, hide_input_in_errors=True, allow_inf_nan=False)
 
     def __init__(self, **data: Any) -> None:
         """Validate the settings; :class:`~faithguard.ConfigError` naming the rejected fields (never their values)."""
