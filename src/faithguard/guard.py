@@ -402,10 +402,16 @@ class Guard:
         return compute
 
     def _notify(self, report: Report) -> None:
-        for impl in self.plugin_manager.hook.on_report.get_hookimpls():
+        impls = self.plugin_manager.hook.on_report.get_hookimpls()
+        if not impls:
+            return
+        # observers see a copy: one that edits what it is given (clears the verdicts) cannot change what the policy
+        # then decides on, or what the caller gets
+        seen = report.model_copy(deep=True)
+        for impl in impls:
             try:
-                impl.function(report=report)
-            except Exception as exc:  # noqa: BLE001 - observers never break the call
+                impl.function(report=seen)
+            except (Exception, SystemExit) as exc:  # noqa: BLE001 - observers never break the call
                 report.errors.append(observer_failure(impl.plugin_name, exc))
 
     def _failure_hint(self) -> str:

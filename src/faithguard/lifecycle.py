@@ -460,7 +460,7 @@ class GuardedCall:
         if self.on_report is not None:
             try:
                 self.on_report(report)
-            except Exception as exc:  # noqa: BLE001 - a user callback never breaks the call
+            except (Exception, SystemExit) as exc:  # noqa: BLE001 - a user callback never breaks the call
                 report.errors.append(observer_failure("on_report", exc))
 
     def end(self) -> None:

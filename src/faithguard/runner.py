@@ -42,8 +42,10 @@ from faithguard.models import (
     DetectorResult,
     InspectReport,
     Report,
+    Severity,
     Status,
     TermFinding,
+    Verdict,
 )
 from faithguard.telemetry import A_DETECTOR, A_STAGE, Telemetry, mark_error
 from faithguard.verification import VerifierRuntime, use_runtime
@@ -315,7 +317,7 @@ class Run:
             if isinstance(exc, InputTooLarge):  # a check that could not read the call did not pass it
                 self.undetermined.append(f"{name}: {self.skipped[name]}")
             return None, False
-        except Exception as exc:  # noqa: BLE001 - a plugin failure never breaks the call
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - a plugin failure (sys.exit too) never breaks the call
             error, error_type = exc, _error_type(exc)
         self.telemetry.record_detector(name, stage, time.perf_counter() - t0, error_type if error else None)
         if error is not None:
@@ -407,6 +409,12 @@ class Run:
                         )
                     )
                     continue
+                malformed = _malformed(result)
+                if malformed is not None:  # nothing of it is merged: a half-applied result would be worse
+                    self.errors.append(
+                        DetectorFailure(detector=det.name, stage=stage, error_type="TypeError", message=malformed)
+                    )
+                    continue
                 self._merge(det.name, stage, result)
                 if span.is_recording():
                     span.set_attribute("faithguard.verdict.count", len(result.verdicts))
@@ -473,7 +481,8 @@ class Run:
         return Report(
             query=self.ctx.query,
             response=response,
-            constraints=self.ctx.constraints,
+            # copies: a plugin that kept the context (a thread of its own) cannot change a report already returned
+            constraints=[c.model_copy() for c in self.ctx.constraints],
             subquestions=self.ctx.decomposition.subquestions,
             verdicts=list(self.ctx.verdicts),
             terms=list(self.terms),
@@ -512,6 +521,22 @@ def _is_timed(obj: object) -> TypeGuard[_Timed]:
 
 def _calls_judge(obj: object) -> TypeGuard[_CallsJudge]:
     return _conforms(obj, _CallsJudge)
+
+
+def _malformed(result: DetectorResult) -> str | None:
+    """What makes a detector's result unusable (None: nothing). Results built without validation
+    (``model_construct``) can hold a severity or a status no one can read; merging them broke the check."""
+    try:
+        for verdict in result.verdicts:
+            if not isinstance(verdict, Verdict) or not isinstance(verdict.kind, str) or not verdict.kind:
+                return "run() returned a verdict without a kind"
+            Severity(verdict.severity)
+        for update in result.updates.values():
+            status, _reason = update
+            Status(status)
+    except (ValueError, TypeError, AttributeError):
+        return "run() returned a verdict severity or a constraint status faithguard does not know"
+    return None
 
 
 def _jsonable(value: Any) -> Any:

@@ -1,0 +1,82 @@
+"""A plugin that misbehaves is recorded, never breaks the call and never changes what the policy decides on
+(helper 95's attacks: sys.exit in run(), results built without validation, observers editing the report, a thread
+that keeps editing the context after the report is returned)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import pytest
+
+import faithguard
+from faithguard import DetectorResult, Guard, HallucinationBlocked, Policy, Verdict
+from faithguard.plugins import make_plugin_manager
+
+from .helpers import bare_guard
+
+
+class _Exits:
+    name, stage, order, timeout = "exits", "output", 300, None
+
+    def run(self, ctx: Any) -> DetectorResult:
+        sys.exit(0)
+
+
+class _Unvalidated:
+    name, stage, order, timeout = "unvalidated", "output", 300, None
+
+    def run(self, ctx: Any) -> DetectorResult:
+        bogus = Verdict.model_construct(kind="x", severity="high", constraint_ids=[], term=None, explanation="")
+        return DetectorResult(verdicts=[bogus])
+
+
+@pytest.mark.parametrize(("detector", "error_type"), [(_Exits(), "SystemExit"), (_Unvalidated(), "TypeError")])
+def test_a_plugin_that_exits_or_returns_an_unreadable_result_is_recorded(detector: Any, error_type: str) -> None:
+    guard = bare_guard(extra=[detector])
+    report = guard.check("Which museum in Paris?", "The Louvre.")
+    assert [(e.detector, e.error_type) for e in report.errors] == [(detector.name, error_type)]
+    assert not report.perfect and report.outcome != "ok"
+    guard.close()
+
+
+def test_an_observer_edits_a_copy_not_what_the_policy_decides_on() -> None:
+    class Clears:
+        @faithguard.hookimpl
+        def on_report(self, report: Any) -> None:
+            report.verdicts.clear()
+            report.constraints.clear()
+
+    pm, _ = make_plugin_manager(load_entrypoints=False)
+    pm.register(Clears(), name="clears")
+    guard = Guard(plugin_manager=pm, judge=None)
+
+    @guard.wrap(policy=Policy.block(["omission"], min_severity="warning"))
+    def ask(messages: Any) -> str:
+        return "The Ebro and the Tagus."
+
+    with pytest.raises(HallucinationBlocked) as blocked:
+        ask([{"role": "user", "content": "List three rivers in Spain."}])
+    assert blocked.value.report.verdicts and blocked.value.report.constraints
+    guard.close()
+
+
+def test_a_returned_report_does_not_share_constraints_with_the_run() -> None:
+    kept: list[Any] = []
+
+    class Keeps:
+        name, stage, order, timeout = "keeps", "output", 300, None
+
+        def run(self, ctx: Any) -> DetectorResult:
+            kept.append(ctx)
+            return DetectorResult()
+
+    guard = bare_guard(extra=[Keeps()])
+    report = guard.check("Which museum in Paris?", "The Louvre is in Paris.")
+    before = [c.status for c in report.constraints]
+    for c in kept[0].constraints:  # what a thread of the plugin could still do after the call
+        c.status = faithguard.Status.SATISFIED if c.status is not faithguard.Status.SATISFIED else c.status
+        c.reason = "edited later"
+    assert [c.status for c in report.constraints] == before
+    assert all(c.reason != "edited later" for c in report.constraints)
+    guard.close()
