@@ -13,6 +13,7 @@ import hashlib
 import hmac
 import json
 import os
+import re
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,6 +22,7 @@ from typing import Any
 from opentelemetry import _logs, metrics, trace
 from opentelemetry.trace import Span, SpanKind, Status, StatusCode
 
+from faithguard.errors import ConfigError
 from faithguard.models import Report, Severity, Verdict, VerdictKind
 from faithguard.scoring import OUTCOMES
 
@@ -43,6 +45,22 @@ M_DET_SKIPPED = "faithguard.detector.skipped"
 
 #: At most this many distinct ``gen_ai.request.model`` label values per guard; later ones are "other".
 MAX_MODEL_LABELS = 16
+#: At most this many verdict kinds beyond the built-in ones as label values per guard; later ones are "other".
+MAX_KIND_LABELS = 16
+_BUILTIN_KINDS = frozenset(k.value for k in VerdictKind)
+#: "detector: code: ..." - a reason that opens with a snake_case code after its detector's name
+_REASON_CODE = re.compile(r"^([^:]{1,64}): ([a-z][a-z0-9_]{1,63})(?=:|$)")
+
+
+def _reason_code(reason: str) -> str:
+    """A detector's undetermined reason without its words: "<detector>: <code>" when it opens with a code, else
+    "<detector>: not judged (reason withheld: enable content capture to keep it)"."""
+    m = _REASON_CODE.match(reason)
+    if m is not None:
+        return f"{m.group(1)}: {m.group(2)}"
+    detector = reason.split(":", 1)[0][:64]
+    return f"{detector}: not judged (reason withheld: enable content capture to keep it)"
+
 
 # Attribute keys.
 A_GUARD = "faithguard.guard.name"
@@ -102,6 +120,9 @@ class Telemetry:
         self.tracer = trace.get_tracer(SCOPE, __version__, tracer_provider)
         self.meter = metrics.get_meter(SCOPE, __version__, meter_provider)
         self.logger = _logs.get_logger(SCOPE, __version__, logger_provider=logger_provider)
+        if capture_content is not None and not isinstance(capture_content, bool):
+            # "false" is a non-empty string: it would switch capture on
+            raise ConfigError(f"capture_content must be True, False or None, not {type(capture_content).__name__}")
         self.capture_content = capture_content_from_env() if capture_content is None else capture_content
         m = self.meter
         self.checks = m.create_counter(M_CHECKS, unit="{check}", description="Guarded calls checked")
@@ -134,6 +155,7 @@ class Telemetry:
             M_DET_SKIPPED, unit="{call}", description="Detector runs skipped by design (sampling, budget, limits)"
         )
         self._models: set[str] = set()
+        self._kinds: set[str] = set()
 
     def model_label(self, model: str | None) -> str:
         """A bounded label value for ``model``: itself for the first few models seen, then "other"."""
@@ -145,6 +167,27 @@ class Telemetry:
             self._models.add(model)
             return model
         return "other"
+
+    def kind_label(self, kind: str) -> str:
+        """A bounded label value for a verdict kind: the built-in kinds, and the first few other kinds plugins emit
+        (at most :data:`MAX_KIND_LABELS`, each cut to 64 characters), then "other": a plugin that names a kind per
+        call must not grow the metric series without bound."""
+        if kind in _BUILTIN_KINDS or kind in self._kinds:
+            return kind
+        if len(self._kinds) < MAX_KIND_LABELS and len(kind) <= 64:
+            self._kinds.add(kind)
+            return kind
+        return "other"
+
+    def reasons(self, report: Report) -> list[str]:
+        """The report's outcome reasons as spans carry them: with content capture off, a reason a detector gave for
+        not judging is cut to its detector and reason code ("unknown_terms: knowledge_source_failed"): its words may
+        quote the request."""
+        reasons = report.outcome_reasons
+        if self.capture_content:
+            return reasons
+        given = set(report.undetermined)
+        return [_reason_code(r) if r in given else r for r in reasons]
 
     def prime(self, guard: str) -> None:
         """Create every verdict and outcome series at 0, so that rate()/increase() see the first event."""
@@ -201,11 +244,10 @@ class Telemetry:
         """Count verdicts, and emit each as a ``gen_ai.evaluation.result`` event in the span's context
         (with ``gen_ai.response.id`` of the evaluated completion when known)."""
         for verdict in verdicts:
-            self.verdicts.add(
-                1, {A_GUARD: guard, A_KIND: verdict.kind, A_SEVERITY: str(verdict.severity), A_STAGE: stage}
-            )
+            kind = self.kind_label(verdict.kind)
+            self.verdicts.add(1, {A_GUARD: guard, A_KIND: kind, A_SEVERITY: str(verdict.severity), A_STAGE: stage})
             self._emit_evaluation(
-                name=f"faithguard.{verdict.kind}",
+                name=f"faithguard.{kind}",
                 score=None,
                 label="fail",
                 explanation=self._explain(verdict),
@@ -245,7 +287,7 @@ class Telemetry:
             "faithguard.coverage": report.coverage if report.coverage is not None else 0.0,
             A_JUDGE: report.judge,
             "faithguard.verdict.count": len(report.verdicts),
-            "faithguard.verdict.kinds": sorted({v.kind for v in report.verdicts}),
+            "faithguard.verdict.kinds": sorted({self.kind_label(v.kind) for v in report.verdicts}),
             "faithguard.response.length": len(report.response),
             "faithguard.response.sha256": text_digest(report.response),
             "faithguard.errors": len(report.errors),
@@ -258,11 +300,11 @@ class Telemetry:
                 "faithguard.outcome",
                 None,
                 report.outcome,
-                "; ".join(report.outcome_reasons) or "all checked, no verdict",
+                "; ".join(self.reasons(report)) or "all checked, no verdict",
             ),
             ("faithguard.constraint_score", score, band, f"{report.judged}/{report.total} judged"),
         ]
-        evals += [(f"faithguard.{v.kind}", None, "fail", self._explain(v)) for v in report.verdicts]
+        evals += [(f"faithguard.{self.kind_label(v.kind)}", None, "fail", self._explain(v)) for v in report.verdicts]
         for i, (name, value, label, explanation) in enumerate(evals):
             prefix = f"evaluations.{i}.evaluation."
             attrs[prefix + "name"] = name
@@ -281,7 +323,8 @@ class Telemetry:
             return verdict.explanation
         # Explanations quote the query; without content capture say only what fired where.
         ids = ",".join(verdict.constraint_ids)
-        return f"{verdict.kind} ({verdict.severity}) by {verdict.detector}" + (f" on {ids}" if ids else "")
+        kind = self.kind_label(verdict.kind)
+        return f"{kind} ({verdict.severity}) by {verdict.detector[:64]}" + (f" on {ids[:200]}" if ids else "")
 
     def _emit_evaluation(
         self,

@@ -263,3 +263,54 @@ def test_wrap_blocked(otel: Any, caplog: pytest.LogCaptureFixture) -> None:
             fn(QUERY, documents=DOCUMENTS, api_key=KEY)
     assert any(Q in v.explanation for v in info.value.report.verdicts)  # the report keeps it, for the caller
     assert_clean(str(info.value) + repr(info.value.args) + "\n" + exported(otel, caplog, [info.value.report]))
+
+
+class _Undecided:
+    """A plugin that cannot judge the call and says why in the request's own words."""
+
+    name, stage, order, timeout = "lang_probe", "output", 300, None
+
+    def run(self, ctx: CallContext) -> DetectorResult:
+        return DetectorResult(undetermined=f"could not parse request {ctx.query!r}")
+
+
+def test_a_plugins_undetermined_reason_is_cut_to_its_code(otel: Any, caplog: pytest.LogCaptureFixture) -> None:
+    # the reason went verbatim into the span's outcome explanation (helper 95)
+    with quiet_guard(otel, extra_detectors=[_Undecided()]) as guard:
+        answer = f"Historians care about it because records from the period are rare. {R}"
+        report = guard.check(f"Why does {Q} matter to historians?", answer)
+    assert report.outcome == "undetermined" and any(Q in r for r in report.outcome_reasons)  # the caller keeps it
+    text = exported(otel, caplog, [report])
+    assert not [m for m in MARKERS if m in text]
+    reasons = guard.telemetry.reasons(report)
+    assert "lang_probe: not judged (reason withheld: enable content capture to keep it)" in reasons, reasons
+    coded = report.model_copy(update={"undetermined": ["unknown_terms: knowledge_source_failed: glossary x"]})
+    assert "unknown_terms: knowledge_source_failed" in guard.telemetry.reasons(coded)
+
+
+def test_plugin_verdict_kinds_are_bounded_metric_labels(otel: Any) -> None:
+    from faithguard.telemetry import MAX_KIND_LABELS
+
+    class Names:
+        name, stage, order, timeout = "namer", "output", 300, None
+        calls = 0
+
+        def run(self, ctx: CallContext) -> DetectorResult:
+            Names.calls += 1
+            from faithguard import Verdict
+
+            return DetectorResult(verdicts=[Verdict(kind=f"off_topic_{Names.calls}", severity="info")])
+
+    with quiet_guard(otel, extra_detectors=[Names()]) as guard:
+        for i in range(MAX_KIND_LABELS + 10):
+            guard.check(f"Name a river in Spain, take {i}.", "The Ebro.")
+    kinds = {dict(p.attributes)["faithguard.verdict.kind"] for p in otel.metric_points("faithguard.verdicts")}
+    plugin_kinds = {k for k in kinds if k.startswith("off_topic_")}
+    assert len(plugin_kinds) == MAX_KIND_LABELS and "other" in kinds
+
+
+def test_capture_content_must_be_a_bool() -> None:
+    from faithguard import ConfigError
+
+    with pytest.raises(ConfigError, match="capture_content must be True, False or None"):
+        Guard(judge=None, load_entrypoints=False, capture_content="false")  # type: ignore[arg-type]
