@@ -44,6 +44,23 @@ def test_jsonl_bad_rows_have_line_numbers(tmp_path: Path) -> None:
     assert count_rows(path) == 8
 
 
+def test_json_too_deep_or_a_number_too_long_is_a_bad_row_not_the_end_of_the_run(tmp_path: Path) -> None:
+    # RecursionError / ValueError ended the whole run with a traceback and no summary (helper 95)
+    good = json.dumps({"query": "q1", "response": "a1"})
+    deep = '{"query": "q", "response": "a", "meta": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    long = '{"query": "q", "response": "a", "n": ' + "9" * 5_000 + "}"
+    path = _write(tmp_path / "in.jsonl", [deep, long, good])
+    items = list(read_records(path))
+    bad = {b.line: b.error for b in items if isinstance(b, BadRow)}
+    assert bad == {1: "unreadable JSON: nested too deeply", 2: "unreadable JSON: a number too long to convert"}
+    assert [r.line for r in items if isinstance(r, Row)] == [3]
+    cells = tmp_path / "in.csv"
+    cells.write_text("query,response,documents\nq,a," + '"' + "[" * 5_000 + "]" * 5_000 + '"\nq2,a2,\n', "utf-8")
+    rows = list(read_records(cells))
+    assert isinstance(rows[0], BadRow) and rows[0].error == "unreadable JSON in a cell: nested too deeply"
+    assert isinstance(rows[1], Row)
+
+
 def test_non_utf8_line_is_a_bad_row(tmp_path: Path) -> None:
     path = tmp_path / "in.jsonl"
     path.write_bytes(b'{"query": "ok", "response": "fine"}\n{"query": "\xff\xfe", "response": "x"}\n')

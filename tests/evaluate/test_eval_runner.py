@@ -157,6 +157,10 @@ def test_cli_rejects_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixture
         ["--out", str(tmp_path / "a_file")],
         ["--guard", "no_such_module_xyz:make", "--out", str(tmp_path / "o1")],
         ["--guard", "json:loads", "--no-judge", "--out", str(tmp_path / "o2")],
+        # an --out that cannot be made, a factory that builds no Guard, one that is no callable (helper 95)
+        ["--out", str(tmp_path / "a_file" / "below")],
+        ["--guard", "os:getcwd", "--out", str(tmp_path / "o3")],
+        ["--guard", "os:sep", "--out", str(tmp_path / "o4")],
     ):
         args = _parser().parse_args(["eval", str(src), *argv])
         assert args.handler(args) == 2, argv

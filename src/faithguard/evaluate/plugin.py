@@ -58,6 +58,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if out.exists() and not out.is_dir():
         print(f"faithguard eval: --out must be a directory, not a file: {out}", file=sys.stderr)
         return 2
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        print(f"faithguard eval: cannot create --out {out}: {exc.strerror or type(exc).__name__}", file=sys.stderr)
+        return 2
     config = EvalConfig(
         input=args.input,
         out=out,

@@ -190,7 +190,17 @@ def _jsonl(path: Path) -> Iterator[Row | BadRow]:
             except json.JSONDecodeError as exc:
                 yield BadRow(line_no, f"invalid JSON: {exc.msg} (column {exc.colno})", raw[:500])
                 continue
+            except (RecursionError, ValueError) as exc:  # nested past the parser's depth; an integer past 4,300 digits
+                yield BadRow(line_no, f"unreadable JSON: {_unreadable(exc)}", raw[:500])
+                continue
             yield _validate(line_no, data, raw, seen)
+
+
+def _unreadable(exc: Exception) -> str:
+    """Why JSON that is well-formed could not be read, in our words (Python's own name no content)."""
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    return "a number too long to convert" if "digits" in str(exc) else type(exc).__name__
 
 
 _JSON_CELLS = ("documents", "messages", "terms", "gold_verdicts")
@@ -249,6 +259,9 @@ def _csv(path: Path) -> Iterator[Row | BadRow]:
             data = {n: _cell(n, c) for n, c in zip(names, cells, strict=True) if c != ""}
         except json.JSONDecodeError as exc:
             yield BadRow(start, f"invalid JSON in a cell: {exc.msg}", raw)
+            continue
+        except (RecursionError, ValueError) as exc:
+            yield BadRow(start, f"unreadable JSON in a cell: {_unreadable(exc)}", raw)
             continue
         yield _validate(start, data, raw, seen)
 

@@ -54,10 +54,17 @@ class GuardSpec:
                 factory = importlib.import_module(module_name).__dict__[attr]
             except (ImportError, KeyError) as exc:
                 raise ConfigError(f"guard factory {self.factory!r} cannot be loaded ({type(exc).__name__})") from exc
+            from faithguard.guard import Guard
+
+            if not callable(factory):
+                raise ConfigError(f"guard factory {self.factory!r} is not callable")
             try:
-                return factory(**kwargs)  # type: ignore[no-any-return]
+                built = factory(**kwargs)
             except TypeError as exc:  # a factory that does not take an option the command passes (judge=None)
                 raise ConfigError(f"guard factory {self.factory!r} does not take {sorted(kwargs)}: {exc}") from exc
+            if not isinstance(built, Guard):
+                raise ConfigError(f"guard factory {self.factory!r} returned a {type(built).__name__}, not a Guard")
+            return built
         from faithguard.guard import Guard
 
         return Guard(**kwargs)
