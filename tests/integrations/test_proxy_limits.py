@@ -314,3 +314,32 @@ def test_serve_passes_the_scoring_process_limits_it_is_given() -> None:
             _scoring_limits(parser.parse_args(["serve", "--upstream", "u", *bad]))
     with pytest.raises(ValueError, match="recycle-answers"):
         _scoring_limits(parser.parse_args(["serve", "--upstream", "u", "--recycle-answers", "-1"]))
+
+
+def test_serve_refuses_arguments_that_would_misbehave_before_loading_anything(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # --port 99999 listened on another port, --timeout nan made every request a 500, ftp:// every request a 502
+    import argparse
+
+    import pytest
+
+    from faithguard.integrations.plugin import argument_problem, register_commands
+
+    parser = argparse.ArgumentParser()
+    register_commands(parser.add_subparsers())
+    base = ["serve", "--upstream", "http://127.0.0.1:9/v1"]
+    assert argument_problem(parser.parse_args(base)) is None
+    for extra, said in (
+        (["--port", "99999"], "--port must be 0-65535"),
+        (["--timeout", "nan"], "--timeout must be a finite number"),
+        (["--shutdown-timeout", "inf"], "--shutdown-timeout must be"),
+        (["--upstream", "ftp://x/v1"], "--upstream must be an http"),
+        (["--upstream", "127.0.0.1:9"], "--upstream must be an http"),
+    ):
+        args = parser.parse_args([*base, *extra])
+        problem = argument_problem(args)
+        assert problem is not None and problem.startswith(said), problem
+        assert args.handler(args) == 2 and capsys.readouterr().err.startswith(f"faithguard serve: {said}")
+    with pytest.raises(SystemExit):  # argparse: not among the choices
+        parser.parse_args([*base, "--log-level", "BOGUS"])

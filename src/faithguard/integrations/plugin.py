@@ -70,8 +70,32 @@ def register_commands(subparsers: Any) -> None:
         "OTEL_EXPORTER_OTLP_* variables when set)",
     )
     p.add_argument("--shutdown-timeout", type=float, default=3.0, help="seconds to finish requests on Ctrl-C")
-    p.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
+    p.add_argument("--log-level", default="info", choices=_LOG_LEVELS, help="uvicorn log level (default info)")
     p.set_defaults(handler=serve)
+
+
+_LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+
+
+def argument_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with ``serve``'s own arguments (None: nothing), found before any model loads: a port outside
+    0-65535 (the socket layer wrapped it to another port), a time that is not a finite number (NaN made every
+    request a 500), an upstream that is no http(s) URL (every request a 502)."""
+    from urllib.parse import urlsplit
+
+    if not 0 <= args.port <= 65535:
+        return f"--port must be 0-65535, not {args.port}"
+    if not (math.isfinite(args.timeout) and args.timeout > 0):
+        return "--timeout must be a finite number of seconds > 0"
+    if not (math.isfinite(args.shutdown_timeout) and args.shutdown_timeout >= 0):
+        return "--shutdown-timeout must be a finite number of seconds >= 0"
+    try:
+        upstream = urlsplit(args.upstream)
+    except ValueError:
+        return "--upstream is not a URL"
+    if upstream.scheme not in ("http", "https") or not upstream.hostname:
+        return "--upstream must be an http:// or https:// URL with a host"
+    return None
 
 
 def _scoring_limits(args: argparse.Namespace) -> dict[str, Any]:
@@ -118,6 +142,10 @@ def serve(args: argparse.Namespace) -> int:
     import logging
     import sys
 
+    problem = argument_problem(args)
+    if problem is not None:
+        print(f"faithguard serve: {problem}", file=sys.stderr)
+        return 2
     try:
         import uvicorn
 
