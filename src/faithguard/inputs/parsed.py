@@ -41,6 +41,7 @@ def parse_filter(refs: list[Reference], doc: Any, masked: str) -> list[Reference
     """
     tokens = {t.idx: t for t in doc}
     refs = [r for r in refs if not (r.kind == "thread" and _setting_of_talk(tokens.get(r.noun_start)))]
+    refs = [r for r in refs if not being_made_by_user(tokens.get(r.noun_start))]
     weak = [r for r in refs if not r.strong]
     if not weak:
         return refs
@@ -130,6 +131,62 @@ def assistant_made(tok: Any) -> bool:
             continue  # "you got from me": handed to the assistant
         to_user = any(k.dep_ in ("dative", "dobj") and k.lower_ in ("me", "us") for k in c.children)
         if to_user or verb_lexfiles_share(c.lemma_, _MAKING_FILES) >= MAKING_SHARE:
+            return True
+    return False
+
+
+#: WordNet 3.0 verb files of making, saying, moving and handing over (36 creation, 32 communication, 38 motion, 40
+#: possession): what the user does to a thing they are producing or about to hand on ("write", "send", "give").
+_PRODUCING_FILES = (36, 32, 38, 40)
+#: Verbs whose complement is what the user means to do ("I need to write", "we plan to send"); with "going" and
+#: "about" ("I'm going to give", "I'm about to send") the clause speaks of something not yet done.
+_INTENT_LEMMAS = frozenset({"need", "plan", "want", "intend", "have", "go", "about", "hope", "mean"})
+
+
+def being_made_by_user(tok: Any) -> bool:
+    """'the handover document I'm writing', 'the email I'm about to send', 'the cover letter I need to write': a thing
+    the user is still producing or about to hand on, named by a relative clause whose subject is "I" or "we", that
+    speaks of what is in progress or to come (a progressive, "will", "going to", "about to", "need to") with a verb of
+    making, saying, moving or handing over (WordNet's tagged uses), and that the request names only as what advice is
+    for or in ("tips for the speech", "what should I include in the document") or as the object of the user's own
+    doing ("how should I structure the letter"): advice about it needs no copy of it. Acting on it does ("proofread
+    the email I'm writing", "feedback on the letter I'm writing"), and "the error I'm getting" or "the report I
+    wrote" name things the user holds.
+    Fixtures: tests/inputs/test_being_made.py."""
+    if tok is None:
+        return False
+    from faithguard.lexical.senses import verb_lexfiles_share
+
+    # advice about it: the thing a request is for or in ("tips for the speech", "what to include in the document"),
+    # or the object of the user's own doing ("how should I structure the letter"); "feedback on", "help with" or
+    # the assistant's own verb ("proofread the email I'm writing") act on it, and need it
+    user_does = tok.dep_ == "dobj" and any(c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in tok.head.children)
+    purpose = tok.dep_ == "pobj" and tok.head.lower_ in ("for", "in")
+    if not (user_does or purpose):
+        return False
+    clauses = [c for c in tok.children if c.dep_ in ("relcl", "acl")]
+    after = tok.doc[tok.i + 1] if tok.i + 1 < len(tok.doc) else None
+    # "the document I'm writing" read as a clause of the main verb: a verb right after the noun, with the noun's
+    # place (its object) left empty, is the noun's relative clause all the same
+    if (
+        after is not None
+        and after.dep_ == "nsubj"
+        and after.lower_ in ("i", "we")
+        and after.head.i > tok.i
+        and not any(c.dep_ in ("dobj", "ccomp") for c in after.head.children)
+    ):
+        clauses.append(after.head)
+    for clause in clauses:
+        if not any(c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in clause.children):
+            continue
+        verbs = [clause, *(t for t in clause.subtree if t.dep_ == "xcomp" and t.pos_ == "VERB")]
+        later = any(t.dep_ == "aux" and t.lemma_.lower() in ("will", "shall") for t in clause.children)
+        doing = clause.tag_ == "VBG" and any(t.dep_ == "aux" and t.lemma_.lower() == "be" for t in clause.children)
+        intent = any(t.lemma_.lower() in _INTENT_LEMMAS for t in clause.subtree if t.i < verbs[-1].i)
+        if not (later or doing or (intent and len(verbs) > 1)):
+            continue
+        action = verbs[-1]
+        if verb_lexfiles_share(action.lemma_, _PRODUCING_FILES) >= MAKING_SHARE:
             return True
     return False
 

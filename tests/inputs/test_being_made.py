@@ -1,0 +1,42 @@
+"""A thing the user is still producing or about to hand on is no material to supply when the request asks advice
+about it (session 19, helper 96: "the handover document I'm writing" was a critical missing_content). Cases written
+for the class, none from an evaluation set."""
+
+from __future__ import annotations
+
+import pytest
+
+from faithguard import Guard
+
+QUIET = [
+    "Which points belong in the farewell note I'm writing for my team?",
+    "What should a good conclusion look like in the essay I'm writing for history class?",
+    "How long should the toast I'm going to give at my sister's wedding be?",
+    "What tone should I use in the complaint letter I need to send to the council?",
+    "Any tips for the presentation we will deliver to the board on Friday?",
+]
+FLAGGED = [
+    "Can you proofread the cover letter I'm writing?",  # the assistant acts on it: it is needed
+    "Summarise the memo I wrote to the board.",  # written: the user holds it
+    "Why do I keep seeing the warning I'm getting?",  # received, not produced
+    "I'd like feedback on the cover letter I'm writing.",  # feedback on it acts on it
+]
+
+
+@pytest.fixture(scope="module")
+def guard() -> Guard:
+    made = Guard(judge=None, load_entrypoints=False)
+    yield made  # type: ignore[misc]
+    made.close()
+
+
+@pytest.mark.parametrize("query", QUIET)
+def test_advice_about_something_the_user_is_making_needs_no_copy(guard: Guard, query: str) -> None:
+    report = guard.inspect(query)
+    assert not [v for v in report.verdicts if v.kind == "missing_content"], report.verdicts
+
+
+@pytest.mark.parametrize("query", FLAGGED)
+def test_material_the_assistant_acts_on_or_the_user_holds_is_still_missing(guard: Guard, query: str) -> None:
+    report = guard.inspect(query)
+    assert [v.kind for v in report.verdicts if v.kind == "missing_content"], report.verdicts
