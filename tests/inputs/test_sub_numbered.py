@@ -1,0 +1,25 @@
+"""A sub-numbered id ("Section 4.2", "Clause 7.1") is not the fourth or seventh item of a set (session 19, helper
+96: "Section 4.2 says: '...'" was a critical missing_content needing 4 items though the clause was quoted). Cases
+written for the class."""
+
+from __future__ import annotations
+
+import pytest
+
+from faithguard.inputs.references import find_references
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Clause 7.1 reads: 'Rent is due on the first working day.' Is a payment on the third late?",
+        "Rule 3.4 says: 'No pets in shared areas.' Can my cat sit on the balcony?",
+    ],
+)
+def test_a_sub_numbered_id_is_not_a_count(query: str) -> None:
+    assert not [r for r in find_references(query, query) if r.expected > 1], find_references(query, query)
+
+
+def test_a_plain_numbered_label_still_counts() -> None:
+    query = "Summarise Report 3."
+    assert [(r.text, r.expected) for r in find_references(query, query)] == [("Report 3", 3)]
