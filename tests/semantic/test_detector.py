@@ -120,9 +120,17 @@ def test_on_topic_answer_sets_nothing_satisfied() -> None:
 
 
 def test_decided_constraints_are_never_touched() -> None:
-    c = _subject("c1", "plants").model_copy(update={"status": Status.SATISFIED, "decided_by": "verifier"})
+    c = _subject("c1", "plants").model_copy(update={"status": Status.VIOLATED, "decided_by": "verifier"})
     res = DET.run(_ctx("Explain how plants make food.", "Space is vast and dark and very cold.", constraints=[c]))
     assert res.verdicts and res.updates == {}
+
+
+def test_a_subject_met_by_typed_evidence_is_not_banded_off_topic() -> None:
+    # "List three rivers in Spain." / "The Ebro and the Tagus and the Douro.": names share no topic word with the
+    # request, but WordNet typed them as rivers before this layer ran (helper 96)
+    c = _subject("c1", "rivers").model_copy(update={"status": Status.SATISFIED, "decided_by": "constraints"})
+    res = DET.run(_ctx("List three rivers in Spain.", "Space, space and space and more space here.", constraints=[c]))
+    assert res.findings["semantic"]["band"] == "unknown" and res.verdicts == [] and res.updates == {}
 
 
 def test_a_sub_question_no_passage_is_about_is_an_omission() -> None:

@@ -250,7 +250,14 @@ class SemanticDetector:
         req, sub_vecs, pvecs = vecs[0], vecs[1 : 1 + len(subs)], vecs[1 + len(subs) :]
         p = self.calibration.probability(float(req @ pvecs[0]))
         band = band_of(p)
+        typed = [c.id for c in ctx.constraints if c.category is Category.SUBJECT and c.status is Status.SATISFIED]
+        if band == "off_topic" and typed:
+            # the answer names things of the asked kind (typed evidence decided the subject before this layer): a
+            # short list of names ("The Ebro, the Tagus and the Douro.") shares no topic words with the request
+            band = "unknown"
         finding: dict[str, Any] = {"band": band, "p_off_topic": round(p, 4), "passages": len(passages)}
+        if typed and band == "unknown":
+            finding["reason"] = "the subject was satisfied by typed evidence"
         verdicts: list[Verdict] = []
         updates: dict[str, tuple[Status, str | None]] = {}
         if band == "off_topic":
