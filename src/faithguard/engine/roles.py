@@ -197,10 +197,12 @@ def _subject_head(span: Any, action: Any | None, root: Any, used: set[int]) -> A
 
 
 def _model_number(tok: Any) -> bool:
-    """A number right after a proper noun names a model or edition ("iPhone 15", "Windows 11"), not a count."""
+    """A number right after its noun names a model, an edition or a numbered item ("iPhone 15", "Windows 11",
+    "Article 17", "clause 7"), not a count: a count stands before what it counts ("17 articles"). Fixtures:
+    tests/engine/test_identifiers.py."""
     if tok.dep_ != "nummod":
         return False
-    if tok.head.pos_ == "PROPN" and tok.i == tok.head.i + 1:
+    if tok.head.pos_ in ("PROPN", "NOUN") and tok.i == tok.head.i + 1:
         return True
     prev = tok.doc[tok.i - 1] if tok.i > 0 else None
     return prev is not None and prev.pos_ == "PROPN" and tok.text.isdecimal()

@@ -66,6 +66,8 @@ def numbered_item_refs(masked: str, text: str, sents: list[tuple[int, int]], sou
             continue  # "Please list 3 niche groups": the word opens the request, a verb with its count
         if _measure_first(part):
             continue  # "index 3 and 6": a position on a scale, not an item the user holds
+        if _one_of_a_plural(part, m.group()):
+            continue  # "Windows 11": a plural with one number names a thing ("problems 3 and 4" labels two)
         sent = _sentence_of(sents, m.start())
         named = [
             w
@@ -129,3 +131,19 @@ def numbered_part_refs(masked: str, text: str, sents: list[tuple[int, int]], sou
         ref = Reference(m.group(), kind, 1, m.start(), m.end(), sent, source, True, None, m.start("noun"))
         out.append(replace(ref, part_number=m.group("num")))
     return out
+
+
+def _one_of_a_plural(part: str, found: str) -> bool:
+    """A word in a plural form with a single number after it ("Windows 11"): a name with its version, not the label
+    of one item (a label is singular, "question 7"; a plural labels several, "problems 3 and 4"). A plural form
+    WordNet lists as a word of its own ("windows", the operating system) counts too. Fixtures:
+    tests/inputs/test_sub_numbered.py."""
+    from faithguard.inputs.references import _plural
+    from faithguard.lexical.wordnet_mmap import get_wordnet
+
+    low = part.lower()
+    if not low.endswith("s") or len(re.findall(r"\d+", found)) != 1:
+        return False
+    wn = get_wordnet()
+    bases = wn.base_forms(low) if wn.available else []
+    return _plural(part) or (low in bases and any(b != low for b in bases))
