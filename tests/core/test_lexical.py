@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import subprocess
 import sys
 from pathlib import Path
@@ -125,3 +126,18 @@ def test_a_synset_read_that_reads_another_synset_does_not_block_itself() -> None
     worker.start()
     worker.join(30)
     assert not worker.is_alive() and got
+
+
+def test_a_wordnet_folder_that_holds_no_database_is_said_in_the_log(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from faithguard.lexical import wordnet_mmap
+
+    monkeypatch.setenv(wordnet_mmap.WORDNET_ENV, str(tmp_path / "nowhere"))
+    wordnet_mmap.get_wordnet.cache_clear()
+    try:
+        with caplog.at_level(logging.WARNING, logger="faithguard"):
+            assert not wordnet_mmap.get_wordnet().available
+        assert any("holds no WordNet database" in r.getMessage() for r in caplog.records)
+    finally:
+        wordnet_mmap.get_wordnet.cache_clear()  # rebuilt over the real folder once monkeypatch restores the variable

@@ -15,6 +15,7 @@ that as *unknown*, never as evidence.
 
 from __future__ import annotations
 
+import logging
 import mmap
 import os
 from collections.abc import Iterable
@@ -239,8 +240,16 @@ class WordNet:
 
 @lru_cache(maxsize=1)
 def get_wordnet() -> WordNet:
-    """The process-wide reader over the configured folder."""
-    return WordNet()
+    """The process-wide reader over the configured folder. A folder named by ``$FAITHGUARD_WORDNET_DIR`` that holds no
+    database is said once in the log (the checks that read WordNet then decide less; nothing fails)."""
+    reader = WordNet()
+    if not reader.available and os.environ.get(WORDNET_ENV):
+        logging.getLogger("faithguard").warning(
+            "%s=%s holds no WordNet database (index.noun, data.noun): the checks that read WordNet decide less",
+            WORDNET_ENV,
+            reader.folder,
+        )
+    return reader
 
 
 def available() -> bool:

@@ -10,6 +10,7 @@ import os
 from collections.abc import Callable
 
 from faithguard.detector import Detector
+from faithguard.errors import ConfigError
 from faithguard.hookspecs import hookimpl
 
 __all__ = ["register_detectors"]
@@ -18,8 +19,11 @@ __all__ = ["register_detectors"]
 @hookimpl
 def register_detectors(register: Callable[[Detector], None]) -> None:
     """The "semantic" detector (order 150), when the model is installed and not switched off."""
-    if os.environ.get("FAITHGUARD_SEMANTIC", "").strip().lower() in ("0", "off", "false", "no"):
+    switch = os.environ.get("FAITHGUARD_SEMANTIC", "").strip().lower()
+    if switch in ("0", "off", "false", "no"):
         return
+    if switch not in ("", "1", "on", "true", "yes"):  # a typo would leave the layer on while meant off
+        raise ConfigError("FAITHGUARD_SEMANTIC must be 1/on/true/yes or 0/off/false/no")
     from faithguard.semantic._model import available
 
     if not available():
