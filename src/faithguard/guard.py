@@ -20,7 +20,7 @@ from opentelemetry import _logs, metrics, trace
 from faithguard import calls, plugins, scoring
 from faithguard.cache import SingleFlightCache, texts_key
 from faithguard.detector import CallContext, Decomposer, Detector, Judge, KnowledgeSource, Warmable
-from faithguard.errors import ConfigError, InputError, shown
+from faithguard.errors import BudgetSpent, ConfigError, InputError, shown
 from faithguard.lifecycle import GuardedCall
 from faithguard.models import Decomposition, InspectReport, Report
 from faithguard.policy import Policy
@@ -240,12 +240,11 @@ class Guard:
             targets.append(self.judge)
         for target in targets:
             if isinstance(target, Warmable):
-                try:
-                    target.warmup()
-                except Exception as exc:  # noqa: BLE001 - a plugin's warm-up never breaks the guard
-                    name = type(target).__name__ if isinstance(target, VerifierRuntime) else target.name
-                    failure = plugins.PluginFailure(name, f"warmup failed: {type(exc).__qualname__}")
-                    self.registry.failures.append(failure)
+                name = type(target).__name__ if isinstance(target, VerifierRuntime) else target.name
+                error = _bounded(target.warmup, WARMUP_TIMEOUT, f"warmup-{name}")
+                if error is not None:  # a plugin's warm-up never breaks (or holds up) the guard
+                    why = "timeout" if isinstance(error, BudgetSpent) else type(error).__qualname__
+                    self.registry.failures.append(plugins.PluginFailure(name, f"warmup failed: {why}"))
 
     def inspect(
         self, query: str | None, documents: Sequence[Any] | None = None, messages: Sequence[Any] | None = None
@@ -406,18 +405,42 @@ class Guard:
         if not impls:
             return
         # observers see a copy: one that edits what it is given (clears the verdicts) cannot change what the policy
-        # then decides on, or what the caller gets
+        # then decides on, or what the caller gets; one that hangs is left behind after the detector budget
         seen = report.model_copy(deep=True)
         for impl in impls:
-            try:
-                impl.function(report=seen)
-            except (Exception, SystemExit) as exc:  # noqa: BLE001 - observers never break the call
-                report.errors.append(observer_failure(impl.plugin_name, exc))
+            hook = functools.partial(impl.function, report=seen)
+            error = _bounded(hook, self.detector_timeout, f"observer-{impl.plugin_name}")
+            if error is not None:
+                report.errors.append(observer_failure(impl.plugin_name, error))
 
     def _failure_hint(self) -> str:
         if not self.registry.failures:
             return ""
         return " (plugin failures: " + "; ".join(f"{f.name}: {f.error}" for f in self.registry.failures) + ")"
+
+
+#: Seconds one plugin's warm-up may take before the guard is built without it (recorded in ``plugin_failures``).
+#: Provenance: the built-ins load in under 10 s on this 2-core machine (spaCy, WordNet, the embedding model).
+WARMUP_TIMEOUT = 120.0
+
+
+def _bounded(work: Callable[[], object], seconds: float, name: str) -> BaseException | None:
+    """Run a plugin's ``work`` in a daemon thread for at most ``seconds``: None when it returned, else what it raised
+    (``sys.exit`` included), or :class:`BudgetSpent` when it overran (the thread is left behind, never waited for)."""
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            work()
+        except BaseException as exc:  # noqa: BLE001 - whatever a plugin raises is recorded
+            failed.append(exc)
+
+    thread = threading.Thread(target=run, name=f"faithguard-{name}", daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if thread.is_alive():
+        return BudgetSpent(name, f"did not finish within {seconds:g}s")
+    return failed[0] if failed else None
 
 
 class _Background:

@@ -80,3 +80,59 @@ def test_a_returned_report_does_not_share_constraints_with_the_run() -> None:
     assert [c.status for c in report.constraints] == before
     assert all(c.reason != "edited later" for c in report.constraints)
     guard.close()
+
+
+def test_an_observer_that_hangs_is_left_behind_after_the_budget() -> None:
+    import threading
+
+    gate = threading.Event()
+
+    class Hangs:
+        @faithguard.hookimpl
+        def on_report(self, report: Any) -> None:
+            gate.wait()
+
+    pm, _ = make_plugin_manager(load_entrypoints=False, defaults=False)
+    pm.register(Hangs(), name="hangs")
+    from faithguard.testing import KeywordDetector, StaticDecomposer
+
+    from .helpers import PARIS
+
+    guard = Guard(
+        plugin_manager=pm,
+        decomposer=StaticDecomposer(PARIS),
+        extra_detectors=[KeywordDetector()],
+        judge=None,
+        detector_timeout=0.3,
+    )
+    try:
+        report = guard.check("Which museum in Paris?", "The Louvre is in Paris.")
+        assert [(e.detector, e.stage, e.error_type) for e in report.errors] == [("hangs", "observe", "timeout")]
+    finally:
+        gate.set()
+        guard.close()
+
+
+def test_a_warm_up_that_hangs_leaves_the_guard_built_without_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    import faithguard.guard as guard_module
+
+    gate = threading.Event()
+
+    class SlowStart:
+        name, stage, order, timeout = "slow_start", "output", 300, None
+
+        def warmup(self) -> None:
+            gate.wait()
+
+        def run(self, ctx: Any) -> DetectorResult:
+            return DetectorResult()
+
+    monkeypatch.setattr(guard_module, "WARMUP_TIMEOUT", 0.3)
+    try:
+        guard = bare_guard(extra=[SlowStart()])  # no built-in plugins: only this warm-up is timed
+        assert [(f.name, f.error) for f in guard.plugin_failures] == [("slow_start", "warmup failed: timeout")]
+        guard.close()
+    finally:
+        gate.set()
