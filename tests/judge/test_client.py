@@ -297,3 +297,12 @@ def test_an_error_reply_over_the_size_cap_is_still_judged_by_its_status(
     judge = make_judge(server, no_sleep, max_retries=1)
     judge.decompose(ctx)  # retried after the 503, as before the cap
     assert len(server.requests) == 2
+
+
+def test_a_base_url_with_a_query_keeps_it_after_the_path(chat_server, no_sleep, ctx, decomposition_payload) -> None:
+    # "https://host/openai/deployments/x?api-version=...": the query went into the path (helper 95)
+    server = chat_server(decomposition_payload)
+    judge = make_judge(server, no_sleep, base_url=server.base_url + "/?api-version=2024-06-01")
+    judge.decompose(ctx)
+    path, _headers, _body = server.requests[0]
+    assert path == "/v1/chat/completions?api-version=2024-06-01"

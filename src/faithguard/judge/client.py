@@ -418,7 +418,9 @@ class OpenAIChatClient:
         self.port = parts.port or (443 if parts.scheme == "https" else 80)
         # credentials in the URL go in a header, so that the URL requests are sent to (and logged with) holds none
         base = parts._replace(netloc=parts.netloc.rsplit("@", 1)[-1]).geturl()
-        self.url = base + "/chat/completions"
+        # the path grows, the query stays a query ("...?api-version=2024-06-01": Azure-style endpoints)
+        bare = parts._replace(netloc=parts.netloc.rsplit("@", 1)[-1], path=parts.path.rstrip("/") + "/chat/completions")
+        self.url = bare.geturl()
         self.endpoint = f"{base}|{config.model}"
         key = config.resolve_api_key(environ)
         headers = {"Content-Type": "application/json", "Accept": "application/json", **config.headers}
