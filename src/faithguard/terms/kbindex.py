@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from faithguard.errors import ConfigError
+from faithguard.errors import ConfigError, InputError
 from faithguard.terms.normalize import fold_accents, normalize, number_variants, strip_brackets
 
 __all__ = ["MAGIC", "BuildStats", "TermIndex", "build_index", "fingerprint", "title_keys"]
@@ -65,9 +65,15 @@ class BuildStats:
 
 
 def _iter_titles(path: Path) -> Iterator[str]:
-    with path.open("r", encoding="utf-8", errors="replace") as fh:
-        for line in fh:
-            title = line.rstrip("\n").strip()
+    """The titles of a UTF-8 file, one per line; a line that is not UTF-8 is an :class:`InputError` naming it (read
+    as replacement characters, a binary file became an index of garbage)."""
+    with path.open("rb") as fh:
+        for number, raw in enumerate(fh, 1):
+            try:
+                line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+            except UnicodeDecodeError as exc:
+                raise InputError(f"titles file line {number} is not UTF-8 ({exc.reason})") from None
+            title = line.rstrip("\r\n").strip()
             if title:
                 yield title
 
