@@ -136,3 +136,20 @@ def test_a_warm_up_that_hangs_leaves_the_guard_built_without_it(monkeypatch: pyt
         guard.close()
     finally:
         gate.set()
+
+
+def test_a_flood_of_verdicts_is_capped_and_said() -> None:
+    from faithguard.runner import MAX_VERDICTS_PER_DETECTOR
+
+    class Floods:
+        name, stage, order, timeout = "floods", "output", 300, None
+
+        def run(self, ctx: Any) -> DetectorResult:
+            return DetectorResult(verdicts=[Verdict(kind="noise", severity="info")] * (MAX_VERDICTS_PER_DETECTOR * 5))
+
+    guard = bare_guard(extra=[Floods()])
+    report = guard.check("Which museum in Paris?", "The Louvre is in Paris.")
+    assert len([v for v in report.verdicts if v.kind == "noise"]) == MAX_VERDICTS_PER_DETECTOR
+    assert any(r.startswith("floods: verdicts_capped") for r in report.undetermined)
+    assert report.outcome != "ok" and not report.perfect
+    guard.close()
