@@ -108,6 +108,11 @@ def test_an_invented_term_in_an_english_request_is_still_unknown() -> None:
         ("Co to znaczy?", "znaczy", "pl"),
         ("Qué pasa con Zorvantium?", "Zorvantium", None),  # an invented word is listed in no language
         ("How does the Cascade Drift work?", "Cascade Drift", None),  # an English text: no other language guessed
+        # another language's ordinary word inside an English sentence: the word's own likeliest languages (session 19,
+        # helper 96: "Anmeldung", "Steuererklärung" were unknown terms)
+        ("Which documents do I need for the Krankenversicherung?", "Krankenversicherung", "de"),
+        ("Is the Wohnung near the station?", "Wohnung", "de"),
+        ("Is the Vexmorian protocol safe?", "Vexmorian", None),  # invented: listed in no language
     ],
 )
 def test_ordinary_words_of_a_short_texts_language_are_not_terms(text: str, term: str, expected: str | None) -> None:

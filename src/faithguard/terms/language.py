@@ -16,7 +16,7 @@ import re
 from bisect import bisect_right
 
 from faithguard.lexical.frequency import zipf, zipf_in
-from faithguard.lexical.langid import identify, script_letters
+from faithguard.lexical.langid import identify, model_ranking, script_letters
 from faithguard.terms.extract import sentence_pieces
 
 __all__ = ["FOREIGN_ZIPF", "MIN_LETTERS", "OTHER_LANGUAGE_CONFIDENCE", "LanguageMap"]
@@ -31,6 +31,10 @@ OTHER_LANGUAGE_CONFIDENCE = 0.35
 #: A word at or above this Zipf frequency in a language's wordfreq list is ordinary vocabulary there: the bar the term
 #: extractor sets for English (``extract.COMMON_ZIPF``). Fixtures: tests/terms/test_term_language.py.
 FOREIGN_ZIPF = 3.0
+#: How many of a term's own likeliest languages (py3langid on the term alone) :meth:`LanguageMap.foreign_words`
+#: asks wordfreq about, beside its sentence's: a word alone is a weak signal, so only its top guesses, and each must
+#: list every word as ordinary vocabulary. Fixtures: tests/terms/test_term_language.py.
+WORD_GUESSES = 2
 _LETTERS = re.compile(r"[^\W\d_]+")
 
 
@@ -123,8 +127,11 @@ class LanguageMap:
             return None
         i = max(0, bisect_right(self._starts, start) - 1)
         texts = [self._piece(i), self._text] if self._pieces else [self._text]
-        for text in texts:
-            guess = identify(text).language
+        guesses = [identify(text).language for text in texts]
+        # an English sentence may hold another language's ordinary word ("register at the Anmeldung office"): the
+        # word's own likeliest languages are asked too (py3langid), and it must be listed there, not in English
+        guesses += [code for code, _p in model_ranking(term)[:WORD_GUESSES]]
+        for guess in dict.fromkeys(guesses):
             if guess is None or guess == "en":
                 continue
             if all(zipf_in(w, guess) >= FOREIGN_ZIPF and zipf_in(w, guess) > zipf(w) for w in words):
