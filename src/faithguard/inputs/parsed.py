@@ -241,7 +241,7 @@ POINTER_TRIGGER = re.compile(
     r"|\b(?:I|we)(?:['’](?:ll|m|re)|\s+will|\s+am|\s+are)?\s+(?:going\s+to\s+)?(?:send|paste|share|upload|attach|"
     r"forward|post|give|provide)\b"
     # the message a reply is to: "respond to the review", "reply to her message"
-    r"|\b(?:respond|reply)\s+to\s+(?:the|this|that|these|those|my|your|his|her|our|their)\b"
+    r"|\b(?:respond|reply)\s+to\s+(?:(?:the|this|that|these|those|my|your|his|her|our|their)\b|[A-Z][\w-]*['’]s\b)"
     # a free relative the user received: "sum up what my landlord sent me"
     r"|\bwhat\s+(?:my|our|his|her|their|the)\s+",
     re.I,
