@@ -241,3 +241,12 @@ def test_an_answer_calling_a_backed_rare_word_unreal_refuses_a_valid_term() -> N
     plain = "Adalimumab blocks TNF; the other one targets the IL-6 receptor."  # one not named: no label for that
     quiet = check.run(CallContext(query=query, response=plain, findings=pre.findings))
     assert quiet.verdicts == [] and quiet.answer_label is None
+
+
+def test_a_code_identifier_an_answer_introduces_is_no_claimed_term() -> None:
+    det = FabricatedTermsDetector(sources=[ContextSource(), LexiconSource()])
+    q = "How do I restart a worker in my cluster?"
+    code = "Delete the pod; its CronJob or IngressClass settings recreate it within seconds."
+    assert det.run(CallContext(query=q, response=code)).verdicts == []
+    named = "The Vorlund Restart Protocol recreates the pod within seconds."  # words, not an identifier: flagged
+    assert [v.term for v in det.run(CallContext(query=q, response=named)).verdicts] == ["Vorlund Restart Protocol"]

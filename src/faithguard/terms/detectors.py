@@ -41,6 +41,11 @@ RARE_WORD = "rare_word"
 REFUSED_TERM = "refused_term"
 
 
+#: One word joined from capitalised parts ("StatefulSet", "ModuleNotFoundError"): programs name their types so, and
+#: English names seldom do. An answer introducing one names something in code, which no English source lists: not
+#: taken as a claim that a term is real (helper 96: a Kubernetes answer got fabricated_term for "StatefulSet").
+#: Fixtures: tests/terms/test_combine_sources.py.
+_IDENTIFIER = re.compile(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+")
 #: Reason code of a term check that could not ask every knowledge source (followed by their names).
 SOURCES_FAILED = "knowledge_source_failed"
 
@@ -339,6 +344,8 @@ class FabricatedTermsDetector:
             if any(words <= name for name in input_names()):
                 continue  # one input name's own words reordered ("Kettle K9 Zentrova"): not a new name
             if layout_label(response, cand.start, cand.end):  # a heading or label, not a claim (compose.py)
+                continue
+            if _IDENTIFIER.fullmatch(cand.text):  # "StatefulSet", "ImportError": a name in code, not a claim
                 continue
             tf = resolve_term(cand.text, ctx, sources, name_like=True, failed=failed)
             if tf.known is not False:
