@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from faithguard.detector import CallContext
 from faithguard.errors import ConfigError
-from faithguard.models import Category, Constraint, Decomposition, Status, SubQuestion, Tier
+from faithguard.models import Category, Constraint, Decomposition, Message, Status, SubQuestion, Tier
 from faithguard.semantic import detector as det_mod
 from faithguard.semantic.detector import (
     MAX_PASSAGES,
@@ -235,3 +235,22 @@ def test_an_answer_asking_for_the_missing_input_is_not_banded() -> None:
     ctx.findings[ASKS_FOR_INPUT] = True  # what the follow-up check publishes before this detector runs
     res = DET.run(ctx)
     assert res.findings["semantic"]["band"] == "unknown" and not res.verdicts and not res.updates
+
+
+def test_a_follow_up_takes_its_topic_from_the_answer_it_follows() -> None:
+    # "Can you put that in a table?" names no topic: a table of the earlier answer's facts was "about something
+    # else" (helper 96)
+
+    history = [
+        Message(role="user", content="Tell me about rivers."),
+        Message(role="assistant", content="Rivers carry water to the sea; rivers shape valleys."),
+    ]
+    c = _subject("c1", "table")
+    table = "Rivers: Nile 6650 km, Amazon 6400 km, rivers of Asia next."
+    on = _ctx("Can you put that in a table?", table, constraints=[c])
+    on.history = history
+    res = DET.run(on)
+    assert res.findings["semantic"]["band"] == "on_topic" and res.verdicts == []
+    off = _ctx("Can you put that in a table?", "Space is vast and dark and full of distant stars.", constraints=[c])
+    off.history = history
+    assert DET.run(off).findings["semantic"]["band"] == "off_topic"

@@ -245,10 +245,15 @@ class SemanticDetector:
             return DetectorResult(findings={"semantic": {"band": "unknown", "reason": "the answer asks for input"}})
         if len(passages[0].split()) < MIN_ANSWER_WORDS:
             return DetectorResult(findings={"semantic": {"band": "unknown", "reason": "answer too short to band"}})
-        vecs = self._embed_cached([request_text(ctx.query, ctx.documents), *subs, *passages])
+        # a follow-up ("Can you put that in a table?") takes its topic from the turn it follows: the answer is on topic
+        # when it is about the request or about the assistant's last answer
+        earlier = next((m.content for m in reversed(ctx.history) if m.role == "assistant" and m.content.strip()), "")
+        topics = [request_text(ctx.query, ctx.documents), *([earlier] if earlier else [])]
+        vecs = self._embed_cached([*topics, *subs, *passages])
         _checkpoint()
-        req, sub_vecs, pvecs = vecs[0], vecs[1 : 1 + len(subs)], vecs[1 + len(subs) :]
-        p = self.calibration.probability(float(req @ pvecs[0]))
+        n = len(topics)
+        tops, sub_vecs, pvecs = vecs[:n], vecs[n : n + len(subs)], vecs[n + len(subs) :]
+        p = self.calibration.probability(max(float(t @ pvecs[0]) for t in tops))
         band = band_of(p)
         typed = [c.id for c in ctx.constraints if c.category is Category.SUBJECT and c.status is Status.SATISFIED]
         if band == "off_topic" and typed:
