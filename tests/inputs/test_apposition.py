@@ -17,10 +17,6 @@ from faithguard.nlp import parse
         ('Based on the headline "Rates rise again", what will happen to mortgages?', False),
         ("Using the values 3.5, 7, 12 and 20, compute the mean.", False),
         ("Using the readings 14, 18 and 22, plot a trend.", False),
-        # a code of letters and digits after the noun is its value (session 19)
-        ("What does the fault code E-204 on my boiler mean?", False),
-        ("Where is the parcel with the tracking number 7QK2291 now?", False),
-        ("What does the fault code on my boiler mean?", True),
         # no apposition: the content is still missing
         ("Given the tweet, is the author angry?", True),
         ("Using the values I gave you, compute the mean.", True),

@@ -27,9 +27,6 @@ GIVEN_AFTER = re.compile(
     # possessive: the blanks before the colon are read once, not split with those after it (issue 16)
     r"^\s*+[:,]?\s*(?:[\"“][^\"”\n]{2,}[\"”]|['‘][^'’\n]{2,}['’](?=[\s.,;:!?)]|$))"
     r"|^\s+-?\d+(?:[.,]\d+)?(?:\s*(?:,|;|and|,\s*and)\s*-?\d+(?:[.,]\d+)?){2,}"
-    # a code of letters and digits ("the error code P0420", "the tracking number 1Z99AA1"): the value itself
-    # (session 19, helper 96); bounded runs, one pass
-    r"|^[ \t]{1,4}(?=[A-Za-z-]{0,12}\d)(?=[\d-]{0,24}[A-Za-z])[A-Za-z0-9][A-Za-z0-9-]{2,24}(?![\w-])"
 )
 
 #: A numbered item with no whole named: "question 7", "problems 3 and 4", "exercise 2b". Fixtures:
