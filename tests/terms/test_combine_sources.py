@@ -227,22 +227,6 @@ def test_kb_build_refuses_a_file_that_is_not_utf8_or_holds_no_titles(
     assert "is a directory" in capsys.readouterr().err
 
 
-def test_an_answer_calling_a_backed_rare_word_unreal_refuses_a_valid_term() -> None:
-    # "pembrolizumab doesn't appear to be a real drug": a rare word the lexicon backs was never checked (helper 96)
-    sources = [ContextSource(), LexiconSource()]
-    query = "How does tocilizumab differ from adalimumab?"
-    ctx = CallContext(query=query)
-    pre = UnknownTermsDetector(sources=sources).run(ctx)
-    assert set(pre.findings["known_rare_terms"]) == {"tocilizumab", "adalimumab"}
-    refused = "Tocilizumab does not seem to be a real medicine; I have no record of it. Adalimumab blocks TNF."
-    check = FabricatedTermsDetector(sources=sources)
-    answer = check.run(CallContext(query=query, response=refused, findings=pre.findings))
-    assert [(v.kind, v.term) for v in answer.verdicts] == [("refused_term", "tocilizumab")]
-    plain = "Adalimumab blocks TNF; the other one targets the IL-6 receptor."  # one not named: no label for that
-    quiet = check.run(CallContext(query=query, response=plain, findings=pre.findings))
-    assert quiet.verdicts == [] and quiet.answer_label is None
-
-
 def test_a_code_identifier_an_answer_introduces_is_no_claimed_term() -> None:
     det = FabricatedTermsDetector(sources=[ContextSource(), LexiconSource()])
     q = "How do I restart a worker in my cluster?"

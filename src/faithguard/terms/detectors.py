@@ -33,9 +33,6 @@ __all__ = ["REFUSED_TERM", "FabricatedTermsDetector", "UnknownTermsDetector", "j
 
 #: Candidate kinds that name something the user asked about (checked in the answer even when known).
 NAMED_SOURCES = frozenset({"quoted", "title_case"})
-#: A single word rare in English (the extractor's "rare_word" candidates: "pembrolizumab", "nivolumab"): checked in
-#: the answer when backed, like a name, since refusing it as unreal is as wrong.
-RARE_WORD = "rare_word"
 #: Verdict kind for a response that calls a backed term unreal: HypoTermQA (section 3.1) labels refusing a
 #: valid term a hallucination. A plugin-style kind string (models.VerdictKind lists the built-in five).
 REFUSED_TERM = "refused_term"
@@ -104,7 +101,6 @@ class UnknownTermsDetector:
         findings: list[TermFinding] = []
         verdicts: list[Verdict] = []
         named_known: list[str] = []
-        rare_known: list[str] = []
         languages = LanguageMap(ctx.query or "")
         unread: dict[str, int] = {}
         failed: set[str] = set()
@@ -135,17 +131,12 @@ class UnknownTermsDetector:
                 )
             elif tf.known is True and cand.source in NAMED_SOURCES:
                 named_known.append(tf.term)
-            elif tf.known is True and cand.source == RARE_WORD:
-                # a backed rare word the user asked about: an answer calling it unreal refuses a valid term
-                # (HypoTermQA: a hallucination), "pembrolizumab doesn't appear to be a real drug" (helper 96)
-                rare_known.append(tf.term)
         return DetectorResult(
             verdicts=verdicts,
             terms=findings,
             findings={
                 "unknown_terms": [t.term for t in findings if t.known is False],
                 "known_terms": named_known,
-                **({"known_rare_terms": rare_known} if rare_known else {}),
                 "term_candidates": [_candidate_row(c, t) for c, t in zip(candidates, findings, strict=True)],
                 **({"terms_unread": _unread_row(unread)} if unread else {}),
             },
@@ -390,10 +381,6 @@ class FabricatedTermsDetector:
             return DetectorResult()
         unknown = [str(t) for t in ctx.findings.get("unknown_terms", [])]
         known = [str(t) for t in ctx.findings.get("known_terms", []) if t not in unknown]
-        # rare words are checked for one thing only, being called unreal: an answer that need not name them is no
-        # less relevant for it, so they stay out of the answer label
-        refusable = [str(t) for t in ctx.findings.get("known_rare_terms", []) if t not in unknown and t not in known]
-        known += refusable
         terms = unknown + known
         unread: dict[str, int] = {}
         failed: set[str] = set()
@@ -443,8 +430,7 @@ class FabricatedTermsDetector:
             if is_known and acc == "MENTIONED":
                 definition = self._definition(term, ctx)
                 meaning = meaning_check(ctx.response, term, definition) if definition else None
-            if term not in refusable:
-                tlabels.append(term_label(is_known, acc, meaning))
+            tlabels.append(term_label(is_known, acc, meaning))
             row = by_term.get(term, {})
             findings.append(
                 TermFinding(
