@@ -10,16 +10,20 @@ from faithguard import Guard
 
 QUIET = [
     "Which points belong in the farewell note I'm writing for my team?",
-    "What should a good conclusion look like in the essay I'm writing for history class?",
+    "What should I say in the toast I'm going to give at the reunion?",
     "How long should the toast I'm going to give at my sister's wedding be?",
-    "What tone should I use in the complaint letter I need to send to the council?",
+    "What tone should I use for the complaint letter I need to send to the council?",
     "Any tips for the presentation we will deliver to the board on Friday?",
 ]
 FLAGGED = [
     "Can you proofread the cover letter I'm writing?",  # the assistant acts on it: it is needed
     "Summarise the memo I wrote to the board.",  # written: the user holds it
     "Why do I keep seeing the warning I'm getting?",  # received, not produced
+    "How should I improve the essay I'm writing?",  # advice on a particular text needs the text
     "I'd like feedback on the cover letter I'm writing.",  # feedback on it acts on it
+    # what is in it, and what is on its way to the assistant (reviewer 97)
+    "Find the mistakes in the report I'm writing.",
+    "Check the spelling in the letter I'm sending you.",
 ]
 
 

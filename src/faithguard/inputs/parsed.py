@@ -148,10 +148,10 @@ def being_made_by_user(tok: Any) -> bool:
     the user is still producing or about to hand on, named by a relative clause whose subject is "I" or "we", that
     speaks of what is in progress or to come (a progressive, "will", "going to", "about to", "need to") with a verb of
     making, saying, moving or handing over (WordNet's tagged uses), and that the request names only as what advice is
-    for or in ("tips for the speech", "what should I include in the document") or as the object of the user's own
-    doing ("how should I structure the letter"): advice about it needs no copy of it. Acting on it does ("proofread
-    the email I'm writing", "feedback on the letter I'm writing"), and "the error I'm getting" or "the report I
-    wrote" name things the user holds.
+    for or what to put in it ("tips for the speech", "what should I include in the document"): advice about it needs
+    no copy of it. Acting on it does ("proofread the email I'm writing", "feedback on the letter I'm writing", "the
+    mistakes in the report I'm writing"), as does a thing on its way to the assistant ("the letter I'm sending you");
+    "the error I'm getting" or "the report I wrote" name things the user holds.
     Fixtures: tests/inputs/test_being_made.py."""
     if tok is None:
         return False
@@ -160,9 +160,19 @@ def being_made_by_user(tok: Any) -> bool:
     # advice about it: the thing a request is for or in ("tips for the speech", "what to include in the document"),
     # or the object of the user's own doing ("how should I structure the letter"); "feedback on", "help with" or
     # the assistant's own verb ("proofread the email I'm writing") act on it, and need it
-    user_does = tok.dep_ == "dobj" and any(c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in tok.head.children)
-    purpose = tok.dep_ == "pobj" and tok.head.lower_ in ("for", "in")
-    if not (user_does or purpose):
+    # what advice is for ("tips for the speech"), or what to put in it ("what should I include in the document":
+    # the verb's own object is the question word); "the bugs in the code", "find the mistakes in the report" and
+    # "how should I improve the essay" read what is in it, and need it (reviewer 97)
+    prep = tok.head if tok.dep_ == "pobj" else None
+    purpose = prep is not None and (
+        prep.lower_ == "for"
+        or (
+            prep.lower_ == "in"
+            and prep.head.pos_ in ("VERB", "AUX")
+            and any(c.dep_ == "dobj" and c.tag_ in ("WP", "WDT") for c in prep.head.children)
+        )
+    )
+    if not purpose:
         return False
     clauses = [c for c in tok.children if c.dep_ in ("relcl", "acl")]
     after = tok.doc[tok.i + 1] if tok.i + 1 < len(tok.doc) else None
@@ -179,6 +189,8 @@ def being_made_by_user(tok: Any) -> bool:
     for clause in clauses:
         if not any(c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in clause.children):
             continue
+        if any(c.dep_ in ("dative", "dobj") and c.lower_ in ("you", "u") for c in clause.subtree):
+            continue  # "the letter I'm sending you": on its way to the assistant
         verbs = [clause, *(t for t in clause.subtree if t.dep_ == "xcomp" and t.pos_ == "VERB")]
         later = any(t.dep_ == "aux" and t.lemma_.lower() in ("will", "shall") for t in clause.children)
         doing = clause.tag_ == "VBG" and any(t.dep_ == "aux" and t.lemma_.lower() == "be" for t in clause.children)
