@@ -56,6 +56,9 @@ def test_typed_conjuncts_count_only_items_of_the_asked_kind(answer: str, noun: s
         ("Name two countries in Europe.", "Norway and Peru.", "violated"),
         ("Name two countries in Europe.", "Kenya and Peru are both in Europe.", "violated"),
         ("Suggest two cities to visit in Japan.", "Kyoto and Lima.", "violated"),
+        # names outside the coordination compare or add context: not items (reviewer 97)
+        ("Name two countries in Europe.", "Norway and Portugal. Portugal once ruled Brazil.", "satisfied"),
+        ("Name a city in Japan.", "Kyoto, which is older than Lima.", "satisfied"),
     ],
 )
 def test_a_place_asked_of_things_named_in_one_sentence_needs_each(query: str, answer: str, status: str) -> None:

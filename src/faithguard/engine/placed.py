@@ -174,14 +174,37 @@ def typed_names(view: ResponseView, noun: str) -> tuple[list[str], list[str]]:
 
 
 def enumerated(view: ResponseView, noun: str | None) -> tuple[str, ...]:
-    """The items of an answer that is no list but names two or more things WordNet types as the asked ``noun``
-    ("Brazil, Argentina and Chile" for "countries"): those names, with the names WordNet cannot type (they may be
-    items too: "the Ebro, the Tagus and the Douro"). A place asked of them holds only when it holds of each, as for a
-    list; the place's own name elsewhere in the answer ("... are in Africa") is no evidence."""
+    """The items of an answer that is no list but joins two or more things WordNet types as the asked ``noun`` in one
+    coordination ("Brazil, Argentina and Chile" for "countries"): that coordination's names, with the names in it
+    WordNet cannot type ("the Ebro, the Tagus and the Douro"). A place asked of them holds only when it holds of each,
+    as for a list; the place's own name elsewhere in the answer ("... are in Africa") is no evidence. Names outside
+    the coordination are not items: "Rome, which is older than Paris" compares, "Kenya and Ghana. Ghana was ruled
+    from the United Kingdom" adds context (reviewer 97)."""
     if noun is None or listed(view):
         return ()
-    typed, untyped = typed_names(view, noun)
-    return (*typed, *untyped) if len(typed) >= 2 else ()
+    names = name_parts(view)
+    best: tuple[str, ...] = ()
+    for parts in view.coordinations():
+        conjuncts = [p.lower().split() for p in parts]
+        inside = [n for n in names if any(_ends(c, n.split()) for c in conjuncts)]
+        typed = [n for n in inside if _typed_as(n, noun)]
+        if len(typed) >= 2 and len(inside) > len(best):
+            best = tuple(inside)
+    return best
+
+
+def _ends(conjunct: list[str], name: list[str]) -> bool:
+    """Whether a conjunct's words open or close with the name's ("the Ebro", "Peru are both in Europe")."""
+    k = len(name)
+    return conjunct[-k:] == name or conjunct[:k] == name or (conjunct[:1] == ["the"] and conjunct[1 : 1 + k] == name)
+
+
+def _typed_as(name: str, noun: str) -> bool:
+    """Whether WordNet types ``name`` (or its last word: "Sir Francis Drake") as ``noun``."""
+    if wordnet.is_instance_of(name, noun):
+        return True
+    last = name.split()[-1]
+    return last != name and wordnet.is_instance_of(last, noun) is True
 
 
 def typed_conjuncts(view: ResponseView, noun: str) -> int:

@@ -394,9 +394,12 @@ def _location(
         placement = place_of_items(items, name_parts(view), names[0].lower(), _forms(names[0]))
         return items_in(c, placement, len(items))
     places = view.named(frozenset({"GPE", "LOC"}))
-    located: list[str] = []
     present = [
         n for n in names if any(view.has_term(f) for f in _forms(n)) or any(contains(n.lower(), p) for p in places)
+    ]
+    # a place the answer names that GeoNames puts inside the asked one ("Rome" for "in Italy"): said as such
+    located = [
+        p for p in places for n in present if not any(view.has_term(f) for f in _forms(n)) and contains(n.lower(), p)
     ]
     if not present:
         # "rivers in Spain" answered "the Ebro and the Tagus": WordNet's part-of chain puts them there.
@@ -407,8 +410,9 @@ def _location(
                 located.extend(inside)
     missing = [n for n in names if n not in present]
     if present and (not missing or not need_all):
-        where = f" ({', '.join(located[:3])}, by WordNet)" if located else ""
-        return Status.SATISFIED, f"offline: the response names {', '.join(present)}{where}"
+        if located:
+            return Status.SATISFIED, f"offline: the response names {', '.join(located[:3])}, in {', '.join(present)}"
+        return Status.SATISFIED, f"offline: the response names {', '.join(present)}"
     if present and missing:
         return Status.VIOLATED, f"offline: the response leaves out {', '.join(missing)}"
     if places and all(contains(n.lower(), p) is False for n in names for p in places):
