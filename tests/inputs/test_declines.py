@@ -36,6 +36,9 @@ def test_a_first_sentence_that_declines_is_no_proceeding(answer: str) -> None:
         # a negated opinion, a policy in the company's voice, a plain claim: these answer the question
         "I don't think that's right; the invoice total is 240 euros including tax.",
         "We do not issue refunds on invoices older than ninety days, so this one is final.",
+        # a decline that then guesses, or goes on past a contrast, proceeds all the same (reviewer 97)
+        "I don't know which supplier it was, but the total is probably around 240 euros.",
+        "I can't say for sure. The invoice is most likely for the March delivery of office chairs and desks.",
         "I do not recommend paying it before checking the line items with the supplier.",
         "The invoice total is 240 euros and it is due on the fifth of next month.",
     ],

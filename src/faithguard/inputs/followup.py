@@ -312,6 +312,47 @@ def _declines_first(text: str) -> bool:
     return any(_declining_clause(head, verb_lexfiles_share) for head in heads)
 
 
+def _declines_only(text: str, references: tuple[str, ...]) -> bool:
+    """Whether an answer that opens with a decline keeps to it: its first sentence goes on past no contrast ("I don't
+    know which report you mean, but it probably says ..."), and no later sentence speaks of the user's item as read
+    (:func:`_names_item_as_read`) unless it says the item holds nothing on the matter: a decline followed by a
+    made-up summary proceeds all the same (reviewer 97)."""
+    sentences = [s.strip() for s in _SENTENCES.split(text or "") if s.strip()]
+    if not sentences or _carries_on(sentences[0], 0):
+        return False
+    rest = sentences[1:]
+    if not rest:
+        return True
+    if len(rest) > MAX_ABSENCE_SENTENCES:
+        return False
+    from faithguard.nlp import parse_many
+
+    # what follows may explain the decline ("The notes say nothing about it.") or give general guidance, but may not
+    # speak of the user's item as read ("The report says sales grew 10%.")
+    told = [s for s, doc in zip(rest, parse_many(rest), strict=True) if not _notes_silence(doc)]
+    return not told or not _names_item_as_read(" ".join(told), references)
+
+
+#: WordNet 3.0 verb files of saying and of holding (32 verb.communication, 42 verb.stative: "contain", "include").
+_SAYING_FILES = (32, 42)
+
+
+def _notes_silence(doc: Any) -> bool:
+    """Whether a sentence says that something says or holds nothing on the matter: a negated verb of saying or holding,
+    or one whose subject or object is "nothing" ("The context doesn't say anything about returns.", "Nothing in what
+    I was given mentions a date.", "The notes say nothing about the supplier."). After a decline it explains the
+    decline; it delivers nothing."""
+    from faithguard.lexical.senses import verb_lexfiles_share
+
+    root = _root(doc)
+    # the tagger may read the verb as a noun ("Nothing ... mentions a date"): a subject makes it the verb
+    if root is None or not any(c.dep_ in ("nsubj", "nsubjpass") for c in root.children):
+        return False
+    empty = any(c.dep_ in ("nsubj", "dobj") and c.lower_ in ("nothing", "none") for c in root.children)
+    negated = empty or any(c.dep_ == "neg" for c in root.children)
+    return negated and verb_lexfiles_share(root.lemma_, _SAYING_FILES) >= HOLDING_SHARE
+
+
 def _declining_clause(head: Any, share: Any) -> bool:
     """One clause of :func:`_declines_first`: "I" as subject, negated or "unable", a verb of knowing (or, with "can",
     "could" or "able", of saying or finding) as the head, its complement, or the complement of "able"."""
@@ -372,7 +413,7 @@ def classify_followup(response: str, references: tuple[str, ...] = ()) -> tuple[
         if asked is None and all(_carries_on(text, m.end()) for m in notes):
             return "proceeds", f"notes the gap ({first.group()!r}) but carries on with a guess"
         return "asks", f"asks for or notes the missing input: {first.group()!r}"
-    if _declines_first(text):
+    if _declines_first(text) and _declines_only(text, references):
         return "asks", "opens by saying it cannot answer (the missing input is not pretended)"
     words = word_count(text)
     if _question_first(text):
@@ -412,9 +453,16 @@ def _general_guidance(text: str, references: tuple[str, ...]) -> bool:
     reports ...", "your essay's thesis ...")."""
     if not references or len(_GENERIC_RE.findall(text)) + len(_SLOT_RE.findall(text)) < GENERIC_MARKS:
         return False
+    return _names_item_as_read(text, references) is False
+
+
+def _names_item_as_read(text: str, references: tuple[str, ...]) -> bool | None:
+    """Whether the answer speaks of the missing item as something it has read: the item's head noun with a definite
+    or possessive determiner, as a subject or a possessor ("The article reports ...", "your essay's thesis ...");
+    None when the references name no head noun."""
     heads = {h.lower() for ref in references if (h := head_word(ref))}
     if not heads:
-        return False
+        return None
     from faithguard.lexical.wordnet_mmap import get_wordnet
     from faithguard.nlp import parse_many
 
@@ -428,8 +476,8 @@ def _general_guidance(text: str, references: tuple[str, ...]) -> bool:
                 continue
             named = any(c.dep_ in ("det", "poss") and c.lower_ in _KNOWN_DETS for c in tok.children)
             if named and tok.dep_ in ("nsubj", "nsubjpass", "poss"):
-                return False  # "The article reports ...": the item is spoken of as read
-    return True
+                return True  # "The article reports ...": the item is spoken of as read
+    return False
 
 
 #: A declarative sentence of at least this many words is an answer; a question to the user before any such sentence
