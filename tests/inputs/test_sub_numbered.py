@@ -23,3 +23,6 @@ def test_a_sub_numbered_id_is_not_a_count(query: str) -> None:
 def test_a_plain_numbered_label_still_counts() -> None:
     query = "Summarise Report 3."
     assert [(r.text, r.expected) for r in find_references(query, query)] == [("Report 3", 3)]
+    # a comma list of labels is two labels, not a decimal; a plain plural with one number still labels an item
+    for labelled in ("Compare reports 1,2 and pick one.", "Answer questions 5."):
+        assert find_references(labelled, labelled), labelled

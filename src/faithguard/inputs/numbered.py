@@ -134,11 +134,9 @@ def numbered_part_refs(masked: str, text: str, sents: list[tuple[int, int]], sou
 
 
 def _one_of_a_plural(part: str, found: str) -> bool:
-    """A word in a plural form with a single number after it ("Windows 11"): a name with its version, not the label
-    of one item (a label is singular, "question 7"; a plural labels several, "problems 3 and 4"). A plural form
-    WordNet lists as a word of its own ("windows", the operating system) counts too. Fixtures:
-    tests/inputs/test_sub_numbered.py."""
-    from faithguard.inputs.references import _plural
+    """A plural form that WordNet lists as a word of its own ("windows": the operating system) with a single number
+    after it ("Windows 11"): a name with its version, not the label of one item. A plain plural still labels items
+    ("do problems 7", "answer questions 5": reviewer 97). Fixtures: tests/engine/test_identifiers.py."""
     from faithguard.lexical.wordnet_mmap import get_wordnet
 
     low = part.lower()
@@ -146,4 +144,4 @@ def _one_of_a_plural(part: str, found: str) -> bool:
         return False
     wn = get_wordnet()
     bases = wn.base_forms(low) if wn.available else []
-    return _plural(part) or (low in bases and any(b != low for b in bases))
+    return low in bases and any(b != low for b in bases)
