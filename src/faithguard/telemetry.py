@@ -15,6 +15,7 @@ import json
 import os
 import re
 import secrets
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -48,18 +49,39 @@ MAX_MODEL_LABELS = 16
 #: At most this many verdict kinds beyond the built-in ones as label values per guard; later ones are "other".
 MAX_KIND_LABELS = 16
 _BUILTIN_KINDS = frozenset(k.value for k in VerdictKind)
-#: "detector: code: ..." - a reason that opens with a snake_case code after its detector's name
-_REASON_CODE = re.compile(r"^([^:]{1,64}): ([a-z][a-z0-9_]{1,63})(?=:|$)")
+#: A reason code: snake_case with at least one underscore ("knowledge_source_failed", "call_failed"), so that a single
+#: word of the request ("leukemia") is never taken for one (reviewer 97)
+_CODE = r"[a-z][a-z0-9]*_[a-z0-9_]{1,60}"
+_OPENING_CODE = re.compile(rf"({_CODE})(?=[:\s(]|$)")
+#: The codes the call lifecycle opens its own reasons with (``lifecycle.*_REASON``, the proxy's): content-free
+#: sentences of faithguard's, not a detector's; tests/core/test_no_leaks.py pins them to the lifecycle's constants.
+LIFECYCLE_CODES = frozenset(
+    {
+        "tool_call",
+        "call_failed",
+        "unreadable_answer",
+        "unreadable_input",
+        "input_too_large",
+        "stream_closed",
+        "stream_unread",
+        "answer_too_long",
+        "scoring_failed",
+    }
+)
 
 
 def _reason_code(reason: str) -> str:
-    """A detector's undetermined reason without its words: "<detector>: <code>" when it opens with a code, else
-    "<detector>: not judged (reason withheld: enable content capture to keep it)"."""
-    m = _REASON_CODE.match(reason)
-    if m is not None:
-        return f"{m.group(1)}: {m.group(2)}"
-    detector = reason.split(":", 1)[0][:64]
-    return f"{detector}: not judged (reason withheld: enable content capture to keep it)"
+    """An undetermined reason without its words: the lifecycle's own code ("call_failed", "tool_call"), or a
+    detector's "<detector>: <code>" when its reason opens with a code ("unknown_terms: knowledge_source_failed"),
+    else "<detector>: not judged (reason withheld: enable content capture to keep it)"."""
+    own = _OPENING_CODE.match(reason)
+    if own is not None and own.group(1) in LIFECYCLE_CODES:
+        return own.group(1)
+    head, sep, rest = reason.partition(": ")
+    code = _OPENING_CODE.match(rest) if sep else None
+    if code is not None:
+        return f"{head[:64]}: {code.group(1)}"
+    return f"{head[:64] if sep else 'a check'}: not judged (reason withheld: enable content capture to keep it)"
 
 
 # Attribute keys.
@@ -156,6 +178,7 @@ class Telemetry:
         )
         self._models: set[str] = set()
         self._kinds: set[str] = set()
+        self._labels_lock = threading.Lock()
 
     def model_label(self, model: str | None) -> str:
         """A bounded label value for ``model``: itself for the first few models seen, then "other"."""
@@ -170,13 +193,14 @@ class Telemetry:
 
     def kind_label(self, kind: str) -> str:
         """A bounded label value for a verdict kind: the built-in kinds, and the first few other kinds plugins emit
-        (at most :data:`MAX_KIND_LABELS`, each cut to 64 characters), then "other": a plugin that names a kind per
-        call must not grow the metric series without bound."""
+        (at most :data:`MAX_KIND_LABELS` of at most 64 characters), then "other": a plugin that names a kind per call
+        must not grow the metric series without bound."""
         if kind in _BUILTIN_KINDS or kind in self._kinds:
             return kind
-        if len(self._kinds) < MAX_KIND_LABELS and len(kind) <= 64:
-            self._kinds.add(kind)
-            return kind
+        with self._labels_lock:  # the cap holds under concurrent checks
+            if kind in self._kinds or (len(self._kinds) < MAX_KIND_LABELS and len(kind) <= 64):
+                self._kinds.add(kind)
+                return kind
         return "other"
 
     def reasons(self, report: Report) -> list[str]:

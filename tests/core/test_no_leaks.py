@@ -314,3 +314,18 @@ def test_capture_content_must_be_a_bool() -> None:
 
     with pytest.raises(ConfigError, match="capture_content must be True, False or None"):
         Guard(judge=None, load_entrypoints=False, capture_content="false")  # type: ignore[arg-type]
+
+
+def test_reason_codes_keep_no_word_of_the_request() -> None:
+    # a one-word reason ("d1: leukemia") passed as a code; the lifecycle's own reasons lost theirs (reviewer 97)
+    from faithguard import lifecycle
+    from faithguard.telemetry import LIFECYCLE_CODES, _reason_code
+
+    assert _reason_code(f"d1: {Q}").startswith("d1: not judged (reason withheld")
+    assert _reason_code("d1: leukemia") == "d1: not judged (reason withheld: enable content capture to keep it)"
+    assert _reason_code("unknown_terms: knowledge_source_failed: glossary could not be asked") == (
+        "unknown_terms: knowledge_source_failed"
+    )
+    own = [v for k, v in vars(lifecycle).items() if k.endswith("_REASON") and isinstance(v, str)]
+    assert own and all(_reason_code(r) == r.split(":")[0] and r.split(":")[0] in LIFECYCLE_CODES for r in own)
+    assert _reason_code("call_failed (ValueError)") == "call_failed"
