@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import functools
 import logging
 import math
@@ -103,6 +104,8 @@ class Guard:
             if not value >= least:
                 raise ConfigError(f"{label} must be >= {least}, not {value!r}")
         self.detector_timeout = detector_timeout
+        #: observers whose last call overran its budget (still running: not called again until it returns)
+        self._observers: dict[str, threading.Thread] = {}
         self.max_input_chars = max_input_chars
         self.telemetry = Telemetry(tracer_provider, meter_provider, logger_provider, capture_content)
 
@@ -409,7 +412,7 @@ class Guard:
         seen = report.model_copy(deep=True)
         for impl in impls:
             hook = functools.partial(impl.function, report=seen)
-            error = _bounded(hook, self.detector_timeout, f"observer-{impl.plugin_name}")
+            error = _bounded(hook, self.detector_timeout, f"observer-{impl.plugin_name}", self._observers)
             if error is not None:
                 report.errors.append(observer_failure(impl.plugin_name, error))
 
@@ -424,14 +427,22 @@ class Guard:
 WARMUP_TIMEOUT = 120.0
 
 
-def _bounded(work: Callable[[], object], seconds: float, name: str) -> BaseException | None:
-    """Run a plugin's ``work`` in a daemon thread for at most ``seconds``: None when it returned, else what it raised
-    (``sys.exit`` included), or :class:`BudgetSpent` when it overran (the thread is left behind, never waited for)."""
+def _bounded(
+    work: Callable[[], object], seconds: float, name: str, running: dict[str, threading.Thread] | None = None
+) -> BaseException | None:
+    """Run a plugin's ``work`` in a daemon thread, in the caller's context (its trace span), for at most ``seconds``:
+    None when it returned, else what it raised (``sys.exit`` included), or :class:`BudgetSpent` when it overran (the
+    thread is left behind, never waited for). With ``running``, a plugin whose last overrun is still going is not run
+    again (one thread left behind per plugin, however many calls)."""
+    earlier = running.get(name) if running is not None else None
+    if earlier is not None and earlier.is_alive():
+        return BudgetSpent(name, "not run: its earlier call is still running past its budget")
     failed: list[BaseException] = []
+    context = contextvars.copy_context()
 
     def run() -> None:
         try:
-            work()
+            context.run(work)
         except BaseException as exc:  # noqa: BLE001 - whatever a plugin raises is recorded
             failed.append(exc)
 
@@ -439,6 +450,8 @@ def _bounded(work: Callable[[], object], seconds: float, name: str) -> BaseExcep
     thread.start()
     thread.join(seconds)
     if thread.is_alive():
+        if running is not None:
+            running[name] = thread
         return BudgetSpent(name, f"did not finish within {seconds:g}s")
     return failed[0] if failed else None
 

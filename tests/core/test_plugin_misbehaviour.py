@@ -153,3 +153,50 @@ def test_a_flood_of_verdicts_is_capped_and_said() -> None:
     assert any(r.startswith("floods: verdicts_capped") for r in report.undetermined)
     assert report.outcome != "ok" and not report.perfect
     guard.close()
+
+
+def test_an_observer_keeps_the_callers_trace_and_a_stuck_one_is_not_run_again(otel: Any) -> None:
+    import threading
+
+    from opentelemetry import trace
+
+    from faithguard.testing import KeywordDetector, StaticDecomposer
+
+    from .helpers import PARIS
+
+    seen: list[bool] = []
+    gate = threading.Event()
+
+    class Sees:
+        @faithguard.hookimpl
+        def on_report(self, report: Any) -> None:
+            seen.append(trace.get_current_span().get_span_context().is_valid)
+
+    class Hangs:
+        calls = 0
+
+        @faithguard.hookimpl
+        def on_report(self, report: Any) -> None:
+            Hangs.calls += 1
+            gate.wait()
+
+    pm, _ = make_plugin_manager(load_entrypoints=False, defaults=False)
+    pm.register(Sees(), name="sees")
+    pm.register(Hangs(), name="hangs")
+    guard = Guard(
+        plugin_manager=pm,
+        decomposer=StaticDecomposer(PARIS),
+        extra_detectors=[KeywordDetector()],
+        judge=None,
+        detector_timeout=0.3,
+        **otel.providers(),
+    )
+    try:
+        reports = [guard.check(f"Which museum in Paris, take {i}?", "The Louvre is in Paris.") for i in range(6)]
+        assert seen and all(seen)  # the guard's span is current inside the observer, as before it ran in a thread
+        left = [t for t in threading.enumerate() if t.name == "faithguard-observer-hangs"]
+        assert Hangs.calls == 1 and len(left) == 1  # one thread left behind, not one per call
+        assert all(any(e.detector == "hangs" for e in r.errors) for r in reports)
+    finally:
+        gate.set()
+        guard.close()
