@@ -132,9 +132,15 @@ class Guard:
             )
         allowed = set(detectors) if detectors is not None else None
         unknown = sorted(allowed - {d.name for d in chosen}) if allowed is not None else []
-        if unknown:  # a misspelt name would leave nothing to judge while reports still read "checked"
+        if unknown:
             names = ", ".join(sorted({d.name for d in chosen}))
-            raise ConfigError(f"detectors: no detector is named {', '.join(map(repr, unknown))} (known: {names})")
+            missing = f"no detector is named {', '.join(map(repr, unknown))} (known: {names})"
+            if allowed is not None and len(unknown) == len(allowed):
+                # every name misspelt: nothing would judge while reports still read "checked"
+                raise ConfigError(f"detectors: {missing}")
+            # one that is not there in this install (an optional layer switched off) is said, not fatal
+            self.registry.failures.append(plugins.PluginFailure("detectors", missing))
+            _log.warning("Guard(detectors=...): %s", missing)
         excluded = set(exclude)
         self.detectors: list[Detector] = sorted(
             (d for d in chosen if (allowed is None or d.name in allowed) and d.name not in excluded),
