@@ -94,15 +94,16 @@ class Guard:
                 self.weights[str(tier)] = float(w)
             if not any(self.weights.values()):
                 raise ConfigError("weights: at least one tier needs a weight above 0 (nothing would be scored)")
-        if not (isinstance(detector_timeout, int | float) and 0 < detector_timeout < math.inf):  # NaN fails too
+        numeric = isinstance(detector_timeout, int | float) and not isinstance(detector_timeout, bool)
+        if not (numeric and 0 < detector_timeout < math.inf):  # NaN fails too
             raise ConfigError(f"detector_timeout must be a finite number of seconds above 0, not {detector_timeout!r}")
         for label, value, least in (
             ("cache_size", cache_size, 1),
             ("queue_size", queue_size, 1),
             ("max_workers", max_workers, 1),
         ):
-            if not value >= least:
-                raise ConfigError(f"{label} must be >= {least}, not {value!r}")
+            if not (isinstance(value, int) and not isinstance(value, bool) and value >= least):
+                raise ConfigError(f"{label} must be a whole number >= {least}, not {value!r}")
         self.detector_timeout = detector_timeout
         #: observers whose last call overran its budget (still running: not called again until it returns)
         self._observers: dict[str, threading.Thread] = {}

@@ -416,6 +416,12 @@ class Run:
                         )
                     )
                     continue
+                malformed = _malformed(result)
+                if malformed is not None:  # nothing of it is merged: a half-applied result would be worse
+                    self.errors.append(
+                        DetectorFailure(detector=det.name, stage=stage, error_type="TypeError", message=malformed)
+                    )
+                    continue
                 if len(result.verdicts) > MAX_VERDICTS_PER_DETECTOR:
                     # past this many, verdicts add telemetry and report work outside any budget (100,000 added 5.7 s)
                     self.undetermined.append(
@@ -423,12 +429,6 @@ class Run:
                         f"{MAX_VERDICTS_PER_DETECTOR} kept"
                     )
                     result = result.model_copy(update={"verdicts": result.verdicts[:MAX_VERDICTS_PER_DETECTOR]})
-                malformed = _malformed(result)
-                if malformed is not None:  # nothing of it is merged: a half-applied result would be worse
-                    self.errors.append(
-                        DetectorFailure(detector=det.name, stage=stage, error_type="TypeError", message=malformed)
-                    )
-                    continue
                 self._merge(det.name, stage, result)
                 if span.is_recording():
                     span.set_attribute("faithguard.verdict.count", len(result.verdicts))
@@ -541,6 +541,17 @@ def _malformed(result: DetectorResult) -> str | None:
     """What makes a detector's result unusable (None: nothing). Results built without validation
     (``model_construct``) can hold a severity or a status no one can read; merging them broke the check."""
     try:
+        shapes = (
+            (result.verdicts, list),
+            (result.updates, dict),
+            (result.findings, dict),
+            (result.terms, list),
+            (result.deciders, dict),
+        )
+        if not all(isinstance(value, kind) for value, kind in shapes):
+            return "run() returned a result whose verdicts, updates, findings or terms are of the wrong type"
+        if not all(isinstance(t, TermFinding) for t in result.terms):
+            return "run() returned a term finding that is not a TermFinding"
         for verdict in result.verdicts:
             if not isinstance(verdict, Verdict) or not isinstance(verdict.kind, str) or not verdict.kind:
                 return "run() returned a verdict without a kind"

@@ -142,6 +142,8 @@ class Telemetry:
         self.tracer = trace.get_tracer(SCOPE, __version__, tracer_provider)
         self.meter = metrics.get_meter(SCOPE, __version__, meter_provider)
         self.logger = _logs.get_logger(SCOPE, __version__, logger_provider=logger_provider)
+        if isinstance(capture_content, int) and not isinstance(capture_content, bool) and capture_content in (0, 1):
+            capture_content = bool(capture_content)  # 0 / 1 as the flag they have always meant
         if capture_content is not None and not isinstance(capture_content, bool):
             # "false" is a non-empty string: it would switch capture on
             raise ConfigError(f"capture_content must be True, False or None, not {type(capture_content).__name__}")

@@ -188,11 +188,11 @@ def test_config_errors() -> None:
     partial = bare_guard(detectors=["keywords", "semantic"])
     assert [d.name for d in partial.detectors] == ["keywords"]
     assert [f.name for f in partial.plugin_failures] == ["detectors"]
-    for bad in ({"max_workers": 0}, {"cache_size": 0}):
-        with pytest.raises(ConfigError, match=f"^{next(iter(bad))} must be >="):
+    for bad in ({"max_workers": 0}, {"cache_size": 0}, {"cache_size": "10"}, {"queue_size": 2.5}):
+        with pytest.raises(ConfigError, match=f"^{next(iter(bad))} must be a whole number >="):
             bare_guard(**bad)
     # 0, NaN or infinity would leave every check without a budget (0 waited forever, inf jammed the pool)
-    for seconds in (0, -1.0, float("nan"), float("inf")):
+    for seconds in (0, -1.0, float("nan"), float("inf"), True):
         with pytest.raises(ConfigError, match=r"^detector_timeout must be a finite number of seconds above 0"):
             bare_guard(detector_timeout=seconds)
     with pytest.raises(ConfigError, match="no decomposer"):

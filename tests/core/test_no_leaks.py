@@ -314,6 +314,7 @@ def test_capture_content_must_be_a_bool() -> None:
 
     with pytest.raises(ConfigError, match="capture_content must be True, False or None"):
         Guard(judge=None, load_entrypoints=False, capture_content="false")  # type: ignore[arg-type]
+    assert Guard(judge=None, load_entrypoints=False, capture_content=1, warmup=False).telemetry.capture_content is True
 
 
 def test_reason_codes_keep_no_word_of_the_request() -> None:

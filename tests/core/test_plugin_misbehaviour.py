@@ -31,7 +31,17 @@ class _Unvalidated:
         return DetectorResult(verdicts=[bogus])
 
 
-@pytest.mark.parametrize(("detector", "error_type"), [(_Exits(), "SystemExit"), (_Unvalidated(), "TypeError")])
+class _NoneVerdicts:
+    name, stage, order, timeout = "none_verdicts", "output", 300, None
+
+    def run(self, ctx: Any) -> DetectorResult:
+        return DetectorResult.model_construct(verdicts=None, updates={}, findings=None, terms=["x"])
+
+
+@pytest.mark.parametrize(
+    ("detector", "error_type"),
+    [(_Exits(), "SystemExit"), (_Unvalidated(), "TypeError"), (_NoneVerdicts(), "TypeError")],
+)
 def test_a_plugin_that_exits_or_returns_an_unreadable_result_is_recorded(detector: Any, error_type: str) -> None:
     guard = bare_guard(extra=[detector])
     report = guard.check("Which museum in Paris?", "The Louvre.")
