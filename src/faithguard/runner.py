@@ -42,11 +42,10 @@ from faithguard.models import (
     DetectorResult,
     InspectReport,
     Report,
-    Severity,
     Status,
     TermFinding,
-    Verdict,
 )
+from faithguard.results import MAX_VERDICTS_PER_DETECTOR, result_problem
 from faithguard.telemetry import A_DETECTOR, A_STAGE, Telemetry, mark_error
 from faithguard.verification import VerifierRuntime, use_runtime
 
@@ -416,7 +415,7 @@ class Run:
                         )
                     )
                     continue
-                malformed = _malformed(result)
+                malformed = result_problem(result)
                 if malformed is not None:  # nothing of it is merged: a half-applied result would be worse
                     self.errors.append(
                         DetectorFailure(detector=det.name, stage=stage, error_type="TypeError", message=malformed)
@@ -537,33 +536,6 @@ def _calls_judge(obj: object) -> TypeGuard[_CallsJudge]:
     return _conforms(obj, _CallsJudge)
 
 
-def _malformed(result: DetectorResult) -> str | None:
-    """What makes a detector's result unusable (None: nothing). Results built without validation
-    (``model_construct``) can hold a severity or a status no one can read; merging them broke the check."""
-    try:
-        shapes = (
-            (result.verdicts, list),
-            (result.updates, dict),
-            (result.findings, dict),
-            (result.terms, list),
-            (result.deciders, dict),
-        )
-        if not all(isinstance(value, kind) for value, kind in shapes):
-            return "run() returned a result whose verdicts, updates, findings or terms are of the wrong type"
-        if not all(isinstance(t, TermFinding) for t in result.terms):
-            return "run() returned a term finding that is not a TermFinding"
-        for verdict in result.verdicts:
-            if not isinstance(verdict, Verdict) or not isinstance(verdict.kind, str) or not verdict.kind:
-                return "run() returned a verdict without a kind"
-            Severity(verdict.severity)
-        for update in result.updates.values():
-            status, _reason = update
-            Status(status)
-    except (ValueError, TypeError, AttributeError):
-        return "run() returned a verdict severity or a constraint status faithguard does not know"
-    return None
-
-
 def _jsonable(value: Any) -> Any:
     """Findings as plain JSON data (unknown objects become their repr)."""
     if isinstance(value, dict):
@@ -580,11 +552,6 @@ def _jsonable(value: Any) -> Any:
 def observer_failure(name: str, exc: BaseException) -> DetectorFailure:
     """The record of an observer (on_report hook or callback) that raised."""
     return DetectorFailure(detector=name, stage="observe", error_type=_error_type(exc), message=_safe_message(exc))
-
-
-#: Verdicts one detector's result may add to a report; the rest are dropped and the report says so (undetermined).
-#: Provenance: no built-in detector gives more than a few dozen on the dev traffic (831 calls).
-MAX_VERDICTS_PER_DETECTOR = 1000
 
 
 def _budget_ok(seconds: object) -> bool:
