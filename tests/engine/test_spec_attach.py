@@ -60,3 +60,14 @@ def test_a_spec_that_counts_nothing_leaves_the_count_its_own(query: str, verifie
     assert verifier in {c.verifier for c in constraints}
     counts = [c for c in constraints if str(c.category) == "quantity"]
     assert [(c.text, c.verifier) for c in counts] == [(count, None)], [(c.text, c.verifier) for c in constraints]
+
+
+def test_a_piece_of_a_checked_phrase_is_no_constraint_of_its_own() -> None:
+    # "End your answer with the phrase '...'" also read as the action "End '...": a piece of the instruction (helper 94)
+    query = "Finish your reply with the sentence 'Let me know if that helps you.' How do tides work?"
+    constraints = OfflineDecomposer().decompose(CallContext(query=query)).constraints
+    assert any(c.verifier for c in constraints)
+    assert not [c.text for c in constraints if c.verifier is None and "let me know" in c.text.lower()]
+    kept = "Include the keywords 'solar power' in a short essay about solar power."  # a keyword may be the topic
+    texts = [c.text.lower() for c in OfflineDecomposer().decompose(CallContext(query=kept)).constraints]
+    assert any("solar power" in t for t in texts)

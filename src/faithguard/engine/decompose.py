@@ -318,6 +318,7 @@ def _analyse(query: str, verifiers: int = 0) -> tuple[tuple[Part, ...], tuple[Ra
     others = others_told(query, doc)
     raws = _merge_specs(query, parts, raws, content, doc, others)
     raws = _drop_counted_units(query, raws)
+    raws = _drop_pieces_of_phrases(query, raws)
     raws = _language_asks(doc, parts, raws, lambda at, name_at: language_unasked(doc, at, name_at, others))
     return tuple(parts), tuple(raws), task
 
@@ -338,6 +339,24 @@ def _drop_counted_units(query: str, raws: list[RawConstraint]) -> list[RawConstr
             and any(end <= r.start and not query[end : r.start].strip() for end in ends)
         )
     ]
+
+
+def _drop_pieces_of_phrases(query: str, raws: list[RawConstraint]) -> list[RawConstraint]:
+    """A constraint read across an exact phrase a verifier checks ("End your answer with the phrase 'Is there
+    anything else?'" read as the action "End 'Is there anything else") is a piece of that instruction's own wording:
+    the verifier checks the phrase; the piece would stay unknown and read as a constraint (helper 94)."""
+    # a phrase of three words or more (a keyword, "machine learning", may well be the topic too)
+    openings = {
+        " ".join(value.split()[:3]).lower()
+        for r in raws
+        if r.verifier is not None
+        for value in r.params.values()
+        if isinstance(value, str) and len(value.split()) >= 3 and value in query
+    }
+    if not openings:
+        return raws
+    # a constraint's text is built from its tokens, not one stretch of the query: its words are compared
+    return [r for r in raws if r.verifier is not None or not any(o in r.text.lower() for o in openings)]
 
 
 _LANGUAGE = "language:response_language"
