@@ -194,9 +194,11 @@ def enumerated(view: ResponseView, noun: str | None) -> tuple[str, ...]:
 
 
 def _ends(conjunct: list[str], name: list[str]) -> bool:
-    """Whether a conjunct's words open or close with the name's ("the Ebro", "Peru are both in Europe")."""
+    """Whether a conjunct opens with the name ("the Ebro", "Peru are both in Europe": the last conjunct runs on into
+    the sentence's predicate). A name later in a conjunct is not the conjunct: "the Tagus flow through Spain; the
+    Douro reaches Portugal" is about the Tagus."""
     k = len(name)
-    return conjunct[-k:] == name or conjunct[:k] == name or (conjunct[:1] == ["the"] and conjunct[1 : 1 + k] == name)
+    return conjunct[:k] == name or (conjunct[:1] == ["the"] and conjunct[1 : 1 + k] == name)
 
 
 def _typed_as(name: str, noun: str) -> bool:
