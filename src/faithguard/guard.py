@@ -107,6 +107,10 @@ class Guard:
         self.detector_timeout = detector_timeout
         #: observers whose last call overran its budget (still running: not called again until it returns)
         self._observers: dict[str, threading.Thread] = {}
+        if max_input_chars is not None and not (
+            isinstance(max_input_chars, int) and not isinstance(max_input_chars, bool) and max_input_chars >= 1
+        ):
+            raise ConfigError(f"max_input_chars must be a whole number >= 1, not {max_input_chars!r}")
         self.max_input_chars = max_input_chars
         self.telemetry = Telemetry(tracer_provider, meter_provider, logger_provider, capture_content)
 
@@ -131,6 +135,8 @@ class Guard:
             raise ConfigError(
                 f"extra_detectors: a detector named {', '.join(map(repr, doubled))} is already registered"
             )
+        if isinstance(detectors, str):
+            detectors = [detectors]  # one name, not its letters
         allowed = set(detectors) if detectors is not None else None
         unknown = sorted(allowed - {d.name for d in chosen}) if allowed is not None else []
         if unknown:
@@ -439,11 +445,8 @@ def _bounded(
 ) -> BaseException | None:
     """Run a plugin's ``work`` in a daemon thread, in the caller's context (its trace span), for at most ``seconds``:
     None when it returned, else what it raised (``sys.exit`` included), or :class:`BudgetSpent` when it overran (the
-    thread is left behind, never waited for). With ``running``, a plugin whose last overrun is still going is not run
-    again (one thread left behind per plugin, however many calls)."""
-    earlier = running.get(name) if running is not None else None
-    if earlier is not None and earlier.is_alive():
-        return BudgetSpent(name, "not run: its earlier call is still running past its budget")
+    thread is left behind, never waited for). With ``running``, a plugin whose last call is still going is not run
+    again, however many checks call it at once (one thread left behind per plugin)."""
     failed: list[BaseException] = []
     context = contextvars.copy_context()
 
@@ -454,13 +457,20 @@ def _bounded(
             failed.append(exc)
 
     thread = threading.Thread(target=run, name=f"faithguard-{name}", daemon=True)
+    if running is not None:
+        with _RUNNING_LOCK:  # concurrent checks: one of them starts the observer, the others see it running
+            earlier = running.get(name)
+            if earlier is not None and earlier.is_alive():
+                return BudgetSpent(name, "not run: its earlier call is still running past its budget")
+            running[name] = thread
     thread.start()
     thread.join(seconds)
     if thread.is_alive():
-        if running is not None:
-            running[name] = thread
         return BudgetSpent(name, f"did not finish within {seconds:g}s")
     return failed[0] if failed else None
+
+
+_RUNNING_LOCK = threading.Lock()
 
 
 class _Background:

@@ -66,8 +66,15 @@ LIFECYCLE_CODES = frozenset(
         "stream_unread",
         "answer_too_long",
         "scoring_failed",
+        "stream_error",
+        "stream_unreadable",
+        "stream_incomplete",
     }
 )
+#: The reason codes faithguard's own checks open a detector's reason with ("unknown_terms: knowledge_source_failed"):
+#: kept with content capture off. Any other opening word may be the request's own (a snake_case identifier in a code
+#: question): withheld (review 98).
+CHECK_CODES = frozenset({"knowledge_source_failed", "verdicts_capped"})
 
 
 def _reason_code(reason: str) -> str:
@@ -79,7 +86,7 @@ def _reason_code(reason: str) -> str:
         return own.group(1)
     head, sep, rest = reason.partition(": ")
     code = _OPENING_CODE.match(rest) if sep else None
-    if code is not None:
+    if code is not None and code.group(1) in CHECK_CODES:
         return f"{head[:64]}: {code.group(1)}"
     return f"{head[:64] if sep else 'a check'}: not judged (reason withheld: enable content capture to keep it)"
 

@@ -330,3 +330,5 @@ def test_reason_codes_keep_no_word_of_the_request() -> None:
     own = [v for k, v in vars(lifecycle).items() if k.endswith("_REASON") and isinstance(v, str)]
     assert own and all(_reason_code(r) == r.split(":")[0] and r.split(":")[0] in LIFECYCLE_CODES for r in own)
     assert _reason_code("call_failed (ValueError)") == "call_failed"
+    # a snake_case word of the request is no code of faithguard's (review 98)
+    assert _reason_code("semantic: zorblatt_syndrome: not judged").startswith("semantic: not judged (reason withheld")

@@ -38,9 +38,34 @@ class _NoneVerdicts:
         return DetectorResult.model_construct(verdicts=None, updates={}, findings=None, terms=["x"])
 
 
+class _Returns:
+    """Returns a result built without validation from the given fields."""
+
+    stage, order, timeout = "output", 300, None
+
+    def __init__(self, name: str, **fields: Any) -> None:
+        self.name, self.fields = name, fields
+
+    def run(self, ctx: Any) -> DetectorResult:
+        base = {"verdicts": [], "updates": {}, "findings": {}, "terms": [], "deciders": {}}
+        return DetectorResult.model_construct(**{**base, **self.fields})
+
+
+_BAD_VERDICT = Verdict.model_construct(kind="x", severity="info", constraint_ids=None, term=None, explanation="")
+
+
 @pytest.mark.parametrize(
     ("detector", "error_type"),
-    [(_Exits(), "SystemExit"), (_Unvalidated(), "TypeError"), (_NoneVerdicts(), "TypeError")],
+    [
+        (_Exits(), "SystemExit"),
+        (_Unvalidated(), "TypeError"),
+        (_NoneVerdicts(), "TypeError"),
+        # more fields a result built without validation can hold (review 98)
+        (_Returns("label", answer_label="bogus"), "TypeError"),
+        (_Returns("decider", updates={"c1": ("satisfied", "r")}, deciders={"c1": 5}), "TypeError"),
+        (_Returns("reason", updates={"c1": ("satisfied", 5)}), "TypeError"),
+        (_Returns("ids", verdicts=[_BAD_VERDICT]), "TypeError"),
+    ],
 )
 def test_a_plugin_that_exits_or_returns_an_unreadable_result_is_recorded(detector: Any, error_type: str) -> None:
     guard = bare_guard(extra=[detector])

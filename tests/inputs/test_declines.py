@@ -39,6 +39,8 @@ def test_a_first_sentence_that_declines_is_no_proceeding(answer: str) -> None:
         # a decline that then guesses, or goes on past a contrast, proceeds all the same (reviewer 97)
         "I don't know which supplier it was, but the total is probably around 240 euros.",
         "I can't say for sure. The invoice is most likely for the March delivery of office chairs and desks.",
+        "I don't know. It lists 240 euros for chairs and is due on the fifth.",  # a pronoun for the item (review 98)
+        "I don't know which supplier. However, the total was 240 euros and payment is due Friday.",
         "I do not recommend paying it before checking the line items with the supplier.",
         "The invoice total is 240 euros and it is due on the fifth of next month.",
     ],

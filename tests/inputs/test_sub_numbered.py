@@ -14,6 +14,7 @@ from faithguard.inputs.references import find_references
     [
         "Clause 7.1 reads: 'Rent is due on the first working day.' Is a payment on the third late?",
         "Rule 3.4 says: 'No pets in shared areas.' Can my cat sit on the balcony?",
+        "Write an essay 1,500 words long about tides.",  # a thousands separator (review 98)
     ],
 )
 def test_a_sub_numbered_id_is_not_a_count(query: str) -> None:

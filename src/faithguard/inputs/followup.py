@@ -283,24 +283,22 @@ def _offer_clause(verb: Any) -> bool:
 
 
 def _declines_only(text: str, references: tuple[str, ...]) -> bool:
-    """Whether an answer that opens with a decline keeps to it: its first sentence goes on past no contrast ("I don't
-    know which report you mean, but it probably says ..."), and no later sentence speaks of the user's item as read
-    (:func:`_names_item_as_read`) unless it says the item holds nothing on the matter: a decline followed by a
-    made-up summary proceeds all the same (reviewer 97)."""
+    """Whether an answer that opens with a decline does nothing else: its first sentence goes on past no contrast
+    ("I don't know which report you mean, but it probably says ..."), and every later sentence asks, notes the gap or
+    is courtesy (:func:`only_asks`), says the material holds nothing on the matter ("The notes say nothing about the
+    supplier."), or all of them give guidance about such material in general. A decline followed by anything else
+    (a made-up summary, "It says revenue rose 12%") proceeds all the same (reviews 97, 98)."""
     sentences = [s.strip() for s in _SENTENCES.split(text or "") if s.strip()]
     if not sentences or _carries_on(sentences[0], 0):
         return False
-    rest = sentences[1:]
-    if not rest:
+    rest = [s for s in sentences[1:] if not only_asks(s, references)]
+    if not rest or _general_guidance(" ".join(rest), references):
         return True
     if len(rest) > MAX_ABSENCE_SENTENCES:
         return False
     from faithguard.nlp import parse_many
 
-    # what follows may explain the decline ("The notes say nothing about it.") or give general guidance, but may not
-    # speak of the user's item as read ("The report says sales grew 10%.")
-    told = [s for s, doc in zip(rest, parse_many(rest), strict=True) if not notes_silence(doc)]
-    return not told or not _names_item_as_read(" ".join(told), references)
+    return all(notes_silence(doc) for doc in parse_many(rest))
 
 
 def _root(doc: Any) -> Any | None:

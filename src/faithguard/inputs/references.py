@@ -75,7 +75,7 @@ _BARE_RE = re.compile(
 )
 _LABEL_REF_RE = re.compile(
     r"\b(?P<noun>(?i:article|document|doc|report|paper|essay|email|passage|text|excerpt|source|transcript|"
-    r"attachment|file|response|chapter))s?[ \t]*#?[ \t]*(?P<idx>\d{1,2}|[A-H])\b(?!\.\d)"
+    r"attachment|file|response|chapter))s?[ \t]*#?[ \t]*(?P<idx>\d{1,2}|[A-H])\b(?!\.\d|,\d{3}(?!\d))"
     r"(?:[ \t]*(?:and|&|,|-|–|to|through|thru)[ \t]*#?(?P<idx2>\d{1,2}|[A-H])\b)?"
 )
 _STRONG_GAP = frozenset(
@@ -172,8 +172,9 @@ _ID_LABEL_RE = re.compile(
     r"[ \t]*\**[ \t]*(?:[:：.)\-–]|$)"
 )
 _ID_REF_RE = re.compile(
-    # "Section 4.2": a sub-numbered id is no "Section 4" (the fourth of a set): not read here ("documents 1,2" are two)
-    r"\b(?P<noun>[A-Z][a-z]+)s?[ \t]+#?(?P<idx>\d{1,2}|[A-H])\b(?!\.\d)"
+    # "Section 4.2": a sub-numbered id is no "Section 4" (the fourth of a set): not read here ("documents 1,2" are
+    # two; "essay 1,500 words" is a number)
+    r"\b(?P<noun>[A-Z][a-z]+)s?[ \t]+#?(?P<idx>\d{1,2}|[A-H])\b(?!\.\d|,\d{3}(?!\d))"
     r"(?:[ \t]*(?:and|&|,|-|–|to|through|thru)[ \t]*#?(?P<idx2>\d{1,2}|[A-H])\b)?"
 )
 #: A noun phrase placed by the request itself: "the plan described below", "the scenario above." (a participle, then
