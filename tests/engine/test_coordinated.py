@@ -61,6 +61,9 @@ def test_typed_conjuncts_count_only_items_of_the_asked_kind(answer: str, noun: s
         ("Name a city in Japan.", "Kyoto, which is older than Lima.", "satisfied"),
         # a name late in the last conjunct is not one of the items (review 98's finding of the same class)
         ("Name two countries in Europe.", "Norway and Portugal are in Europe, unlike Brazil.", "satisfied"),
+        # no coordination: asked for several, each name of the kind is an item; asked for one, the first (review 98)
+        ("Name three countries in Europe.", "Norway is one. Chile is another. Spain is the last.", "violated"),
+        ("Name a city in Japan.", "Lima, which is larger than Kyoto.", "violated"),
     ],
 )
 def test_a_place_asked_of_things_named_in_one_sentence_needs_each(query: str, answer: str, status: str) -> None:

@@ -28,6 +28,7 @@ __all__ = [
     "items_in",
     "listed",
     "name_parts",
+    "named_items",
     "place_of_items",
     "typed_conjuncts",
     "typed_names",
@@ -191,6 +192,19 @@ def enumerated(view: ResponseView, noun: str | None) -> tuple[str, ...]:
         if len(typed) >= 2 and len(inside) > len(best):
             best = tuple(inside)
     return best
+
+
+def named_items(view: ResponseView, noun: str | None, want: int | None) -> tuple[str, ...]:
+    """The items of an answer that is no list and joins no things of the asked kind: its names WordNet types as
+    ``noun``, in order. Asked for one (``want`` 1), the first is the item, the answer's head ("Paris, which is bigger
+    than Rome" for "a city in Italy": Paris); asked for several (or a plural with no count), each is ("France is one.
+    Brazil is another." for "three countries in Europe": review 98). Names of other kinds are not items."""
+    if noun is None or listed(view):
+        return ()
+    typed = [n for n in name_parts(view) if _typed_as(n, noun)]
+    if not typed:
+        return ()
+    return tuple(typed[:1]) if want == 1 else tuple(typed)
 
 
 def _ends(conjunct: list[str], name: list[str]) -> bool:

@@ -33,6 +33,7 @@ from faithguard.engine.placed import (
     items_in,
     listed,
     name_parts,
+    named_items,
     place_of_items,
     typed_conjuncts,
     typed_names,
@@ -372,6 +373,17 @@ def _about_another_part(unit: str, c: Constraint, others: Sequence[Constraint]) 
     return any(named(o) for o in theirs) and not any(named(o) for o in mine)
 
 
+def _wanted(c: Constraint, others: Sequence[Constraint], noun: str | None) -> int | None:
+    """How many things ``c``'s sub-question asks for: its count ("three"), else one for a singular noun ("a city"),
+    else None (a plural with no count)."""
+    for o in others:
+        if o.category is Category.QUANTITY and o.subquestion == c.subquestion and (target := _target(o.text)):
+            return target[0]
+    if noun is None:
+        return None
+    return 1 if wordnet.base_noun(noun) == noun.lower() else None
+
+
 def _places(text: str) -> tuple[list[str], bool]:
     """Capitalised names a constraint requires and whether all are required ('and') or any ('or')."""
     names = [n for n in capitalised_names(text) if n.lower() not in _STOP and n.lower() not in _SKIP_ENTITY_WORDS]
@@ -389,7 +401,8 @@ def _location(
     names, need_all = _places(c.text)
     if not names:
         return _terms_check(c, view, others, "location", docs, query)
-    items = listed(view) or (enumerated(view, subject_noun(c, others)) if len(names) == 1 else ())
+    noun = subject_noun(c, others) if len(names) == 1 else None
+    items = listed(view) or enumerated(view, noun) or named_items(view, noun, _wanted(c, others, noun))
     if items and len(names) == 1:
         placement = place_of_items(items, name_parts(view), names[0].lower(), _forms(names[0]))
         return items_in(c, placement, len(items))
