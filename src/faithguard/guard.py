@@ -145,9 +145,11 @@ class Guard:
             if allowed is not None and len(unknown) == len(allowed):
                 # every name misspelt: nothing would judge while reports still read "checked"
                 raise ConfigError(f"detectors: {missing}")
-            # one that is not there in this install (an optional layer switched off) is said, not fatal
+            # one that is not there in this install (an optional layer switched off) is said, not fatal: logged,
+            # recorded, and in every report's undetermined reasons (a typo must not read as checked)
             self.registry.failures.append(plugins.PluginFailure("detectors", missing))
             _log.warning("Guard(detectors=...): %s", missing)
+        self._not_registered = tuple(unknown)
         excluded = set(exclude)
         self.detectors: list[Detector] = sorted(
             (d for d in chosen if (allowed is None or d.name in allowed) and d.name not in excluded),
@@ -397,6 +399,8 @@ class Guard:
             default_timeout=self.detector_timeout,
             verifiers=self._verifiers,
             verifier_runtime=self._verifier_runtime,
+            # a detector named in detectors= that this install lacks did not judge the call: every report says so
+            undetermined=[f"detectors: {name!r} is not registered (detectors=)" for name in self._not_registered],
         )
 
     def _decomposer_chain(self) -> list[Decomposer]:

@@ -188,6 +188,8 @@ def test_config_errors() -> None:
     partial = bare_guard(detectors=["keywords", "semantic"])
     assert [d.name for d in partial.detectors] == ["keywords"]
     assert [f.name for f in partial.plugin_failures] == ["detectors"]
+    report = partial.check("Which museum in Paris?", "The Louvre.")  # never read as fully checked (review 98)
+    assert report.outcome != "ok" and "detectors: 'semantic' is not registered (detectors=)" in report.undetermined
     for bad in ({"max_workers": 0}, {"cache_size": 0}, {"cache_size": "10"}, {"queue_size": 2.5}):
         with pytest.raises(ConfigError, match=f"^{next(iter(bad))} must be a whole number >="):
             bare_guard(**bad)

@@ -13,6 +13,7 @@ QUIET = [
     "What should I say in the toast I'm going to give at the reunion?",
     "How long should the toast I'm going to give at my sister's wedding be?",
     "What tone should I use for the complaint letter I need to send to the council?",
+    "What font should I use in the report I'm writing for the board?",  # "what font": a question word's noun
     "Any tips for the presentation we will deliver to the board on Friday?",
 ]
 FLAGGED = [

@@ -169,7 +169,10 @@ def being_made_by_user(tok: Any) -> bool:
         or (
             prep.lower_ == "in"
             and prep.head.pos_ in ("VERB", "AUX")
-            and any(c.dep_ == "dobj" and c.tag_ in ("WP", "WDT") for c in prep.head.children)
+            and any(
+                c.dep_ == "dobj" and (c.tag_ in ("WP", "WDT") or any(d.tag_ in ("WP", "WDT") for d in c.children))
+                for c in prep.head.children
+            )
         )
     )
     if not purpose:
