@@ -127,19 +127,7 @@ def test_an_observer_that_hangs_is_left_behind_after_the_budget() -> None:
         def on_report(self, report: Any) -> None:
             gate.wait()
 
-    pm, _ = make_plugin_manager(load_entrypoints=False, defaults=False)
-    pm.register(Hangs(), name="hangs")
-    from faithguard.testing import KeywordDetector, StaticDecomposer
-
-    from .helpers import PARIS
-
-    guard = Guard(
-        plugin_manager=pm,
-        decomposer=StaticDecomposer(PARIS),
-        extra_detectors=[KeywordDetector()],
-        judge=None,
-        detector_timeout=0.3,
-    )
+    guard = _observed_by({}, hangs=Hangs())
     try:
         report = guard.check("Which museum in Paris?", "The Louvre is in Paris.")
         assert [(e.detector, e.stage, e.error_type) for e in report.errors] == [("hangs", "observe", "timeout")]
@@ -195,10 +183,6 @@ def test_an_observer_keeps_the_callers_trace_and_a_stuck_one_is_not_run_again(ot
 
     from opentelemetry import trace
 
-    from faithguard.testing import KeywordDetector, StaticDecomposer
-
-    from .helpers import PARIS
-
     seen: list[bool] = []
     gate = threading.Event()
 
@@ -215,17 +199,7 @@ def test_an_observer_keeps_the_callers_trace_and_a_stuck_one_is_not_run_again(ot
             Hangs.calls += 1
             gate.wait()
 
-    pm, _ = make_plugin_manager(load_entrypoints=False, defaults=False)
-    pm.register(Sees(), name="sees")
-    pm.register(Hangs(), name="hangs")
-    guard = Guard(
-        plugin_manager=pm,
-        decomposer=StaticDecomposer(PARIS),
-        extra_detectors=[KeywordDetector()],
-        judge=None,
-        detector_timeout=0.3,
-        **otel.providers(),
-    )
+    guard = _observed_by(otel.providers(), sees=Sees(), hangs=Hangs())
     try:
         reports = [guard.check(f"Which museum in Paris, take {i}?", "The Louvre is in Paris.") for i in range(6)]
         assert seen and all(seen)  # the guard's span is current inside the observer, as before it ran in a thread
@@ -235,3 +209,22 @@ def test_an_observer_keeps_the_callers_trace_and_a_stuck_one_is_not_run_again(ot
     finally:
         gate.set()
         guard.close()
+
+
+def _observed_by(providers: dict[str, Any], **observers: Any) -> Guard:
+    """A guard with no built-ins, the static decomposition, a 0.3 s budget and these on_report observers by name."""
+    from faithguard.testing import KeywordDetector, StaticDecomposer
+
+    from .helpers import PARIS
+
+    pm, _ = make_plugin_manager(load_entrypoints=False, defaults=False)
+    for name, observer in observers.items():
+        pm.register(observer, name=name)
+    return Guard(
+        plugin_manager=pm,
+        decomposer=StaticDecomposer(PARIS),
+        extra_detectors=[KeywordDetector()],
+        judge=None,
+        detector_timeout=0.3,
+        **providers,
+    )
