@@ -7,7 +7,6 @@ import contextlib
 import contextvars
 import functools
 import logging
-import math
 import os
 import queue
 import threading
@@ -25,7 +24,7 @@ from faithguard.errors import BudgetSpent, ConfigError, InputError, shown
 from faithguard.lifecycle import GuardedCall
 from faithguard.models import Decomposition, InspectReport, Report
 from faithguard.policy import Policy
-from faithguard.runner import IsolationPool, Run, observer_failure
+from faithguard.runner import IsolationPool, Run, budget_ok, observer_failure
 from faithguard.telemetry import Telemetry
 from faithguard.verification import VerifierRuntime
 
@@ -94,23 +93,17 @@ class Guard:
                 self.weights[str(tier)] = float(w)
             if not any(self.weights.values()):
                 raise ConfigError("weights: at least one tier needs a weight above 0 (nothing would be scored)")
-        numeric = isinstance(detector_timeout, int | float) and not isinstance(detector_timeout, bool)
-        if not (numeric and 0 < detector_timeout < math.inf):  # NaN fails too
+        if not budget_ok(detector_timeout):  # 0, NaN, inf and True fail too
             raise ConfigError(f"detector_timeout must be a finite number of seconds above 0, not {detector_timeout!r}")
-        for label, value, least in (
-            ("cache_size", cache_size, 1),
-            ("queue_size", queue_size, 1),
-            ("max_workers", max_workers, 1),
-        ):
-            if not (isinstance(value, int) and not isinstance(value, bool) and value >= least):
-                raise ConfigError(f"{label} must be a whole number >= {least}, not {value!r}")
+        sizes = {"cache_size": cache_size, "queue_size": queue_size, "max_workers": max_workers}
+        if max_input_chars is not None:
+            sizes["max_input_chars"] = max_input_chars
+        for label, value in sizes.items():
+            if not (isinstance(value, int) and not isinstance(value, bool) and value >= 1):
+                raise ConfigError(f"{label} must be a whole number >= 1, not {value!r}")
         self.detector_timeout = detector_timeout
         #: observers whose last call overran its budget (still running: not called again until it returns)
         self._observers: dict[str, threading.Thread] = {}
-        if max_input_chars is not None and not (
-            isinstance(max_input_chars, int) and not isinstance(max_input_chars, bool) and max_input_chars >= 1
-        ):
-            raise ConfigError(f"max_input_chars must be a whole number >= 1, not {max_input_chars!r}")
         self.max_input_chars = max_input_chars
         self.telemetry = Telemetry(tracer_provider, meter_provider, logger_provider, capture_content)
 

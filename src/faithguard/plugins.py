@@ -22,6 +22,7 @@ from faithguard import hookspecs
 from faithguard.detector import Decomposer, Detector, KnowledgeSource, RegisteredVerifier
 from faithguard.errors import PluginError
 from faithguard.judging import JudgeResolver
+from faithguard.runner import budget_ok
 from faithguard.verification import VerifierRuntime
 
 __all__ = ["DEFAULT_PLUGINS", "ENTRY_POINT_GROUP", "PluginFailure", "Registry", "make_plugin_manager"]
@@ -229,7 +230,7 @@ def detector_problem(det: object) -> str | None:
         return f"unknown stage {str(stage)[:40]!r} (input or output)"
     if not _finite(order):
         return f"order must be a finite number, not {str(order)[:40]!r}"
-    if timeout is not None and not (_finite(timeout) and timeout > 0):
+    if timeout is not None and not budget_ok(timeout):
         return f"timeout must be None or a finite number of seconds above 0, not {str(timeout)[:40]!r}"
     return None
 

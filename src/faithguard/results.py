@@ -7,7 +7,7 @@ from typing import get_args
 
 from faithguard.models import DetectorResult, Severity, Status, TermFinding, Verdict
 
-__all__ = ["MAX_VERDICTS_PER_DETECTOR", "result_problem"]
+__all__ = ["MAX_VERDICTS_PER_DETECTOR", "VERDICTS_CAPPED", "result_problem"]
 
 #: The answer labels a report holds (``models.Report.answer_label``), and none.
 _ANSWER_LABELS = frozenset(
@@ -21,6 +21,8 @@ _ANSWER_LABELS = frozenset(
 #: Verdicts one detector's result may add to a report; the rest are dropped and the report says so (undetermined).
 #: Provenance: no built-in detector gives more than a few dozen on the dev traffic (831 calls).
 MAX_VERDICTS_PER_DETECTOR = 1000
+#: The reason code a report gives when a result had more (telemetry keeps it with content capture off).
+VERDICTS_CAPPED = "verdicts_capped"
 
 
 def result_problem(result: DetectorResult) -> str | None:

@@ -45,7 +45,7 @@ from faithguard.models import (
     Status,
     TermFinding,
 )
-from faithguard.results import MAX_VERDICTS_PER_DETECTOR, result_problem
+from faithguard.results import MAX_VERDICTS_PER_DETECTOR, VERDICTS_CAPPED, result_problem
 from faithguard.telemetry import A_DETECTOR, A_STAGE, Telemetry, mark_error
 from faithguard.verification import VerifierRuntime, use_runtime
 
@@ -54,6 +54,7 @@ __all__ = [
     "MAX_VERDICTS_PER_DETECTOR",
     "IsolationPool",
     "Run",
+    "budget_ok",
     "checkpoint",
     "remaining_budget",
 ]
@@ -281,8 +282,8 @@ class Run:
         """Run ``fn`` in the pool (the judge pool when ``judged``) under ``timeout``; (result, ok). Failures are
         recorded, skips noted."""
         pool = self.judge_pool if judged and self.judge_pool is not None else self.pool
-        limit = timeout if _budget_ok(timeout) else self.default_timeout  # None, 0, NaN or inf: the guard's budget
-        seconds = limit if _budget_ok(limit) else None
+        limit = timeout if budget_ok(timeout) else self.default_timeout  # None, 0, NaN or inf: the guard's budget
+        seconds = limit if budget_ok(limit) else None
         t0 = time.perf_counter()
         error: BaseException | None = None
         error_type = ""  # set with error: "timeout", "stuck" or the exception's class
@@ -344,10 +345,10 @@ class Run:
 
     def timeout_for(self, plugin: object) -> float | None:
         """The plugin's own timeout; for one that calls the configured judge, at least the judge's budget."""
-        timeout = plugin.timeout if _is_timed(plugin) and _budget_ok(plugin.timeout) else None
+        timeout = plugin.timeout if _is_timed(plugin) and budget_ok(plugin.timeout) else None
         judge = self.ctx.judge
         if _calls_judge(plugin) and plugin.calls_judge and isinstance(judge, _BudgetedJudge):
-            budget = judge.detector_budget if _budget_ok(judge.detector_budget) else 0.0
+            budget = judge.detector_budget if budget_ok(judge.detector_budget) else 0.0
             return max(self.default_timeout if timeout is None else timeout, budget)
         return timeout
 
@@ -424,7 +425,7 @@ class Run:
                 if len(result.verdicts) > MAX_VERDICTS_PER_DETECTOR:
                     # past this many, verdicts add telemetry and report work outside any budget (100,000 added 5.7 s)
                     self.undetermined.append(
-                        f"{det.name}: verdicts_capped: {len(result.verdicts)} verdicts, the first "
+                        f"{det.name}: {VERDICTS_CAPPED}: {len(result.verdicts)} verdicts, the first "
                         f"{MAX_VERDICTS_PER_DETECTOR} kept"
                     )
                     result = result.model_copy(update={"verdicts": result.verdicts[:MAX_VERDICTS_PER_DETECTOR]})
@@ -554,7 +555,7 @@ def observer_failure(name: str, exc: BaseException) -> DetectorFailure:
     return DetectorFailure(detector=name, stage="observe", error_type=_error_type(exc), message=_safe_message(exc))
 
 
-def _budget_ok(seconds: object) -> bool:
+def budget_ok(seconds: object) -> bool:
     """A usable time budget: a finite number of seconds above 0 (a plugin's ``timeout`` may be anything)."""
     return isinstance(seconds, int | float) and not isinstance(seconds, bool) and 0 < seconds < math.inf
 

@@ -25,6 +25,7 @@ from opentelemetry.trace import Span, SpanKind, Status, StatusCode
 
 from faithguard.errors import ConfigError
 from faithguard.models import Report, Severity, Verdict, VerdictKind
+from faithguard.results import VERDICTS_CAPPED
 from faithguard.scoring import OUTCOMES
 
 __all__ = ["Telemetry", "capture_content_from_env"]
@@ -74,7 +75,27 @@ LIFECYCLE_CODES = frozenset(
 #: The reason codes faithguard's own checks open a detector's reason with ("unknown_terms: knowledge_source_failed"):
 #: kept with content capture off. Any other opening word may be the request's own (a snake_case identifier in a code
 #: question): withheld (review 98).
-CHECK_CODES = frozenset({"knowledge_source_failed", "verdicts_capped"})
+CHECK_CODES = frozenset({"knowledge_source_failed", VERDICTS_CAPPED})
+
+
+class _BoundedLabels:
+    """The values one metric label may take: ``always``, and the first ``cap`` other values seen (each at most
+    ``longest`` characters when given), then "other". Thread-safe: the cap holds under concurrent checks."""
+
+    def __init__(self, cap: int, *, longest: int | None = None, always: frozenset[str] = frozenset()) -> None:
+        self._cap, self._longest, self._always = cap, longest, always
+        self._seen: set[str] = set()
+        self._lock = threading.Lock()
+
+    def label(self, value: str) -> str:
+        if value in self._always or value in self._seen:
+            return value
+        fits = self._longest is None or len(value) <= self._longest
+        with self._lock:
+            if value in self._seen or (fits and len(self._seen) < self._cap):
+                self._seen.add(value)
+                return value
+        return "other"
 
 
 def _reason_code(reason: str) -> str:
@@ -185,32 +206,18 @@ class Telemetry:
         self.detector_skipped = m.create_counter(
             M_DET_SKIPPED, unit="{call}", description="Detector runs skipped by design (sampling, budget, limits)"
         )
-        self._models: set[str] = set()
-        self._kinds: set[str] = set()
-        self._labels_lock = threading.Lock()
+        self._models = _BoundedLabels(MAX_MODEL_LABELS)
+        self._kinds = _BoundedLabels(MAX_KIND_LABELS, longest=64, always=_BUILTIN_KINDS)
 
     def model_label(self, model: str | None) -> str:
         """A bounded label value for ``model``: itself for the first few models seen, then "other"."""
-        if not model:
-            return "unknown"
-        if model in self._models:
-            return model
-        if len(self._models) < MAX_MODEL_LABELS:
-            self._models.add(model)
-            return model
-        return "other"
+        return self._models.label(model) if model else "unknown"
 
     def kind_label(self, kind: str) -> str:
         """A bounded label value for a verdict kind: the built-in kinds, and the first few other kinds plugins emit
         (at most :data:`MAX_KIND_LABELS` of at most 64 characters), then "other": a plugin that names a kind per call
         must not grow the metric series without bound."""
-        if kind in _BUILTIN_KINDS or kind in self._kinds:
-            return kind
-        with self._labels_lock:  # the cap holds under concurrent checks
-            if kind in self._kinds or (len(self._kinds) < MAX_KIND_LABELS and len(kind) <= 64):
-                self._kinds.add(kind)
-                return kind
-        return "other"
+        return self._kinds.label(kind)
 
     def reasons(self, report: Report) -> list[str]:
         """The report's outcome reasons as spans carry them: with content capture off, a reason a detector gave for

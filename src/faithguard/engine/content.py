@@ -105,7 +105,7 @@ class _Lines:
         for line in text.splitlines(keepends=True):
             self.starts.append(at)
             at += len(line)
-            body = line.splitlines()[0] if line.splitlines() else ""
+            body = next(iter(line.splitlines()), "")  # the line without its break
             filled = bool(body.strip())
             flags.append((filled, _ITEM.match(body) is not None, body.rstrip().endswith("?")))
         n = len(flags)

@@ -184,12 +184,12 @@ def enumerated(view: ResponseView, noun: str | None) -> tuple[str, ...]:
     if noun is None or listed(view):
         return ()
     names = name_parts(view)
+    kind = set(typed_names(view, noun)[0])
     best: tuple[str, ...] = ()
     for parts in view.coordinations():
         conjuncts = [p.lower().split() for p in parts]
         inside = [n for n in names if any(_ends(c, n.split()) for c in conjuncts)]
-        typed = [n for n in inside if _typed_as(n, noun)]
-        if len(typed) >= 2 and len(inside) > len(best):
+        if len([n for n in inside if n in kind]) >= 2 and len(inside) > len(best):
             best = tuple(inside)
     return best
 
@@ -201,7 +201,7 @@ def named_items(view: ResponseView, noun: str | None, want: int | None) -> tuple
     Brazil is another." for "three countries in Europe": review 98). Names of other kinds are not items."""
     if noun is None or listed(view):
         return ()
-    typed = [n for n in name_parts(view) if _typed_as(n, noun)]
+    typed = typed_names(view, noun)[0]  # in the answer's order
     if not typed:
         return ()
     return tuple(typed[:1]) if want == 1 else tuple(typed)
@@ -213,14 +213,6 @@ def _ends(conjunct: list[str], name: list[str]) -> bool:
     Douro reaches Portugal" is about the Tagus."""
     k = len(name)
     return conjunct[:k] == name or (conjunct[:1] == ["the"] and conjunct[1 : 1 + k] == name)
-
-
-def _typed_as(name: str, noun: str) -> bool:
-    """Whether WordNet types ``name`` (or its last word: "Sir Francis Drake") as ``noun``."""
-    if wordnet.is_instance_of(name, noun):
-        return True
-    last = name.split()[-1]
-    return last != name and wordnet.is_instance_of(last, noun) is True
 
 
 def typed_conjuncts(view: ResponseView, noun: str) -> int:

@@ -407,13 +407,10 @@ def _location(
         placement = place_of_items(items, name_parts(view), names[0].lower(), _forms(names[0]))
         return items_in(c, placement, len(items))
     places = view.named(frozenset({"GPE", "LOC"}))
-    present = [
-        n for n in names if any(view.has_term(f) for f in _forms(n)) or any(contains(n.lower(), p) for p in places)
-    ]
+    said = {n: any(view.has_term(f) for f in _forms(n)) for n in names}  # the place's own name in the answer
+    present = [n for n in names if said[n] or any(contains(n.lower(), p) for p in places)]
     # a place the answer names that GeoNames puts inside the asked one ("Rome" for "in Italy"): said as such
-    located = [
-        p for p in places for n in present if not any(view.has_term(f) for f in _forms(n)) and contains(n.lower(), p)
-    ]
+    located = [p for p in places for n in present if not said[n] and contains(n.lower(), p)]
     if not present:
         # "rivers in Spain" answered "the Ebro and the Tagus": WordNet's part-of chain puts them there.
         for n in names:

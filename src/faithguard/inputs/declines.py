@@ -10,9 +10,16 @@ from typing import Any
 
 from faithguard.inputs.absence import HOLDING_SHARE
 
-__all__ = ["declines_first", "notes_silence"]
+__all__ = ["SENTENCES", "declines_first", "notes_silence", "root_of"]
 
-_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
+#: Where an answer's sentences part (after . ! ? and at line breaks); the follow-up check reads them the same way.
+SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def root_of(doc: Any) -> Any | None:
+    """The main verb of a parsed sentence (its first root, if the parser split it)."""
+    return next((t for t in doc if t.dep_ == "ROOT"), None)
+
 
 #: WordNet 3.0 verb files of knowing, saying and finding (31 verb.cognition, 32 verb.communication, 39
 #: verb.perception): "I don't know", "I can't answer that", "I couldn't find it in the context".
@@ -22,22 +29,18 @@ _KNOWING_FILES = (31,)
 _WH_TAGS = frozenset({"WDT", "WP", "WP$", "WRB"})
 
 
-def declines_first(text: str) -> bool:
-    """Whether the answer's first sentence says the answerer cannot know, say or find the answer: "I" as subject
+def declines_first(sentence: str) -> bool:
+    """Whether an answer's first ``sentence`` says the answerer cannot know, say or find the answer: "I" as subject
     (a company's "we do not accept returns" states a policy), a negation (or "unable"), and a verb of knowing,
     saying or finding as the main verb or its complement
     ("I don't know.", "I can't answer that from what I have.", "I'm not able to find it in the context.",
     "I don't know what the return window is."). An answer that declines does not proceed as if it had the input.
     A negated opinion is no decline: "I don't think that's right; it is 30 days" (a clause of its own after the verb,
     not a question word's). Fixtures: tests/inputs/test_declines.py."""
-    sentences = [s.strip() for s in _SENTENCES.split(text or "") if s.strip()]
-    if not sentences:
-        return False
     from faithguard.lexical.senses import verb_lexfiles_share
     from faithguard.nlp import parse_many
 
-    doc = next(parse_many(sentences[:1]))
-    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    root = root_of(next(parse_many([sentence])))
     if root is None:
         return False
     # the main clause, or one joined to it ("The context does not mention it, so I cannot say.")
@@ -56,7 +59,7 @@ def notes_silence(doc: Any) -> bool:
     decline; it delivers nothing."""
     from faithguard.lexical.senses import verb_lexfiles_share
 
-    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    root = root_of(doc)
     # the tagger may read the verb as a noun ("Nothing ... mentions a date"): a subject makes it the verb
     if root is None or not any(c.dep_ in ("nsubj", "nsubjpass") for c in root.children):
         return False

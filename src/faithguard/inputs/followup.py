@@ -16,7 +16,7 @@ from faithguard.inputs.absence import (
     notes_absence,
     reference_bases,
 )
-from faithguard.inputs.declines import declines_first, notes_silence
+from faithguard.inputs.declines import SENTENCES, declines_first, notes_silence, root_of
 from faithguard.inputs.supply import word_count
 from faithguard.models import DetectorResult, Severity, Verdict, VerdictKind
 from faithguard.nlp import readable
@@ -171,7 +171,6 @@ def _carries_on(text: str, start: int) -> bool:
 #: summarize it."), not content. Fixtures: tests/engine/test_defers.py (asks only / asks and then delivers).
 _COURTESY_WORDS = 8
 _ITEM_LINE = re.compile(r"(?m)^[ \t]*(?:[-*•+]|\d{1,3}[.)])[ \t]+\S")
-_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
 def only_asks(response: str, references: tuple[str, ...] = ()) -> bool:
@@ -182,7 +181,7 @@ def only_asks(response: str, references: tuple[str, ...] = ()) -> bool:
     if _ITEM_LINE.search(text):
         return False
     rest: list[str] = []
-    for sentence in _SENTENCES.split(text):
+    for sentence in SENTENCES.split(text):
         s = sentence.strip()
         if not s or "?" in s or len(s.split()) <= _COURTESY_WORDS:
             continue
@@ -212,7 +211,7 @@ def _asks_by_syntax(text: str) -> bool:
     once it comes (:func:`_offers`), asks the user a question, or is a greeting, and at least one does one of the first
     three ("Let me know the total and I can draft the reminder."). Read for short answers only. Fixtures:
     tests/inputs/test_general_guidance.py."""
-    sentences = [s.strip() for s in _SENTENCES.split(text or "") if s.strip()]
+    sentences = [s.strip() for s in SENTENCES.split(text or "") if s.strip()]
     if not sentences or len(sentences) > MAX_ABSENCE_SENTENCES or _ITEM_LINE.search(text):
         return False
     from faithguard.nlp import parse_many
@@ -239,7 +238,7 @@ def _asks_user(doc: Any) -> bool:
     Fixtures: tests/inputs/test_general_guidance.py."""
     from faithguard.lexical.senses import verb_lexfiles_share
 
-    root = _root(doc)
+    root = root_of(doc)
     if root is None or root.tag_ != "VB" or any(c.dep_ in ("nsubj", "nsubjpass") for c in root.children):
         return False  # not an imperative
     if root.lemma_.lower() == "let":
@@ -254,7 +253,7 @@ def _offers(doc: Any) -> bool:
     order or invitation to the user ("Paste it below and I'll summarise it", "You can share the text and I'll give
     notes": the user's part, then the answer's). After a statement the offer is an extra ("Your opening is too
     formal, and I can rewrite it"): the statement already delivers. Fixtures: tests/inputs/test_general_guidance.py."""
-    root = _root(doc)
+    root = root_of(doc)
     if root is None:
         return False
     clauses = [root]
@@ -282,14 +281,13 @@ def _offer_clause(verb: Any) -> bool:
     return first and modal and not any(c.dep_ == "neg" for c in verb.children)
 
 
-def _declines_only(text: str, references: tuple[str, ...]) -> bool:
+def _declines_only(sentences: list[str], references: tuple[str, ...]) -> bool:
     """Whether an answer that opens with a decline does nothing else: its first sentence goes on past no contrast
     ("I don't know which report you mean, but it probably says ..."), and every later sentence asks, notes the gap or
     is courtesy (:func:`only_asks`), says the material holds nothing on the matter ("The notes say nothing about the
     supplier."), or all of them give guidance about such material in general. A decline followed by anything else
     (a made-up summary, "It says revenue rose 12%") proceeds all the same (reviews 97, 98)."""
-    sentences = [s.strip() for s in _SENTENCES.split(text or "") if s.strip()]
-    if not sentences or _carries_on(sentences[0], 0):
+    if _carries_on(sentences[0], 0):
         return False
     rest = [s for s in sentences[1:] if not only_asks(s, references)]
     if not rest or _general_guidance(" ".join(rest), references):
@@ -299,11 +297,6 @@ def _declines_only(text: str, references: tuple[str, ...]) -> bool:
     from faithguard.nlp import parse_many
 
     return all(notes_silence(doc) for doc in parse_many(rest))
-
-
-def _root(doc: Any) -> Any | None:
-    """The main verb of a parsed sentence (its first root, if the parser split it)."""
-    return next((t for t in doc if t.dep_ == "ROOT"), None)
 
 
 def classify_followup(response: str, references: tuple[str, ...] = ()) -> tuple[Decision, str]:
@@ -335,7 +328,8 @@ def classify_followup(response: str, references: tuple[str, ...] = ()) -> tuple[
         if asked is None and all(_carries_on(text, m.end()) for m in notes):
             return "proceeds", f"notes the gap ({first.group()!r}) but carries on with a guess"
         return "asks", f"asks for or notes the missing input: {first.group()!r}"
-    if declines_first(text) and _declines_only(text, references):
+    sentences = [s.strip() for s in SENTENCES.split(text) if s.strip()]
+    if sentences and declines_first(sentences[0]) and _declines_only(sentences, references):
         return "asks", "opens by saying it cannot answer (the missing input is not pretended)"
     words = word_count(text)
     if _question_first(text):
